@@ -1,0 +1,39 @@
+import type { SourceKind, Warning } from '../../../shared/contract/schemas.ts';
+
+/** One stored unit of text: a PDF page, a DOCX/HTML block, or a run of text lines. */
+export interface ExtractedSegment {
+  text: string;
+  page?: number;
+  pageLabel?: string;
+  /** Block index (0-based) for DOCX and HTML, in document order. */
+  paragraph?: number;
+  headingPath?: string[];
+  /** First and last line (1-based) for text and Markdown. */
+  line?: number;
+  lineEnd?: number;
+  /** PDF: start offset in `text` of each pdf.js text item, in getTextContent order. */
+  itemStarts?: number[];
+  /** PDF: the page has no text layer (scan) – recorded, never silently empty. */
+  noTextLayer?: boolean;
+  blockType?: 'page' | 'paragraph' | 'heading' | 'list_item' | 'table_cell' | 'footnote' | 'lines';
+}
+
+export interface ExtractedDocument {
+  kind: SourceKind;
+  /** Extraction method and version, e.g. `pdfjs-text@6.3.289`, `mammoth@1.13.0`. */
+  method: string;
+  title: string | null;
+  pageCount: number | null;
+  segments: ExtractedSegment[];
+  warnings: Warning[];
+}
+
+export interface ExtractContext {
+  fileName: string;
+  password?: string;
+  onProgress?: (page: number, pageCount: number) => void;
+  signal?: AbortSignal;
+}
+
+/** An extractor turns a file's bytes into segments or throws an AppError with a precise code. */
+export type Extractor = (bytes: Uint8Array, ctx: ExtractContext) => Promise<ExtractedDocument>;

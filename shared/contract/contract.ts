@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { IngestResult, PageText, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
+
+/**
+ * Every operation the renderer (or any client) can ask of the services: a name, a zod schema for
+ * its input and one for its output. Both transports (Electron IPC, loopback HTTP) dispatch through
+ * this table, so an operation missing here does not exist anywhere.
+ */
+export const contract = {
+  'workspace.info': {
+    input: z.object({}),
+    output: WorkspaceInfo,
+  },
+  'sources.ingest': {
+    input: z.object({
+      paths: z.array(z.string().min(1)).min(1),
+      password: z.string().optional(),
+    }),
+    output: IngestResult,
+  },
+  'sources.list': {
+    input: z.object({}),
+    output: z.array(SourceSummary),
+  },
+  'sources.get': {
+    input: z.object({ id: SourceId }),
+    output: SourceDetail,
+  },
+  'sources.pageText': {
+    input: z.object({ id: SourceId, page: z.number().int().positive() }),
+    output: PageText,
+  },
+} as const;
+
+export type Contract = typeof contract;
+export type HandlerName = keyof Contract;
+export type HandlerInput<N extends HandlerName> = z.input<Contract[N]['input']>;
+export type HandlerOutput<N extends HandlerName> = z.output<Contract[N]['output']>;
+export const HANDLER_NAMES = Object.keys(contract) as HandlerName[];
+
+export function isHandlerName(name: unknown): name is HandlerName {
+  return typeof name === 'string' && Object.hasOwn(contract, name);
+}

@@ -1,0 +1,83 @@
+// Stable error codes that cross the process boundary. The UI branches on these, other tools read
+// them: add codes, never rename them.
+export const ERROR_CODES = [
+  // contract and transport
+  'INVALID_INPUT',
+  'INVALID_OUTPUT',
+  'UNKNOWN_HANDLER',
+  'FORBIDDEN',
+  'INTERNAL',
+  'CANCELLED',
+  'DIALOG_UNAVAILABLE',
+  // workspace
+  'WORKSPACE_TOO_NEW',
+  'WORKSPACE_CORRUPT',
+  'WORKSPACE_LOCKED',
+  // sources and files
+  'SOURCE_NOT_FOUND',
+  'SEGMENT_NOT_FOUND',
+  'FILE_MISSING',
+  'FILE_UNREADABLE',
+  'FILE_EMPTY',
+  'FILE_TOO_LARGE',
+  'FILE_CHANGED_DURING_INGEST',
+  'UNSUPPORTED_TYPE',
+  'WRONG_EXTENSION',
+  'HASH_MISMATCH',
+  // extraction
+  'PDF_ENCRYPTED',
+  'PDF_PASSWORD_INCORRECT',
+  'PDF_CORRUPT',
+  'PDF_NO_TEXT_LAYER',
+  'TEXT_LAYER_UNUSABLE',
+  'DOCX_INVALID',
+  'DOCX_ZIP_BOMB',
+  'TEXT_ENCODING_UNKNOWN',
+  'EXTRACTION_TIMEOUT',
+  'EXTRACTION_FAILED',
+  // answers and verification
+  'ANSWER_FORMAT_UNKNOWN',
+  'ANSWER_INVALID',
+  'ANSWER_NOT_FOUND',
+  'CITATION_NOT_FOUND',
+  'MODEL_ENDPOINT_FAILED',
+  'MODEL_NOT_CONFIGURED',
+  // export
+  'EXPORT_FAILED',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorData {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** The one error class the services throw; the dispatcher turns it into an envelope. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+  toData(): ErrorData {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}
+
+/** Anything thrown, as error data: an AppError keeps its code, the rest is INTERNAL. */
+export function toErrorData(e: unknown): ErrorData {
+  if (isAppError(e)) return e.toData();
+  const message = e instanceof Error ? e.message : String(e);
+  return { code: 'INTERNAL', message: `Unexpected error: ${message}` };
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { ERROR_CODES } from './errors.ts';
+
+export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex SHA-256');
+export const SourceId = z.number().int().positive();
+
+export const ErrorDataSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const SourceKind = z.enum(['pdf', 'docx', 'text', 'markdown', 'html']);
+export type SourceKind = z.infer<typeof SourceKind>;
+
+/** Where a segment sits in its source (DESIGN.md §4). start/end are offsets inside the segment. */
+export const Locator = z.object({
+  page: z.number().int().positive().optional(),
+  pageLabel: z.string().optional(),
+  paragraph: z.number().int().nonnegative().optional(),
+  headingPath: z.array(z.string()).optional(),
+  line: z.number().int().positive().optional(),
+  lineEnd: z.number().int().positive().optional(),
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+});
+export type Locator = z.infer<typeof Locator>;
+
+export const Health = z.enum(['ok', 'modified', 'missing', 'unchecked']);
+export type Health = z.infer<typeof Health>;
+
+export const Warning = z.object({ code: z.enum(ERROR_CODES), message: z.string() });
+export type Warning = z.infer<typeof Warning>;
+
+export const SourceSummary = z.object({
+  id: SourceId,
+  sha256: Sha256,
+  kind: SourceKind,
+  fileName: z.string(),
+  path: z.string().nullable(),
+  byteSize: z.number().int().nonnegative(),
+  segmentCount: z.number().int().nonnegative(),
+  pageCount: z.number().int().nonnegative().nullable(),
+  title: z.string().nullable(),
+  addedAt: z.string(),
+  health: Health,
+  hasSnapshot: z.boolean(),
+  predecessorId: SourceId.nullable(),
+  warnings: z.array(Warning),
+});
+export type SourceSummary = z.infer<typeof SourceSummary>;
+
+export const SourceDetail = SourceSummary.extend({
+  extraction: z.string(),
+  knownPaths: z.array(z.object({ path: z.string(), firstSeenAt: z.string(), current: z.boolean() })),
+  pages: z.array(z.object({ page: z.number().int().positive(), label: z.string().nullable(), chars: z.number().int(), noTextLayer: z.boolean() })),
+});
+export type SourceDetail = z.infer<typeof SourceDetail>;
+
+export const PageText = z.object({
+  sourceId: SourceId,
+  page: z.number().int().positive(),
+  pageLabel: z.string().nullable(),
+  text: z.string(),
+  /** Start offset in `text` of each pdf.js text item, in getTextContent order (text items only). */
+  itemStarts: z.array(z.number().int().nonnegative()),
+  noTextLayer: z.boolean(),
+});
+export type PageText = z.infer<typeof PageText>;
+
+export const IngestFileResult = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    path: z.string(),
+    sourceId: SourceId,
+    sha256: Sha256,
+    outcome: z.enum(['added', 'duplicate', 'new_version']),
+    segmentCount: z.number().int().nonnegative(),
+    warnings: z.array(Warning),
+  }),
+  z.object({ ok: z.literal(false), path: z.string(), error: ErrorDataSchema }),
+]);
+export type IngestFileResult = z.infer<typeof IngestFileResult>;
+
+export const IngestResult = z.object({
+  batchId: z.string(),
+  files: z.array(IngestFileResult),
+  skipped: z.array(z.object({ path: z.string(), reason: z.enum(['hidden', 'unsupported_type', 'not_a_file']) })),
+  cancelled: z.boolean(),
+});
+export type IngestResult = z.infer<typeof IngestResult>;
+
+export const WorkspaceInfo = z.object({
+  path: z.string(),
+  schemaVersion: z.number().int(),
+  appVersion: z.string(),
+  sourceCount: z.number().int().nonnegative(),
+  mode: z.enum(['electron', 'browser', 'cli', 'test']),
+});
+export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;

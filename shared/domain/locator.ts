@@ -1,0 +1,15 @@
+import type { Locator } from '../contract/schemas.ts';
+
+/** A locator as people read it: "p. 12", "¶ 4 · §Leave policy", "lines 10–12". */
+export function formatLocator(loc: Partial<Locator>): string {
+  const parts: string[] = [];
+  if (loc.page !== undefined) {
+    parts.push(loc.pageLabel && loc.pageLabel !== String(loc.page) ? `p. ${loc.pageLabel} (${loc.page})` : `p. ${loc.page}`);
+  }
+  if (loc.paragraph !== undefined) parts.push(`¶ ${loc.paragraph}`);
+  if (loc.headingPath && loc.headingPath.length > 0) parts.push(`§${loc.headingPath[loc.headingPath.length - 1]}`);
+  if (loc.line !== undefined) {
+    parts.push(loc.lineEnd !== undefined && loc.lineEnd !== loc.line ? `lines ${loc.line}–${loc.lineEnd}` : `line ${loc.line}`);
+  }
+  return parts.join(' · ');
+}
