@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { AppError, toErrorData } from '../../shared/contract/errors.ts';
+import { fail } from '../../shared/contract/envelope.ts';
+import { parseRange } from '../services/sources/byte-range.ts';
+import type { Services } from '../services/create-services.ts';
+import { CONTENT_SECURITY_POLICY, checkRequest, TOKEN_COOKIE } from './security.ts';
+import { contentTypeFor, resolveInside } from './static-files.ts';
+
+export interface HostOptions {
+  services: Services;
+  /** The built renderer (dist/renderer). */
+  staticDir: string;
+  port?: number;
+  token?: string;
+}
+
+export interface Host {
+  readonly port: number;
+  readonly token: string;
+  /** The URL to open: it carries the token once; the page then keeps it in a same-site cookie. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 16 * 1024 * 1024;
+
+function send(res: http.ServerResponse, status: number, body: string | Buffer, type: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff', ...extra });
+  res.end(body);
+}
+
+function sendJson(res: http.ServerResponse, value: unknown): void {
+  send(res, 200, JSON.stringify(value), 'application/json; charset=utf-8', { 'cache-control': 'no-store' });
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new AppError('INVALID_INPUT', 'Request body too large.');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The loopback HTTP host (DESIGN.md §2): the built renderer, `POST /api/<handler>` through the
+ * same dispatcher as IPC, source bytes by id with range requests, and server-sent events.
+ * Bound to 127.0.0.1 only.
+ */
+export async function startHost(options: HostOptions): Promise<Host> {
+  const { services, staticDir } = options;
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  let port = 0;
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) sendJson(res, fail(toErrorData(e)));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const verdict = checkRequest(req, url, port, token);
+    if (!verdict.ok) {
+      send(res, 403, `Forbidden: ${verdict.reason}.\n`, 'text/plain; charset=utf-8');
+      return;
+    }
+    const baseHeaders = { 'content-security-policy': CONTENT_SECURITY_POLICY, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
+    if (verdict.tokenFromQuery && req.method === 'GET') {
+      // Trade the token in the URL for a cookie, then drop it from the address bar and history.
+      url.searchParams.delete('token');
+      res.writeHead(303, {
+        ...baseHeaders,
+        location: url.pathname + (url.search || ''),
+        'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
+      });
+      res.end();
+      return;
+    }
+
+    if (url.pathname.startsWith('/api/')) {
+      if (req.method !== 'POST') {
+        send(res, 405, 'Use POST.\n', 'text/plain; charset=utf-8', { allow: 'POST' });
+        return;
+      }
+      const name = decodeURIComponent(url.pathname.slice('/api/'.length));
+      let input: unknown;
+      try {
+        const body = await readBody(req);
+        input = body.trim() === '' ? {} : (JSON.parse(body) as unknown);
+      } catch (e) {
+        sendJson(res, fail(e instanceof AppError ? e.toData() : { code: 'INVALID_INPUT', message: 'The request body is not valid JSON.' }));
+        return;
+      }
+      sendJson(res, await services.dispatch(name, input));
+      return;
+    }
+
+    if (url.pathname === '/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(': connected\n\n');
+      const unsubscribe = services.events.subscribe((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+      const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+      req.on('close', () => {
+        clearInterval(keepAlive);
+        unsubscribe();
+      });
+      return;
+    }
+
+    const sourceMatch = /^\/source\/(\d+)$/.exec(url.pathname);
+    if (sourceMatch) {
+      await serveSource(req, res, Number(sourceMatch[1]));
+      return;
+    }
+
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(res, 405, 'Method not allowed.\n', 'text/plain; charset=utf-8');
+      return;
+    }
+    const file = resolveInside(staticDir, url.pathname === '/' ? '/index.html' : url.pathname) ?? (path.extname(url.pathname) === '' ? resolveInside(staticDir, '/index.html') : null);
+    if (!file) {
+      send(res, 404, 'Not found.\n', 'text/plain; charset=utf-8');
+      return;
+    }
+    const body = await fs.promises.readFile(file);
+    send(res, 200, body, contentTypeFor(file), { ...baseHeaders, 'cache-control': file.endsWith('index.html') ? 'no-store' : 'max-age=3600' });
+  }
+
+  async function serveSource(req: http.IncomingMessage, res: http.ServerResponse, id: number): Promise<void> {
+    let servable;
+    try {
+      servable = await services.sourceFiles.resolve(id);
+    } catch (e) {
+      const data = toErrorData(e);
+      send(res, data.code === 'SOURCE_NOT_FOUND' ? 404 : 410, JSON.stringify(fail(data)), 'application/json; charset=utf-8');
+      return;
+    }
+    const size = servable.size;
+    const range = parseRange(req.headers.range, size);
+    const headers = {
+      'content-type': servable.contentType,
+      'accept-ranges': 'bytes',
+      'x-source-origin': servable.origin,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+    };
+    if (range === 'unsatisfiable') {
+      res.writeHead(416, { ...headers, 'content-range': `bytes */${size}` });
+      res.end();
+      return;
+    }
+    const start = range?.start ?? 0;
+    const end = range?.end ?? size - 1;
+    res.writeHead(range ? 206 : 200, {
+      ...headers,
+      'content-length': String(end - start + 1),
+      ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
+    });
+    if (req.method === 'HEAD' || size === 0) {
+      res.end();
+      return;
+    }
+    fs.createReadStream(servable.filePath, { start, end }).on('error', () => res.destroy()).pipe(res);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    token,
+    url: `http://127.0.0.1:${port}/?token=${encodeURIComponent(token)}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

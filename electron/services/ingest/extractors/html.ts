@@ -1,0 +1,416 @@
+// HTML: one segment per block element, with its index and heading path (DESIGN.md §4).
+// The block walker here is also used for mammoth's HTML (docx.ts), so DOCX and HTML share one
+// definition of "a block's text".
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Parser } from 'htmlparser2';
+import { AppError } from '../../../../shared/contract/errors.ts';
+import type { Warning } from '../../../../shared/contract/schemas.ts';
+import type { ExtractContext, ExtractedSegment, Extractor } from '../extracted.ts';
+import { decodeText, normaliseLineEndings } from './decode.ts';
+
+export type BlockType = NonNullable<ExtractedSegment['blockType']>;
+
+export interface ElementInfo {
+  /** Lower-case tag name. */
+  name: string;
+  attribs: Readonly<Record<string, string>>;
+}
+
+/** Which elements are blocks, which are left out, and what type a block has. */
+export interface BlockRule {
+  isBlock(el: ElementInfo): boolean;
+  /** Elements whose whole content is left out of the text (scripts, footnote markers, …). */
+  isSkipped(el: ElementInfo): boolean;
+  /** Blocks whose whitespace is kept as is (pre). */
+  preservesWhitespace(el: ElementInfo): boolean;
+  /** `ancestors` are the open elements around `el`, outermost first. */
+  blockType(el: ElementInfo, ancestors: readonly ElementInfo[]): BlockType;
+}
+
+export interface HtmlBlock {
+  text: string;
+  /** Index among the emitted (non-empty) blocks, in document order of their start tags. */
+  paragraph: number;
+  /** Texts of the enclosing headings (h1 > h2 > …); a heading's path excludes itself. */
+  headingPath: string[];
+  blockType: BlockType;
+  tag: string;
+}
+
+export interface SplitOptions {
+  /** Also return the HTML with `data-ed-block="N"` on every emitted block and `data-ed-skip` on skipped elements. */
+  annotate?: boolean;
+  /** XHTML: honour `<x/>` on non-void elements. */
+  recognizeSelfClosing?: boolean;
+  /** Text outside every block goes to an implicit block instead of being counted as lost. */
+  implicitRootBlock?: boolean;
+}
+
+export interface SplitResult {
+  blocks: HtmlBlock[];
+  /** The document's <title>, whitespace collapsed, or null. */
+  title: string | null;
+  /** Non-whitespace characters that sat outside every block and were therefore not extracted. */
+  strayChars: number;
+  annotatedHtml?: string;
+  /** Emitted blocks whose start tag was implied by the parser, so they carry no annotation. */
+  unannotated?: number;
+}
+
+/** A block's own content, in order: text, <br>, or the place of a nested block. */
+export type Token = { kind: 'text'; s: string } | { kind: 'br' } | { kind: 'sep' };
+
+interface Frame {
+  el: ElementInfo;
+  tokens: Token[];
+  pre: boolean;
+  blockType: BlockType;
+  headingLevel: number | null;
+  pathAtOpen: string[];
+  /** Heading path when the block's first visible text arrived (a div can open before a heading). */
+  pathAtText: string[] | null;
+  insertAt: number | null;
+  text: string;
+}
+
+interface OpenElement {
+  el: ElementInfo;
+  frame: Frame | null;
+  skips: boolean;
+  title: boolean;
+}
+
+/** CSS white space: what a browser collapses. NBSP is not in it. */
+const CSS_SPACE = /[ \t\n\r\f]+/;
+const HAS_VISIBLE = /[^ \t\n\r\f]/;
+
+/**
+ * A block's text, the way a browser lays it out: every run of white space (space, tab, LF, CR, FF)
+ * in the block's own text, together with the boundary of a nested block, becomes one space; white
+ * space at the start, at the end and next to a <br> disappears; <br> becomes "\n"; leading and trailing
+ * "\n" are dropped. In a preserving block (pre) the text is kept as is, minus one leading newline (the
+ * HTML parser drops it too) and trailing white space.
+ */
+export function renderBlockText(tokens: readonly Token[], pre: boolean): string {
+  if (pre) {
+    let s = tokens.map((t) => (t.kind === 'text' ? t.s : '\n')).join('');
+    if (s.startsWith('\n')) s = s.slice(1);
+    s = s.replace(/[ \t\n\r\f]+$/, '');
+    return HAS_VISIBLE.test(s) ? s : '';
+  }
+  let out = '';
+  let pendingSpace = false;
+  const space = (): void => {
+    if (out !== '' && !out.endsWith('\n')) pendingSpace = true;
+  };
+  for (const t of tokens) {
+    if (t.kind === 'br') {
+      out += '\n';
+      pendingSpace = false;
+    } else if (t.kind === 'sep') {
+      space();
+    } else {
+      const parts = t.s.split(CSS_SPACE);
+      parts.forEach((word, i) => {
+        if (i > 0) space();
+        if (word === '') return;
+        if (pendingSpace) out += ' ';
+        pendingSpace = false;
+        out += word;
+      });
+    }
+  }
+  return out.replace(/^\n+|\n+$/g, '');
+}
+
+/**
+ * Walks HTML with htmlparser2 and returns its blocks. A text node belongs to its nearest enclosing
+ * block; blocks are numbered in document order of their start tags, counting only those whose text
+ * is not empty.
+ */
+export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOptions = {}): SplitResult {
+  const open: OpenElement[] = [];
+  const frames: Frame[] = []; // open block frames, innermost last
+  const all: Frame[] = []; // every block frame, in start-tag order
+  const headings: { level: number; text: string }[] = [];
+  const insertions: { at: number; text: string }[] = [];
+  let skipDepth = 0;
+  let titleDepth = 0;
+  let title: string | null = null;
+  let strayChars = 0;
+
+  const currentPath = (): string[] => headings.map((h) => h.text);
+
+  const root: Frame | null = options.implicitRootBlock
+    ? {
+        el: { name: '#root', attribs: {} },
+        tokens: [],
+        pre: false,
+        blockType: 'paragraph',
+        headingLevel: null,
+        pathAtOpen: [],
+        pathAtText: null,
+        insertAt: null,
+        text: '',
+      }
+    : null;
+  if (root) {
+    frames.push(root);
+    all.push(root);
+  }
+
+  /** Where ` name="…"` can be inserted into a start tag that is really in the source. */
+  const tagInsertPoint = (name: string, implied: boolean): number | null => {
+    if (implied) return null;
+    const start = parser.startIndex;
+    const written = html.slice(start, start + 1 + name.length).toLowerCase();
+    return written === `<${name}` ? start + 1 + name.length : null;
+  };
+
+  const finish = (frame: Frame): void => {
+    frame.text = renderBlockText(frame.tokens, frame.pre);
+    frame.tokens = [];
+    if (frame.headingLevel !== null && frame.text !== '') {
+      const level = frame.headingLevel;
+      while (headings.length > 0 && (headings[headings.length - 1]?.level ?? 0) >= level) headings.pop();
+      // Heading path entries are one line, even when the heading has a <br>.
+      headings.push({ level, text: frame.text.replace(/\n/g, ' ') });
+    }
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(rawName, attribs, isImplied) {
+        const name = rawName.toLowerCase();
+        const el: ElementInfo = { name, attribs };
+        const entry: OpenElement = { el, frame: null, skips: false, title: false };
+        if (name === 'title' && title === null && titleDepth === 0) {
+          entry.title = true;
+          titleDepth++;
+          title = '';
+        }
+        if (skipDepth === 0 && rule.isSkipped(el)) {
+          entry.skips = true;
+          skipDepth++;
+          if (options.annotate) {
+            const at = tagInsertPoint(name, isImplied);
+            if (at !== null) insertions.push({ at, text: ' data-ed-skip=""' });
+          }
+        }
+        if (skipDepth === 0) {
+          if (rule.isBlock(el)) {
+            const parent = frames[frames.length - 1];
+            parent?.tokens.push({ kind: 'sep' });
+            const level = /^h[1-6]$/.test(name) ? Number(name[1]) : null;
+            const frame: Frame = {
+              el,
+              tokens: [],
+              pre: rule.preservesWhitespace(el) || (parent?.pre ?? false),
+              blockType: rule.blockType(el, open.map((o) => o.el)),
+              headingLevel: level,
+              pathAtOpen: currentPath(),
+              pathAtText: null,
+              insertAt: options.annotate ? tagInsertPoint(name, isImplied) : null,
+              text: '',
+            };
+            entry.frame = frame;
+            frames.push(frame);
+            all.push(frame);
+          } else if (name === 'br') {
+            const frame = frames[frames.length - 1];
+            frame?.tokens.push({ kind: 'br' });
+          }
+        }
+        open.push(entry);
+      },
+      ontext(data) {
+        if (titleDepth > 0 && title !== null) title += data;
+        if (skipDepth > 0) return;
+        const frame = frames[frames.length - 1];
+        if (!frame) {
+          const visible = data.replace(/[ \t\n\r\f]+/g, '');
+          strayChars += visible.length;
+          return;
+        }
+        frame.tokens.push({ kind: 'text', s: data });
+        if (frame.pathAtText === null && HAS_VISIBLE.test(data)) {
+          const level = frame.headingLevel;
+          frame.pathAtText = level === null ? currentPath() : headings.filter((h) => h.level < level).map((h) => h.text);
+        }
+      },
+      onclosetag(rawName) {
+        const name = rawName.toLowerCase();
+        // htmlparser2 closes implied elements itself, so the match is normally on top.
+        let i = open.length - 1;
+        while (i >= 0 && open[i]?.el.name !== name) i--;
+        if (i < 0) return;
+        while (open.length > i) {
+          const entry = open.pop();
+          if (!entry) break;
+          if (entry.frame) {
+            finish(entry.frame);
+            frames.pop();
+          }
+          if (entry.skips) skipDepth--;
+          if (entry.title) titleDepth--;
+        }
+      },
+    },
+    { lowerCaseTags: true, recognizeSelfClosing: options.recognizeSelfClosing ?? false },
+  );
+  parser.write(html);
+  parser.end();
+  // Anything still open (htmlparser2 normally closes all at end()).
+  while (open.length > 0) {
+    const entry = open.pop();
+    if (entry?.frame) {
+      finish(entry.frame);
+      frames.pop();
+    }
+  }
+  if (root) finish(root);
+
+  const blocks: HtmlBlock[] = [];
+  let unannotated = 0;
+  for (const frame of all) {
+    if (frame.text === '') continue;
+    const paragraph = blocks.length;
+    const headingPath = frame.blockType === 'footnote' ? [] : (frame.pathAtText ?? frame.pathAtOpen);
+    blocks.push({ text: frame.text, paragraph, headingPath, blockType: frame.blockType, tag: frame.el.name });
+    if (options.annotate) {
+      if (frame.insertAt === null) unannotated++;
+      else insertions.push({ at: frame.insertAt, text: ` data-ed-block="${paragraph}"` });
+    }
+  }
+
+  const result: SplitResult = {
+    blocks,
+    title: title === null ? null : renderBlockText([{ kind: 'text', s: title }], false) || null,
+    strayChars,
+  };
+  if (options.annotate) {
+    insertions.sort((a, b) => a.at - b.at);
+    let out = '';
+    let last = 0;
+    for (const ins of insertions) {
+      out += html.slice(last, ins.at) + ins.text;
+      last = ins.at;
+    }
+    result.annotatedHtml = out + html.slice(last);
+    result.unannotated = unannotated;
+  }
+  return result;
+}
+
+/**
+ * The installed version of a package, read from its package.json (found by walking up from its
+ * entry point, because packages with an `exports` map do not expose package.json).
+ */
+export function packageVersion(name: string): string {
+  const require = createRequire(import.meta.url);
+  let dir = path.dirname(require.resolve(name));
+  for (;;) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === name && pkg.version) return pkg.version;
+    }
+    const up = path.dirname(dir);
+    if (up === dir) return 'unknown';
+    dir = up;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTML documents
+
+const HTML_BLOCKS = new Set([
+  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'td', 'th', 'pre', 'blockquote', 'dd', 'dt', 'figcaption',
+  // Containers: they become blocks only through text of their own (not inside a child block).
+  'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'nav', 'address', 'figure', 'caption',
+  'summary', 'details', 'legend', 'fieldset', 'form', 'center', 'body',
+]);
+/** Not rendered, or not document text. <title> is read separately even though <head> is skipped. */
+const HTML_SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'iframe', 'canvas', 'object']);
+
+/**
+ * A block's type from itself and the nearest enclosing li/td/th/dd/dt: a <p> in a table cell is a
+ * table cell, a <p> in a footnote item is a footnote. Shared with docx.ts.
+ */
+export function blockTypeInContext(el: ElementInfo, ancestors: readonly ElementInfo[], isFootnote: (li: ElementInfo) => boolean): BlockType {
+  if (/^h[1-6]$/.test(el.name)) return 'heading';
+  const chain = [...ancestors, el];
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const a = chain[i];
+    if (!a) continue;
+    if (a.name === 'td' || a.name === 'th') return 'table_cell';
+    if (a.name === 'li') return isFootnote(a) ? 'footnote' : 'list_item';
+    if (a.name === 'dd' || a.name === 'dt') return 'list_item';
+  }
+  return 'paragraph';
+}
+
+export const HTML_BLOCK_RULE: BlockRule = {
+  isBlock: (el) => HTML_BLOCKS.has(el.name),
+  isSkipped: (el) => HTML_SKIPPED.has(el.name) || el.attribs['hidden'] !== undefined,
+  preservesWhitespace: (el) => el.name === 'pre',
+  blockType: (el, ancestors) => blockTypeInContext(el, ancestors, () => false),
+};
+
+/** The encoding an HTML/XHTML document declares in its first bytes (meta charset, http-equiv, XML prolog). */
+export function sniffDeclaredCharset(bytes: Uint8Array): string | null {
+  const head = new TextDecoder('windows-1252').decode(bytes.subarray(0, 4096));
+  const patterns = [
+    /<meta\s[^>]*?charset\s*=\s*["']?\s*([\w.:-]+)/i, // <meta charset=x> and content="…; charset=x"
+    /^\s*<\?xml\s[^>]*?encoding\s*=\s*["']([\w.:-]+)["']/i,
+  ];
+  for (const re of patterns) {
+    const m = re.exec(head);
+    if (m?.[1]) return m[1];
+  }
+  return null;
+}
+
+function throwIfAborted(ctx: ExtractContext): void {
+  if (ctx.signal?.aborted) throw new AppError('CANCELLED', `Extraction of "${ctx.fileName}" was cancelled.`, { fileName: ctx.fileName });
+}
+
+const HTMLPARSER2_VERSION = packageVersion('htmlparser2');
+
+export const extractHtml: Extractor = async (bytes, ctx) => {
+  throwIfAborted(ctx);
+  const decoded = decodeText(bytes, ctx.fileName, { declared: sniffDeclaredCharset(bytes) });
+  const html = normaliseLineEndings(decoded.text);
+  const xhtml = /^\s*<\?xml/.test(html) || /<html[^>]+xmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml/i.test(html.slice(0, 4096));
+  let split: SplitResult;
+  try {
+    split = splitHtmlBlocks(html, HTML_BLOCK_RULE, { recognizeSelfClosing: xhtml, implicitRootBlock: true });
+  } catch (e) {
+    throw new AppError(
+      'EXTRACTION_FAILED',
+      `Could not read the HTML of "${ctx.fileName}": ${e instanceof Error ? e.message : String(e)}. Save the page again (or as text) and ingest it again.`,
+      { fileName: ctx.fileName },
+    );
+  }
+  const warnings: Warning[] = [...decoded.warnings];
+  if (split.blocks.length === 0) {
+    warnings.push({ code: 'FILE_EMPTY', message: `"${ctx.fileName}" contains no visible text; nothing in it can be cited.` });
+  }
+  const segments: ExtractedSegment[] = split.blocks.map((b) => ({
+    text: b.text,
+    paragraph: b.paragraph,
+    headingPath: b.headingPath,
+    blockType: b.blockType,
+  }));
+  const firstH1 = split.blocks.find((b) => b.tag === 'h1')?.text.replace(/\n/g, ' ') ?? null;
+  return {
+    kind: 'html',
+    method: `htmlparser2@${HTMLPARSER2_VERSION}; encoding=${decoded.encoding}`,
+    title: split.title ?? firstH1,
+    pageCount: null,
+    segments,
+    warnings,
+  };
+};

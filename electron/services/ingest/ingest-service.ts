@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError, toErrorData } from '../../../shared/contract/errors.ts';
+import type { IngestFileResult, IngestResult } from '../../../shared/contract/schemas.ts';
+import type { EventBus } from '../events.ts';
+import { sha256Bytes } from '../hashing/sha256.ts';
+import type { BlobStore } from '../store/blobs.ts';
+import type { SourcesStore } from '../store/sources-store.ts';
+import type { ExtractedDocument } from './extracted.ts';
+import { extract } from './extractors/index.ts';
+import { isHidden, kindForPath } from './file-kinds.ts';
+
+export interface IngestSettings {
+  /** Files larger than this are refused with FILE_TOO_LARGE. */
+  maxFileBytes: number;
+  /** Keep a content-addressed copy of every source (DESIGN.md §3). */
+  snapshots: boolean;
+}
+
+export const DEFAULT_INGEST_SETTINGS: IngestSettings = { maxFileBytes: 512 * 1024 * 1024, snapshots: true };
+
+export interface IngestRequest {
+  paths: string[];
+  password?: string;
+  signal?: AbortSignal;
+}
+
+type Skipped = IngestResult['skipped'][number];
+
+function fsError(e: unknown, file: string): AppError {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return new AppError('FILE_MISSING', `${file} does not exist (it may have been moved or deleted). Check the path and try again.`);
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new AppError('FILE_UNREADABLE', `${file} cannot be read: permission denied. Give your user read access to it and try again.`);
+  }
+  if (code === 'EISDIR') return new AppError('FILE_UNREADABLE', `${file} is a folder, not a file.`);
+  return new AppError('FILE_UNREADABLE', `${file} cannot be read (${code ?? (e as Error).message}).`);
+}
+
+/** Turns paths (files and folders) into stored sources, one file at a time, one transaction each. */
+export class IngestService {
+  private readonly store: SourcesStore;
+  private readonly blobs: BlobStore;
+  private readonly events: EventBus;
+  private readonly settings: IngestSettings;
+
+  constructor(store: SourcesStore, blobs: BlobStore, events: EventBus, settings: IngestSettings) {
+    this.store = store;
+    this.blobs = blobs;
+    this.events = events;
+    this.settings = settings;
+  }
+
+  /** Expands folders recursively; hidden entries and unsupported types are listed, never silently dropped. */
+  expand(paths: string[]): { files: string[]; skipped: Skipped[] } {
+    const files: string[] = [];
+    const skipped: Skipped[] = [];
+    const walk = (p: string, explicit: boolean): void => {
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(p);
+      } catch {
+        files.push(p); // reported per file as FILE_MISSING / FILE_UNREADABLE
+        return;
+      }
+      if (st.isDirectory()) {
+        let entries: string[];
+        try {
+          entries = fs.readdirSync(p).sort((a, b) => a.localeCompare(b));
+        } catch {
+          files.push(p);
+          return;
+        }
+        for (const name of entries) {
+          const child = path.join(p, name);
+          if (isHidden(child)) skipped.push({ path: child, reason: 'hidden' });
+          else walk(child, false);
+        }
+        return;
+      }
+      if (!st.isFile()) {
+        skipped.push({ path: p, reason: 'not_a_file' });
+        return;
+      }
+      if (!explicit && kindForPath(p) === null) {
+        skipped.push({ path: p, reason: 'unsupported_type' });
+        return;
+      }
+      files.push(p);
+    };
+    for (const p of paths) walk(path.resolve(p), true);
+    return { files, skipped };
+  }
+
+  async ingest(req: IngestRequest): Promise<IngestResult> {
+    const batchId = randomUUID();
+    const { files, skipped } = this.expand(req.paths);
+    const results: IngestFileResult[] = [];
+    let cancelled = false;
+    for (const [index, file] of files.entries()) {
+      if (req.signal?.aborted) {
+        cancelled = true;
+        break;
+      }
+      const progress = (phase: 'hashing' | 'extracting' | 'storing' | 'done' | 'failed', page?: number, pageCount?: number): void => {
+        this.events.emit({ type: 'ingest.progress', batchId, fileIndex: index, fileCount: files.length, path: file, phase, page, pageCount });
+      };
+      try {
+        results.push(await this.ingestFile(file, req, progress));
+        progress('done');
+      } catch (e) {
+        results.push({ ok: false, path: file, error: toErrorData(e) });
+        progress('failed');
+        if (e instanceof AppError && e.code === 'CANCELLED') {
+          cancelled = true;
+          break;
+        }
+      }
+    }
+    if (results.some((r) => r.ok)) this.events.emit({ type: 'sources.changed' });
+    return { batchId, files: results, skipped, cancelled };
+  }
+
+  private async ingestFile(
+    file: string,
+    req: IngestRequest,
+    progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number) => void,
+  ): Promise<IngestFileResult> {
+    const name = path.basename(file);
+    const kind = kindForPath(file);
+    if (kind === null) {
+      throw new AppError('UNSUPPORTED_TYPE', `${name}: files of type "${path.extname(file) || '(no extension)'}" are not supported. Evidence Desk reads PDF, DOCX, TXT, Markdown and HTML.`);
+    }
+    let stat: fs.Stats;
+    try {
+      stat = await fs.promises.stat(file);
+    } catch (e) {
+      throw fsError(e, file);
+    }
+    if (!stat.isFile()) throw new AppError('FILE_UNREADABLE', `${file} is not a regular file.`);
+    if (stat.size === 0) throw new AppError('FILE_EMPTY', `${name} is empty (0 bytes); there is nothing to ingest.`);
+    if (stat.size > this.settings.maxFileBytes) {
+      throw new AppError('FILE_TOO_LARGE', `${name} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(this.settings.maxFileBytes / 1048576).toFixed(0)} MB limit for one file. Split it or raise the limit in the workspace settings.`);
+    }
+    progress('hashing');
+    let bytes: Uint8Array;
+    try {
+      bytes = await fs.promises.readFile(file);
+    } catch (e) {
+      throw fsError(e, file);
+    }
+    const sha256 = sha256Bytes(bytes);
+    const now = new Date().toISOString();
+    const fileStat = { size: stat.size, mtimeMs: stat.mtimeMs };
+
+    const existing = this.store.findBySha(sha256);
+    if (existing) {
+      this.store.touchPath(existing.id, file, fileStat, now);
+      return { ok: true, path: file, sourceId: existing.id, sha256, outcome: 'duplicate', segmentCount: existing.segment_count, warnings: [] };
+    }
+
+    progress('extracting');
+    const ctx = { fileName: name, onProgress: (page: number, pageCount: number) => progress('extracting', page, pageCount) } as {
+      fileName: string;
+      password?: string;
+      signal?: AbortSignal;
+      onProgress: (page: number, pageCount: number) => void;
+    };
+    if (req.password !== undefined) ctx.password = req.password;
+    if (req.signal !== undefined) ctx.signal = req.signal;
+    const doc: ExtractedDocument = await extract(kind, bytes, ctx);
+
+    progress('storing');
+    const predecessor = this.store.findByCurrentPath(file);
+    const snapshot = this.settings.snapshots ? this.blobs.put(sha256, bytes) : null;
+    const sourceId = this.store.insert(
+      { sha256, fileName: name, byteSize: bytes.length, path: file, stat: fileStat, doc, snapshot, predecessorId: predecessor?.id ?? null },
+      now,
+    );
+    return {
+      ok: true,
+      path: file,
+      sourceId,
+      sha256,
+      outcome: predecessor ? 'new_version' : 'added',
+      segmentCount: doc.segments.length,
+      warnings: doc.warnings,
+    };
+  }
+}

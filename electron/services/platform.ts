@@ -1,0 +1,9 @@
+/**
+ * Native abilities the services may ask for. Electron implements them in electron/shell; the
+ * browser host and the CLI have their own versions; tests script theirs so e2e tests can pick files.
+ */
+export interface Platform {
+  readonly mode: 'electron' | 'browser' | 'cli' | 'test';
+  chooseFiles(options: { title: string; folders: boolean }): Promise<string[]>;
+  revealInFolder(filePath: string): Promise<void>;
+}

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Content-addressed snapshots: blobs/sha256/ab/abcdef… inside the workspace (DESIGN.md §3). */
+export class BlobStore {
+  readonly root: string;
+  constructor(workspaceDir: string) {
+    this.root = path.join(workspaceDir, 'blobs', 'sha256');
+  }
+
+  relativePath(sha256: string): string {
+    return path.join('blobs', 'sha256', sha256.slice(0, 2), sha256);
+  }
+
+  absolutePath(sha256: string): string {
+    return path.join(this.root, sha256.slice(0, 2), sha256);
+  }
+
+  has(sha256: string): boolean {
+    return fs.existsSync(this.absolutePath(sha256));
+  }
+
+  /**
+   * Writes the bytes durably before the database row that names them is committed: temp file,
+   * fsync, rename. A crash leaves at worst an unreferenced blob, never a row without its blob.
+   */
+  put(sha256: string, bytes: Uint8Array): string {
+    const target = this.absolutePath(sha256);
+    if (!fs.existsSync(target)) {
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+      const fd = fs.openSync(tmp, 'w');
+      try {
+        fs.writeSync(fd, bytes);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, target);
+    }
+    return this.relativePath(sha256);
+  }
+}

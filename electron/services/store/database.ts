@@ -1,0 +1,69 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../../../shared/contract/errors.ts';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
+
+export type Db = Database.Database;
+
+export const DATABASE_FILE = 'workspace.sqlite';
+
+export interface OpenOptions {
+  /** Stop after this migration (tests of migration N migrate to N−1 first). */
+  targetVersion?: number;
+  readonly?: boolean;
+}
+
+/**
+ * Opens (creating if needed) a workspace database with the connection settings of DESIGN.md §3,
+ * checks it, and runs pending migrations. A database from a newer app is refused, never touched.
+ */
+export function openDatabase(dir: string, options: OpenOptions = {}): Db {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, DATABASE_FILE);
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: options.readonly ?? false });
+  } catch (e) {
+    throw new AppError('WORKSPACE_CORRUPT', `Cannot open the workspace database ${file}: ${(e as Error).message}`);
+  }
+  try {
+    db.pragma('busy_timeout = 5000');
+    if (!options.readonly) db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('trusted_schema = OFF');
+    const check = db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') {
+      throw new AppError('WORKSPACE_CORRUPT', `The workspace database ${file} is damaged (quick_check: ${String(check)}). Restore it from a backup.`);
+    }
+    migrate(db, options.targetVersion ?? LATEST_SCHEMA_VERSION);
+    return db;
+  } catch (e) {
+    db.close();
+    if (e instanceof AppError) throw e;
+    throw new AppError('WORKSPACE_CORRUPT', `Cannot use the workspace database ${file}: ${(e as Error).message}`);
+  }
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function migrate(db: Db, target: number): void {
+  const current = schemaVersion(db);
+  if (current > LATEST_SCHEMA_VERSION) {
+    throw new AppError(
+      'WORKSPACE_TOO_NEW',
+      `This workspace was written by a newer Evidence Desk (schema ${current}; this version knows up to ${LATEST_SCHEMA_VERSION}). Update the app to open it.`,
+      { schemaVersion: current, supported: LATEST_SCHEMA_VERSION },
+    );
+  }
+  const pending = MIGRATIONS.filter((m: Migration) => m.version > current && m.version <= target);
+  for (const m of pending) {
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+}

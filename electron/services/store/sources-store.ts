@@ -1,0 +1,212 @@
+import type { Locator, SourceKind, Warning } from '../../../shared/contract/schemas.ts';
+import type { ExtractedDocument, ExtractedSegment } from '../ingest/extracted.ts';
+import type { Db } from './database.ts';
+
+export interface SourceRow {
+  id: number;
+  sha256: string;
+  kind: SourceKind;
+  file_name: string;
+  byte_size: number;
+  page_count: number | null;
+  title: string | null;
+  extraction_method: string;
+  warnings: string;
+  predecessor_id: number | null;
+  snapshot: string | null;
+  restricted: number;
+  added_at: string;
+  segment_count: number;
+  current_path: string | null;
+}
+
+export interface PathRow {
+  id: number;
+  source_id: number;
+  path: string;
+  size: number;
+  mtime_ms: number;
+  first_seen_at: string;
+  last_seen_at: string;
+  current: number;
+}
+
+export interface SegmentRow {
+  id: number;
+  source_id: number;
+  ordinal: number;
+  locator: string;
+  page: number | null;
+  page_label: string | null;
+  paragraph: number | null;
+  line_start: number | null;
+  line_end: number | null;
+  heading_path: string | null;
+  block_type: string | null;
+  text: string;
+  item_starts: string | null;
+  no_text_layer: number;
+}
+
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+}
+
+export interface NewSource {
+  sha256: string;
+  fileName: string;
+  byteSize: number;
+  path: string;
+  stat: FileStat;
+  doc: ExtractedDocument;
+  snapshot: string | null;
+  predecessorId: number | null;
+}
+
+const SOURCE_SELECT = `
+  SELECT s.*, (SELECT count(*) FROM segments g WHERE g.source_id = s.id) AS segment_count,
+         (SELECT p.path FROM source_paths p WHERE p.source_id = s.id AND p.current = 1 ORDER BY p.last_seen_at DESC LIMIT 1) AS current_path
+  FROM sources s`;
+
+function segmentLocator(seg: ExtractedSegment): Locator {
+  const loc: Locator = { start: 0, end: seg.text.length };
+  if (seg.page !== undefined) loc.page = seg.page;
+  if (seg.pageLabel !== undefined) loc.pageLabel = seg.pageLabel;
+  if (seg.paragraph !== undefined) loc.paragraph = seg.paragraph;
+  if (seg.headingPath !== undefined && seg.headingPath.length > 0) loc.headingPath = seg.headingPath;
+  if (seg.line !== undefined) loc.line = seg.line;
+  if (seg.lineEnd !== undefined) loc.lineEnd = seg.lineEnd;
+  return loc;
+}
+
+/** All SQL about sources, their known paths and their segments. */
+export class SourcesStore {
+  readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM sources').get() as { n: number }).n;
+  }
+
+  list(): SourceRow[] {
+    return this.db.prepare(`${SOURCE_SELECT} ORDER BY s.added_at DESC, s.id DESC`).all() as SourceRow[];
+  }
+
+  get(id: number): SourceRow | undefined {
+    return this.db.prepare(`${SOURCE_SELECT} WHERE s.id = ?`).get(id) as SourceRow | undefined;
+  }
+
+  findBySha(sha256: string): SourceRow | undefined {
+    return this.db.prepare(`${SOURCE_SELECT} WHERE s.sha256 = ?`).get(sha256) as SourceRow | undefined;
+  }
+
+  /** The newest source whose current path is `path` (a changed file at a known path is a new version of it). */
+  findByCurrentPath(path: string): SourceRow | undefined {
+    const row = this.db
+      .prepare('SELECT source_id FROM source_paths WHERE path = ? AND current = 1 ORDER BY last_seen_at DESC, id DESC LIMIT 1')
+      .get(path) as { source_id: number } | undefined;
+    return row ? this.get(row.source_id) : undefined;
+  }
+
+  paths(sourceId: number): PathRow[] {
+    return this.db.prepare('SELECT * FROM source_paths WHERE source_id = ? ORDER BY first_seen_at, id').all(sourceId) as PathRow[];
+  }
+
+  /** Records that the source's bytes were seen at `path` now; that path becomes its current one. */
+  touchPath(sourceId: number, path: string, stat: FileStat, now: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE source_paths SET current = 0 WHERE source_id = ? AND path <> ?').run(sourceId, path);
+      this.db
+        .prepare(
+          `INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at, current)
+           VALUES (?, ?, ?, ?, ?, ?, 1)
+           ON CONFLICT (source_id, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+             last_seen_at = excluded.last_seen_at, current = 1`,
+        )
+        .run(sourceId, path, stat.size, stat.mtimeMs, now, now);
+    })();
+  }
+
+  /** One document's whole ingestion as one transaction: after a crash it is fully present or absent. */
+  insert(src: NewSource, now: string): number {
+    const insertSource = this.db.prepare(
+      `INSERT INTO sources (sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, added_at)
+       VALUES (@sha256, @kind, @fileName, @byteSize, @pageCount, @title, @method, @warnings, @predecessorId, @snapshot, @now)`,
+    );
+    const insertSegment = this.db.prepare(
+      `INSERT INTO segments (source_id, ordinal, locator, page, page_label, paragraph, line_start, line_end, heading_path, block_type, text, item_starts, no_text_layer)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    return this.db.transaction(() => {
+      const { lastInsertRowid } = insertSource.run({
+        sha256: src.sha256,
+        kind: src.doc.kind,
+        fileName: src.fileName,
+        byteSize: src.byteSize,
+        pageCount: src.doc.pageCount,
+        title: src.doc.title,
+        method: src.doc.method,
+        warnings: JSON.stringify(src.doc.warnings),
+        predecessorId: src.predecessorId,
+        snapshot: src.snapshot,
+        now,
+      });
+      const id = Number(lastInsertRowid);
+      src.doc.segments.forEach((seg, ordinal) => {
+        insertSegment.run(
+          id,
+          ordinal,
+          JSON.stringify(segmentLocator(seg)),
+          seg.page ?? null,
+          seg.pageLabel ?? null,
+          seg.paragraph ?? null,
+          seg.line ?? null,
+          seg.lineEnd ?? null,
+          seg.headingPath && seg.headingPath.length > 0 ? JSON.stringify(seg.headingPath) : null,
+          seg.blockType ?? null,
+          seg.text,
+          seg.itemStarts ? JSON.stringify(seg.itemStarts) : null,
+          seg.noTextLayer ? 1 : 0,
+        );
+      });
+      if (src.predecessorId !== null) {
+        this.db.prepare('UPDATE source_paths SET current = 0 WHERE source_id = ? AND path = ?').run(src.predecessorId, src.path);
+      }
+      this.db
+        .prepare(
+          `INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at, current) VALUES (?, ?, ?, ?, ?, ?, 1)`,
+        )
+        .run(id, src.path, src.stat.size, src.stat.mtimeMs, now, now);
+      return id;
+    })();
+  }
+
+  segments(sourceId: number): SegmentRow[] {
+    return this.db.prepare('SELECT * FROM segments WHERE source_id = ? ORDER BY ordinal').all(sourceId) as SegmentRow[];
+  }
+
+  pageSegment(sourceId: number, page: number): SegmentRow | undefined {
+    return this.db.prepare('SELECT * FROM segments WHERE source_id = ? AND page = ? ORDER BY ordinal LIMIT 1').get(sourceId, page) as
+      | SegmentRow
+      | undefined;
+  }
+
+  pageSummaries(sourceId: number): { page: number; label: string | null; chars: number; noTextLayer: boolean }[] {
+    const rows = this.db
+      .prepare('SELECT page, page_label, length(text) AS chars, no_text_layer FROM segments WHERE source_id = ? AND page IS NOT NULL ORDER BY ordinal')
+      .all(sourceId) as { page: number; page_label: string | null; chars: number; no_text_layer: number }[];
+    return rows.map((r) => ({ page: r.page, label: r.page_label, chars: r.chars, noTextLayer: r.no_text_layer === 1 }));
+  }
+}
+
+export function parseWarnings(json: string): Warning[] {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? (v as Warning[]) : [];
+  } catch {
+    return [];
+  }
+}

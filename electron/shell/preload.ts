@@ -1,0 +1,15 @@
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
+import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/contract/ipc.ts';
+
+// The renderer gets three functions, never ipcRenderer itself (DESIGN.md §8).
+contextBridge.exposeInMainWorld('evidence', {
+  invoke: (name: string, input: unknown) => ipcRenderer.invoke(IPC_INVOKE_CHANNEL, name, input),
+  onEvent: (listener: (event: unknown) => void) => {
+    const wrapped = (_e: unknown, event: unknown) => listener(event);
+    ipcRenderer.on(IPC_EVENT_CHANNEL, wrapped);
+    return () => {
+      ipcRenderer.removeListener(IPC_EVENT_CHANNEL, wrapped);
+    };
+  },
+  getPathForFile: (file: File) => webUtils.getPathForFile(file),
+});

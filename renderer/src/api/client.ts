@@ -1,0 +1,97 @@
+import type { HandlerInput, HandlerName, HandlerOutput } from '../../../shared/contract/contract.ts';
+import type { Envelope } from '../../../shared/contract/envelope.ts';
+import type { ErrorCode } from '../../../shared/contract/errors.ts';
+import { AppEvent } from '../../../shared/contract/events.ts';
+import type { EvidenceBridge } from './bridge.ts';
+
+/** A failed call, rebuilt from its envelope: the UI branches on `code`. */
+export class ClientError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'ClientError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export interface Client {
+  readonly mode: 'electron' | 'browser';
+  call<N extends HandlerName>(name: N, input: HandlerInput<N>): Promise<HandlerOutput<N>>;
+  onEvent(listener: (event: AppEvent) => void): () => void;
+  /** The URL of a source's bytes, by id: app://source/<id> in Electron, /source/<id> in the browser. */
+  sourceUrl(sourceId: number): string;
+  /** A dropped file's path, where the platform can tell it (Electron). */
+  pathForFile(file: File): string | null;
+}
+
+function unwrap<T>(envelope: Envelope<unknown>): T {
+  if (envelope.ok) return envelope.value as T;
+  throw new ClientError(envelope.error.code, envelope.error.message, envelope.error.details);
+}
+
+function parseEvent(raw: unknown): AppEvent | null {
+  const parsed = AppEvent.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
+function electronClient(bridge: EvidenceBridge): Client {
+  return {
+    mode: 'electron',
+    call: async (name, input) => unwrap(await bridge.invoke(name, input)),
+    onEvent: (listener) =>
+      bridge.onEvent((raw) => {
+        const event = parseEvent(raw);
+        if (event) listener(event);
+      }),
+    sourceUrl: (id) => `app://source/${id}`,
+    pathForFile: (file) => bridge.getPathForFile(file) || null,
+  };
+}
+
+function httpClient(): Client {
+  let source: EventSource | null = null;
+  const listeners = new Set<(event: AppEvent) => void>();
+  return {
+    mode: 'browser',
+    call: async (name, input) => {
+      let response: Response;
+      try {
+        response = await fetch(`/api/${encodeURIComponent(name)}`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(input ?? {}),
+        });
+      } catch (e) {
+        throw new ClientError('INTERNAL', `The Evidence Desk host did not answer (${(e as Error).message}). Is it still running?`);
+      }
+      if (response.status === 403) {
+        throw new ClientError('FORBIDDEN', 'The host refused this page: open the URL it printed (with its token) again.');
+      }
+      return unwrap(await response.json() as Envelope<unknown>);
+    },
+    onEvent: (listener) => {
+      listeners.add(listener);
+      if (!source) {
+        source = new EventSource('/events');
+        source.onmessage = (message: MessageEvent<string>) => {
+          const event = parseEvent(JSON.parse(message.data) as unknown);
+          if (event) for (const l of listeners) l(event);
+        };
+      }
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && source) {
+          source.close();
+          source = null;
+        }
+      };
+    },
+    sourceUrl: (id) => `/source/${id}`,
+    pathForFile: () => null,
+  };
+}
+
+export const client: Client = window.evidence ? electronClient(window.evidence) : httpClient();

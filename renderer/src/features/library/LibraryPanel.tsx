@@ -1,0 +1,111 @@
+import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
+import { client } from '../../api/client.ts';
+import { useViewer } from '../viewer/viewer-store.ts';
+import { useLibrary } from './library-store.ts';
+import { formatBytes, ingestSummary } from './selectors.ts';
+
+export function LibraryPanel() {
+  const { sources, error, ingesting, progress, lastIngest, refresh, ingest, setProgress } = useLibrary();
+  const openSource = useViewer((s) => s.open);
+  const openId = useViewer((s) => s.sourceId);
+  const [pathText, setPathText] = useState('');
+  const [password, setPassword] = useState('');
+  const [dropNote, setDropNote] = useState<string | null>(null);
+
+  useEffect(() => {
+    void refresh();
+    return client.onEvent((event) => {
+      if (event.type === 'ingest.progress') setProgress(event);
+    });
+  }, [refresh, setProgress]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const paths = pathText.split('\n').map((p) => p.trim()).filter(Boolean);
+    if (paths.length === 0) return;
+    void ingest(paths, password || undefined).then(() => setPathText(''));
+  };
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    const files = Array.from(e.dataTransfer.files);
+    const paths = files.map((f) => client.pathForFile(f)).filter((p): p is string => Boolean(p));
+    if (paths.length > 0) {
+      setDropNote(null);
+      void ingest(paths);
+    } else if (files.length > 0) {
+      setDropNote('In browser mode the page cannot see where a dropped file lives: paste its path below instead.');
+    }
+  };
+
+  return (
+    <section className="library" aria-label="Sources" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+      <h2>Sources</h2>
+      <form className="add-form" onSubmit={submit}>
+        <label htmlFor="add-paths">Add files or folders by path (one per line)</label>
+        <textarea id="add-paths" rows={2} value={pathText} onChange={(e) => setPathText(e.target.value)} placeholder="/home/me/Documents/policy.pdf" />
+        <label htmlFor="add-password">PDF password (only for encrypted files)</label>
+        <input id="add-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" />
+        <button type="submit" disabled={ingesting || pathText.trim() === ''}>
+          {ingesting ? 'Adding…' : 'Add'}
+        </button>
+      </form>
+      {dropNote && <p className="note">{dropNote}</p>}
+      {progress && (
+        <p className="progress" role="status">
+          File {progress.fileIndex + 1} of {progress.fileCount}: {progress.phase}
+          {progress.page !== undefined && progress.pageCount ? ` page ${progress.page} of ${progress.pageCount}` : ''}
+        </p>
+      )}
+      {error && <p className="error" role="alert">{error}</p>}
+      {lastIngest && (
+        <div className="ingest-report" role="status" aria-label="Ingest report">
+          <p>{ingestSummary(lastIngest)}</p>
+          <ul>
+            {lastIngest.files
+              .filter((f) => !f.ok || f.warnings.length > 0)
+              .map((f) => (
+                <li key={f.path} className={f.ok ? 'warning' : 'error'}>
+                  {f.ok ? f.warnings.map((w) => `⚠ ${w.message}`).join(' ') : `✖ ${f.error.message} [${f.error.code}]`}
+                </li>
+              ))}
+          </ul>
+        </div>
+      )}
+      <table className="sources">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Pages</th>
+            <th scope="col">Size</th>
+            <th scope="col">SHA-256</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sources.map((s) => (
+            <tr key={s.id} className={s.id === openId ? 'selected' : undefined} data-source-id={s.id}>
+              <td>
+                <button type="button" className="link" onClick={() => openSource(s.id, s.kind)} title={s.path ?? s.fileName}>
+                  {s.fileName}
+                </button>
+                {s.warnings.length > 0 && <span className="badge" title={s.warnings.map((w) => w.message).join('\n')}>⚠ {s.warnings.length}</span>}
+              </td>
+              <td>{s.pageCount ?? s.segmentCount}</td>
+              <td>{formatBytes(s.byteSize)}</td>
+              <td>
+                <code className="sha" title={s.sha256} data-sha256={s.sha256}>
+                  {s.sha256.slice(0, 12)}…
+                </code>
+              </td>
+            </tr>
+          ))}
+          {sources.length === 0 && (
+            <tr>
+              <td colSpan={4} className="empty">No sources yet. Add a PDF by its path above, or drop files here.</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}

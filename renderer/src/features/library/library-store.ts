@@ -1,0 +1,50 @@
+import { create } from 'zustand';
+import type { IngestResult, SourceSummary } from '../../../../shared/contract/schemas.ts';
+import type { IngestProgress } from '../../../../shared/contract/events.ts';
+import { client, ClientError } from '../../api/client.ts';
+
+interface LibraryState {
+  sources: SourceSummary[];
+  loading: boolean;
+  error: string | null;
+  ingesting: boolean;
+  progress: IngestProgress | null;
+  lastIngest: IngestResult | null;
+  refresh(): Promise<void>;
+  ingest(paths: string[], password?: string): Promise<void>;
+  setProgress(progress: IngestProgress | null): void;
+}
+
+function message(e: unknown): string {
+  return e instanceof ClientError ? `${e.message} (${e.code})` : String(e);
+}
+
+export const useLibrary = create<LibraryState>((set, get) => ({
+  sources: [],
+  loading: false,
+  error: null,
+  ingesting: false,
+  progress: null,
+  lastIngest: null,
+  refresh: async () => {
+    set({ loading: true, error: null });
+    try {
+      set({ sources: await client.call('sources.list', {}), loading: false });
+    } catch (e) {
+      set({ loading: false, error: message(e) });
+    }
+  },
+  ingest: async (paths, password) => {
+    set({ ingesting: true, error: null, lastIngest: null });
+    try {
+      const result = await client.call('sources.ingest', password ? { paths, password } : { paths });
+      set({ lastIngest: result });
+      await get().refresh();
+    } catch (e) {
+      set({ error: message(e) });
+    } finally {
+      set({ ingesting: false, progress: null });
+    }
+  },
+  setProgress: (progress) => set({ progress }),
+}));

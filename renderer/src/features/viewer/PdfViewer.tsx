@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Document, Page } from 'react-pdf';
+import type { PDFPageProxy } from 'pdfjs-dist';
+import type { PageText } from '../../../../shared/contract/schemas.ts';
+import { client, ClientError } from '../../api/client.ts';
+import { DOCUMENT_OPTIONS } from './pdfjs-setup.ts';
+import { PdfTextLayer } from './PdfTextLayer.tsx';
+import { useViewer } from './viewer-store.ts';
+
+const SCALE = 1.25;
+
+export function PdfViewer({ sourceId }: { sourceId: number }) {
+  const { page, pageCount, highlight, setPageCount, goTo } = useViewer();
+  const [pageProxy, setPageProxy] = useState<PDFPageProxy | null>(null);
+  const [stored, setStored] = useState<PageText | null>(null);
+  const [textStatus, setTextStatus] = useState<'ok' | 'mismatch' | 'error' | 'pending'>('pending');
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [pageInput, setPageInput] = useState(String(page));
+
+  useEffect(() => setPageInput(String(page)), [page]);
+
+  useEffect(() => {
+    let live = true;
+    setStored(null);
+    setTextStatus('pending');
+    client
+      .call('sources.pageText', { id: sourceId, page })
+      .then((t) => live && setStored(t))
+      .catch((e: unknown) => live && setLoadError(e instanceof ClientError ? e.message : String(e)));
+    return () => {
+      live = false;
+    };
+  }, [sourceId, page]);
+
+  const onStatus = useCallback((s: 'ok' | 'mismatch' | 'error') => setTextStatus(s), []);
+  const submitPage = (e: FormEvent) => {
+    e.preventDefault();
+    const n = Number(pageInput);
+    if (Number.isInteger(n)) goTo(n);
+  };
+
+  const pageHighlight = highlight && highlight.page === page ? highlight : null;
+  const label = stored?.pageLabel && stored.pageLabel !== String(page) ? ` (labelled “${stored.pageLabel}”)` : '';
+
+  return (
+    <div className="pdf-viewer">
+      <nav className="pager" aria-label="Pages">
+        <button type="button" onClick={() => goTo(page - 1)} disabled={page <= 1} aria-label="Previous page">
+          ‹
+        </button>
+        <form onSubmit={submitPage}>
+          <label>
+            Page <input aria-label="Page number" value={pageInput} onChange={(e) => setPageInput(e.target.value)} size={4} />
+          </label>
+          <span> of {pageCount || '…'}{label}</span>
+        </form>
+        <button type="button" onClick={() => goTo(page + 1)} disabled={pageCount > 0 && page >= pageCount} aria-label="Next page">
+          ›
+        </button>
+        <span className={`text-status ${textStatus}`} role="status" data-testid="text-status">
+          {textStatus === 'ok' && 'Text layer matches the stored text'}
+          {textStatus === 'mismatch' && '⚠ The text layer differs from the stored text: highlights are off for this page'}
+          {textStatus === 'error' && '⚠ The text layer could not be drawn'}
+          {stored?.noTextLayer && ' · this page is a scan with no text layer'}
+        </span>
+      </nav>
+      {loadError && <p className="error" role="alert">{loadError}</p>}
+      <div className="pdf-scroll">
+        <Document
+          file={client.sourceUrl(sourceId)}
+          options={DOCUMENT_OPTIONS}
+          onLoadSuccess={(pdf) => setPageCount(pdf.numPages)}
+          onLoadError={(e) => setLoadError(`The PDF could not be opened: ${e.message}`)}
+          loading="Opening…"
+        >
+          <Page
+            key={page}
+            pageNumber={page}
+            scale={SCALE}
+            renderTextLayer={false}
+            renderAnnotationLayer={false}
+            onLoadSuccess={(p) => setPageProxy(p as unknown as PDFPageProxy)}
+          >
+            {pageProxy && pageProxy.pageNumber === page && (
+              <PdfTextLayer page={pageProxy} scale={SCALE} stored={stored} highlight={pageHighlight} onStatus={onStatus} />
+            )}
+          </Page>
+        </Document>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+import { PdfViewer } from './PdfViewer.tsx';
+import { useViewer } from './viewer-store.ts';
+
+export function ViewerPanel() {
+  const { sourceId, kind } = useViewer();
+  if (sourceId === null) {
+    return (
+      <section className="viewer empty-viewer" aria-label="Viewer">
+        <p>Select a source to open it.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="viewer" aria-label="Viewer">
+      {kind === 'pdf' ? <PdfViewer key={sourceId} sourceId={sourceId} /> : <p>This viewer shows PDF sources; other formats open in a later version.</p>}
+    </section>
+  );
+}

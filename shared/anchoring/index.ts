@@ -1,0 +1,3 @@
+export * from './normalise.ts';
+export * from './match.ts';
+export * from './context.ts';

@@ -1,0 +1,615 @@
+/**
+ * Quote anchoring (DESIGN.md §5): exact, then normalised (through the offset map), then fuzzy
+ * (bit-parallel Myers via approx-string-match). A quote may run across consecutive segments
+ * (a page break). Pure: no DOM, no Node.
+ */
+import search from 'approx-string-match';
+import { normaliseWithMap, type NormalisedText } from './normalise.ts';
+import { editDistance, surrounding, CONTEXT_CHARS } from './context.ts';
+
+/** Below this score a fuzzy hit is never returned (the bottom of `partial`). */
+export const MIN_MATCH_SCORE = 0.75;
+/** At or above this score a quote counts as found (`verified` / `verified_elsewhere`). */
+export const VERIFIED_MATCH_SCORE = 0.9;
+/** Default share of edits allowed by the fuzzy stage (DESIGN.md §5: ~10–15%). */
+export const DEFAULT_MAX_ERROR_RATE = 0.15;
+
+export type SegmentId = number | string;
+
+/** A stored segment in document order: a PDF page, a DOCX block, a run of lines. */
+export interface Segment {
+  id: SegmentId;
+  text: string;
+  page?: number | null;
+  /** Position of the segment in its source; tells whether two segments of a narrowed list are neighbours. */
+  ordinal?: number | null;
+}
+
+/** The claimed location, searched first and preferred between equally good occurrences. */
+export interface QuoteHint {
+  segmentIds?: readonly SegmentId[];
+  pages?: readonly number[];
+}
+
+export type MatchMethod = 'exact' | 'normalised' | 'fuzzy';
+
+export interface QuoteMatch<S extends Segment = Segment> {
+  segmentId: SegmentId;
+  /** Offset of the first matched char in `segment.text`. */
+  start: number;
+  /** End (exclusive) in `segment.text`; for a match that runs on, the end of its part in this segment. */
+  end: number;
+  /** Set only when the match runs on into a later segment: where it ends. */
+  endSegmentId?: SegmentId;
+  /** Start of the match's part in the end segment (usually 0). */
+  endStart?: number;
+  /** End (exclusive) of the match in `endSegment.text`. */
+  endOffset?: number;
+  score: number;
+  method: MatchMethod;
+  /** The original matched text (parts in different segments joined with "\n"). */
+  text: string;
+  /** Edits counted on normalised text (0 for exact and normalised matches). */
+  errors: number;
+  page?: number;
+  endPage?: number;
+  /** Up to 32 chars of original text before and after, for re-anchoring in a new version. */
+  prefix: string;
+  suffix: string;
+  segment: S;
+  endSegment?: S;
+}
+
+export interface FindQuoteOptions {
+  hint?: QuoteHint | null;
+  /** Text expected before / after the quote (TextQuoteSelector); chooses between occurrences. */
+  prefix?: string | null;
+  suffix?: string | null;
+  /** Lowest fuzzy score returned (default 0.75; never lower). */
+  minScore?: number;
+  /** Score that counts as found; used to prefer a found occurrence at the hint (default 0.90). */
+  verifiedScore?: number;
+  /** Fuzzy edit budget as a share of the normalised quote length (default 0.15). */
+  maxErrorRate?: number;
+  /** Normalised quotes shorter than this are never fuzzy-matched: short strings match noise. */
+  minFuzzyLength?: number;
+  fuzzy?: boolean;
+  /** Segments whose joined normalised text is at most this long are scanned whole. */
+  fullScanMaxChars?: number;
+  /** Whether `b` directly follows `a` in the document (a quote may run across them). */
+  isAdjacent?: (a: Segment, b: Segment) => boolean;
+}
+
+export interface PrepareOptions {
+  isAdjacent?: (a: Segment, b: Segment) => boolean;
+}
+
+/**
+ * Segments with their normalised text, joined into one haystack so a single indexOf or Myers
+ * pass covers every segment and every page break. Reuse it across the citations of one source.
+ */
+export interface PreparedSegments<S extends Segment = Segment> {
+  readonly kind: 'prepared-segments';
+  readonly segments: readonly S[];
+  readonly norms: readonly NormalisedText[];
+  /** Normalised texts of non-empty segments joined by " " (neighbours) or "\n" (a gap). */
+  readonly joined: string;
+  /** Indexes (into `segments`) of the segments present in `joined`, in order. */
+  readonly included: Int32Array;
+  /** Start of each included segment's normalised text in `joined`. */
+  readonly includedStarts: Int32Array;
+  /** Start in `joined` per segment index, -1 when the segment normalises to nothing. */
+  readonly starts: Int32Array;
+  /** Positions of "\n" separators: no match may cross them. */
+  readonly hardBreaks: Int32Array;
+}
+
+// Normalised text per segment object; re-used while the object and its text stay the same.
+const normCache = new WeakMap<object, { text: string; norm: NormalisedText }>();
+
+function normFor(seg: Segment): NormalisedText {
+  const hit = normCache.get(seg);
+  if (hit && hit.text === seg.text) return hit.norm;
+  const norm = normaliseWithMap(seg.text);
+  normCache.set(seg, { text: seg.text, norm });
+  return norm;
+}
+
+/** Neighbours by page (same or next page), else by ordinal, else by list order. */
+export function defaultIsAdjacent(a: Segment, b: Segment): boolean {
+  if (typeof a.page === 'number' && typeof b.page === 'number') {
+    const d = b.page - a.page;
+    return d === 0 || d === 1;
+  }
+  if (typeof a.ordinal === 'number' && typeof b.ordinal === 'number') return b.ordinal - a.ordinal === 1;
+  return true;
+}
+
+export function prepareSegments<S extends Segment>(segments: readonly S[], options: PrepareOptions = {}): PreparedSegments<S> {
+  const isAdjacent = options.isAdjacent ?? defaultIsAdjacent;
+  const norms = segments.map((s) => normFor(s));
+  const starts = new Int32Array(segments.length).fill(-1);
+  const included: number[] = [];
+  const includedStarts: number[] = [];
+  const hardBreaks: number[] = [];
+  const parts: string[] = [];
+  let pos = 0;
+  let chainAdjacent = true; // every link since the last included segment was adjacent
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i] as S;
+    if (i > 0 && !isAdjacent(segments[i - 1] as S, seg)) chainAdjacent = false;
+    const norm = norms[i] as NormalisedText;
+    if (norm.text.length === 0) continue; // a blank page keeps the chain across it
+    if (included.length > 0) {
+      if (!chainAdjacent) hardBreaks.push(pos);
+      parts.push(chainAdjacent ? ' ' : '\n');
+      pos += 1;
+    }
+    starts[i] = pos;
+    included.push(i);
+    includedStarts.push(pos);
+    parts.push(norm.text);
+    pos += norm.text.length;
+    chainAdjacent = true;
+  }
+  return {
+    kind: 'prepared-segments',
+    segments,
+    norms,
+    joined: parts.join(''),
+    included: Int32Array.from(included),
+    includedStarts: Int32Array.from(includedStarts),
+    starts,
+    hardBreaks: Int32Array.from(hardBreaks),
+  };
+}
+
+function isPrepared<S extends Segment>(x: readonly S[] | PreparedSegments<S>): x is PreparedSegments<S> {
+  return !Array.isArray(x) && (x as PreparedSegments<S>).kind === 'prepared-segments';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidate terms for the caller's FTS narrowing
+
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all also am an and any are as at be because been before being below ' +
+    'between both but by can could did do does doing down during each either etc few for from further had has ' +
+    'have having he her here hers herself him himself his how however i if in into is it its itself just least ' +
+    'may me might more most must my myself neither no nor not now of off on once only or other otherwise our ours ' +
+    'ourselves out over own per same shall she should so some such than that the their theirs them themselves then ' +
+    'there these they this those through thus to too under until up upon us very via was we were what when where ' +
+    'whether which while who whom whose why will with within without would yet you your yours yourself yourselves'
+  ).split(' '),
+);
+
+const WORD_RE = /[\p{L}\p{N}]+/gu;
+
+/**
+ * The longest distinct content words of a quote (a cheap proxy for rarest), numbers first, for an
+ * FTS query that narrows candidate segments. Use them with OR: a typo can spoil any one of them.
+ */
+export function candidateTerms(quote: string, max = 8): string[] {
+  const norm = normaliseWithMap(quote).text;
+  const seen = new Set<string>();
+  const terms: { w: string; pos: number; digit: boolean }[] = [];
+  for (const m of norm.matchAll(WORD_RE)) {
+    const w = m[0];
+    const digit = /\p{N}/u.test(w);
+    if (seen.has(w) || STOPWORDS.has(w)) continue;
+    if (digit ? w.length < 2 : w.length < 3) continue;
+    seen.add(w);
+    terms.push({ w, pos: m.index, digit });
+  }
+  terms.sort((x, y) => Number(y.digit) - Number(x.digit) || y.w.length - x.w.length || x.pos - y.pos);
+  return terms.slice(0, max).map((t) => t.w);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matching
+
+interface Candidate {
+  startSeg: number;
+  start: number;
+  endSeg: number;
+  endStart: number;
+  end: number;
+  /** End of the match's part in the start segment. */
+  firstEnd: number;
+  /** Range in `joined`, for context comparison. */
+  jStart: number;
+  jEnd: number;
+  score: number;
+  errors: number;
+  method: MatchMethod;
+}
+
+const MAX_OCCURRENCES = 2000;
+
+/** First index in the (non-decreasing) array whose value is >= x. */
+function lowerBound(arr: Int32Array, x: number, hi: number = arr.length): number {
+  let lo = 0;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((arr[mid] ?? 0) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index into `segments` of the segment whose normalised text covers joined position `pos`, else -1. */
+function segmentAt(p: PreparedSegments<Segment>, pos: number): number {
+  const k = lowerBound(p.includedStarts, pos + 1) - 1;
+  if (k < 0) return -1;
+  const idx = p.included[k] ?? -1;
+  const start = p.includedStarts[k] ?? 0;
+  const len = p.norms[idx]?.text.length ?? 0;
+  return pos < start + len ? idx : -1;
+}
+
+/** Builds a candidate from a range of `joined`, trimming separators and spaces at its edges. */
+function candidateFromJoined(
+  p: PreparedSegments<Segment>,
+  a: number,
+  b: number,
+  method: MatchMethod,
+  errors: number,
+  score: number,
+): Candidate | null {
+  const j = p.joined;
+  while (a < b && (j.charCodeAt(a) === 0x20 || segmentAt(p, a) < 0)) a++;
+  while (b > a && (j.charCodeAt(b - 1) === 0x20 || segmentAt(p, b - 1) < 0)) b--;
+  if (b <= a) return null;
+  const si = segmentAt(p, a);
+  const ei = segmentAt(p, b - 1);
+  const sn = p.norms[si] as NormalisedText;
+  const en = p.norms[ei] as NormalisedText;
+  const sStart = p.starts[si] ?? 0;
+  const eStart = p.starts[ei] ?? 0;
+  const start = sn.map[a - sStart] ?? 0;
+  const end = en.ends[b - 1 - eStart] ?? 0;
+  const firstEnd = si === ei ? end : (sn.ends[sn.text.length - 1] ?? 0);
+  const endStart = si === ei ? start : (en.map[0] ?? 0);
+  return { startSeg: si, start, endSeg: ei, endStart, end, firstEnd, jStart: a, jEnd: b, score, errors, method };
+}
+
+function exactCandidates(p: PreparedSegments<Segment>, q: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (let i = 0; i < p.segments.length && out.length < MAX_OCCURRENCES; i++) {
+    const text = (p.segments[i] as Segment).text;
+    const norm = p.norms[i] as NormalisedText;
+    const base = p.starts[i] ?? -1;
+    for (let at = text.indexOf(q); at >= 0 && out.length < MAX_OCCURRENCES; at = text.indexOf(q, at + 1)) {
+      const end = at + q.length;
+      // Position in joined: first normalised char at or after the original offsets.
+      const ja = lowerBound(norm.map, at, norm.text.length);
+      const jb = lowerBound(norm.map, end, norm.text.length);
+      const jStart = base < 0 ? 0 : base + ja;
+      const jEnd = base < 0 ? 0 : base + jb;
+      out.push({ startSeg: i, start: at, endSeg: i, endStart: at, end, firstEnd: end, jStart, jEnd, score: 1, errors: 0, method: 'exact' });
+    }
+  }
+  return out;
+}
+
+function normalisedCandidates(p: PreparedSegments<Segment>, nq: string, q: string): Candidate[] {
+  const out: Candidate[] = [];
+  const j = p.joined;
+  for (let at = j.indexOf(nq); at >= 0 && out.length < MAX_OCCURRENCES; at = j.indexOf(nq, at + 1)) {
+    const c = candidateFromJoined(p, at, at + nq.length, 'normalised', 0, 1);
+    if (!c) continue;
+    if (c.startSeg === c.endSeg && (p.segments[c.startSeg] as Segment).text.slice(c.start, c.end) === q) c.method = 'exact';
+    out.push(c);
+  }
+  return out;
+}
+
+interface Window {
+  from: number;
+  to: number;
+}
+
+interface Anchor {
+  word: string;
+  /** Offsets of the word in the normalised quote. */
+  offsets: number[];
+  hits: number[];
+}
+
+const MAX_HITS_PER_ANCHOR = 300;
+
+/** Words of the normalised quote to look for exactly; each hit implies where the quote would sit. */
+function pickAnchors(nq: string, k: number): Anchor[] {
+  const byWord = new Map<string, number[]>();
+  for (const m of nq.matchAll(WORD_RE)) {
+    const w = m[0];
+    const offs = byWord.get(w);
+    if (offs) offs.push(m.index);
+    else byWord.set(w, [m.index]);
+  }
+  let words = [...byWord.keys()].filter((w) => w.length >= 4 && !STOPWORDS.has(w));
+  if (words.length < 3) words = [...byWord.keys()].filter((w) => w.length >= 3);
+  words.sort((a, b) => b.length - a.length);
+  const maxAnchors = Math.max(6, Math.min(24, Math.ceil(nq.length / 12)));
+  const anchors: Anchor[] = words.slice(0, maxAnchors).map((w) => ({ word: w, offsets: byWord.get(w) ?? [], hits: [] }));
+  if (anchors.length < 3) {
+    // Few words (numbers, symbols, CJK runs): fall back to fixed-length pieces of the quote.
+    const len = Math.max(4, Math.floor(nq.length / (k + 1)));
+    for (let at = 0; at + len <= nq.length && anchors.length < maxAnchors; at += len) {
+      anchors.push({ word: nq.slice(at, at + len), offsets: [at], hits: [] });
+    }
+  }
+  return anchors;
+}
+
+/** Windows of `joined` worth verifying with Myers: around hinted segments and anchor clusters. */
+function fuzzyWindows(p: PreparedSegments<Segment>, nq: string, k: number, hinted: Set<number>, fullScanMaxChars: number): Window[][] {
+  const m = nq.length;
+  const J = p.joined.length;
+  const hintWindows: Window[] = [];
+  for (const i of hinted) {
+    const s = p.starts[i] ?? -1;
+    if (s < 0) continue;
+    const len = p.norms[i]?.text.length ?? 0;
+    hintWindows.push({ from: s - m - k, to: s + len + m + k });
+  }
+  if (J <= fullScanMaxChars) return [[{ from: 0, to: J }]];
+
+  const anchors = pickAnchors(nq, k);
+  for (const a of anchors) {
+    for (let at = p.joined.indexOf(a.word); at >= 0; at = p.joined.indexOf(a.word, at + 1)) {
+      a.hits.push(at);
+      if (a.hits.length > MAX_HITS_PER_ANCHOR) break;
+    }
+  }
+  // Frequent words say little about where the quote sits; keep the rare ones.
+  const useful = anchors.filter((a) => a.hits.length > 0 && a.hits.length <= MAX_HITS_PER_ANCHOR);
+  if (useful.length === 0 && anchors.every((a) => a.hits.length === 0)) return [hintWindows];
+  if (useful.length < 2 && anchors.some((a) => a.hits.length > MAX_HITS_PER_ANCHOR)) {
+    // Nothing selective to go on: a full Myers pass is still only O(n·k/32).
+    return [[{ from: 0, to: J }]];
+  }
+
+  // Each hit votes for a diagonal (where the quote would start); cluster nearby diagonals.
+  const votes: { d: number; a: number }[] = [];
+  useful.forEach((a, ai) => {
+    for (const h of a.hits) for (const o of a.offsets) votes.push({ d: h - o, a: ai });
+  });
+  votes.sort((x, y) => x.d - y.d);
+  const strong: Window[] = [];
+  const weak: Window[] = [];
+  const gap = Math.max(k, 8);
+  const pad = k + 16;
+  const minVotes = useful.length >= 4 ? 2 : 1;
+  let i = 0;
+  while (i < votes.length) {
+    const first = votes[i] as { d: number; a: number };
+    const seen = new Set<number>([first.a]);
+    let last = first.d;
+    let j = i + 1;
+    while (j < votes.length && (votes[j] as { d: number }).d - last <= gap) {
+      const v = votes[j] as { d: number; a: number };
+      seen.add(v.a);
+      last = v.d;
+      j++;
+    }
+    const w = { from: first.d - pad, to: last + m + pad };
+    (seen.size >= minVotes ? strong : weak).push(w);
+    i = j;
+  }
+  // Weak clusters (a single surviving anchor) are verified only when nothing strong matched.
+  return [[...hintWindows, ...strong], weak];
+}
+
+/** Sorts, clips, merges, and splits windows at hard breaks (no match crosses a gap). */
+function tidyWindows(p: PreparedSegments<Segment>, ws: Window[]): Window[] {
+  const J = p.joined.length;
+  const clipped = ws
+    .map((w) => ({ from: Math.max(0, w.from), to: Math.min(J, w.to) }))
+    .filter((w) => w.to > w.from)
+    .sort((a, b) => a.from - b.from);
+  const merged: Window[] = [];
+  for (const w of clipped) {
+    const last = merged[merged.length - 1];
+    if (last && w.from <= last.to) last.to = Math.max(last.to, w.to);
+    else merged.push({ ...w });
+  }
+  if (p.hardBreaks.length === 0) return merged;
+  const out: Window[] = [];
+  for (const w of merged) {
+    let from = w.from;
+    for (let bi = lowerBound(p.hardBreaks, from); bi < p.hardBreaks.length; bi++) {
+      const br = p.hardBreaks[bi] ?? 0;
+      if (br >= w.to) break;
+      if (br > from) out.push({ from, to: br });
+      from = br + 1;
+    }
+    if (w.to > from) out.push({ from, to: w.to });
+  }
+  return out;
+}
+
+function fuzzyCandidates(p: PreparedSegments<Segment>, windows: Window[], nq: string, k: number, minScore: number): Candidate[] {
+  const m = nq.length;
+  const out: Candidate[] = [];
+  for (const w of windows) {
+    if (w.to - w.from < m - k) continue;
+    const hay = p.joined.slice(w.from, w.to);
+    const found = search(hay, nq, k);
+    // Myers reports every end position at the minimum error count; one occurrence yields a run
+    // of overlapping hits. Keep, per run, the one whose length is closest to the quote's.
+    found.sort((a, b) => a.start - b.start || a.end - b.end);
+    let groupBest: { start: number; end: number; errors: number } | null = null;
+    let groupEnd = -1;
+    const flush = (): void => {
+      if (!groupBest) return;
+      const score = 1 - groupBest.errors / m;
+      if (score >= minScore) {
+        const c = candidateFromJoined(p, w.from + groupBest.start, w.from + groupBest.end, 'fuzzy', groupBest.errors, score);
+        if (c) out.push(c);
+      }
+      groupBest = null;
+    };
+    for (const f of found) {
+      if (groupBest && f.start < groupEnd) {
+        const better =
+          f.errors < groupBest.errors ||
+          (f.errors === groupBest.errors && Math.abs(f.end - f.start - m) < Math.abs(groupBest.end - groupBest.start - m));
+        if (better) groupBest = f;
+        groupEnd = Math.max(groupEnd, f.end);
+      } else {
+        flush();
+        groupBest = f;
+        groupEnd = f.end;
+      }
+    }
+    flush();
+  }
+  return out;
+}
+
+function hintedIndexes(p: PreparedSegments<Segment>, hint: QuoteHint | null | undefined): Set<number> {
+  const set = new Set<number>();
+  if (!hint) return set;
+  const ids = new Set((hint.segmentIds ?? []).map((x) => String(x)));
+  const pages = new Set(hint.pages ?? []);
+  p.segments.forEach((s, i) => {
+    if (ids.has(String(s.id)) || (typeof s.page === 'number' && pages.has(s.page))) set.add(i);
+  });
+  return set;
+}
+
+function similarity(expected: string, actual: string): number {
+  if (expected.length === 0) return 0;
+  return 1 - Math.min(1, editDistance(expected, actual) / expected.length);
+}
+
+const METHOD_RANK: Record<MatchMethod, number> = { exact: 0, normalised: 1, fuzzy: 2 };
+const SCORE_TIE = 0.02;
+
+/**
+ * Chooses between candidates: a found (≥ verifiedScore) occurrence beats a weaker one; then the
+ * hinted location; then scores within SCORE_TIE count as equal and prefix/suffix decide; then the
+ * more literal method; then document order.
+ */
+function choose(
+  p: PreparedSegments<Segment>,
+  cands: Candidate[],
+  hinted: Set<number>,
+  prefixN: string,
+  suffixN: string,
+  verifiedScore: number,
+): Candidate | null {
+  if (cands.length === 0) return null;
+  let group = cands.filter((c) => c.score >= verifiedScore - 1e-9);
+  if (group.length === 0) group = cands;
+  const atHint = group.filter((c) => hinted.has(c.startSeg) || hinted.has(c.endSeg));
+  if (atHint.length > 0) group = atHint;
+  const top = Math.max(...group.map((c) => c.score));
+  group = group.filter((c) => c.score >= top - SCORE_TIE);
+  if (group.length > 1 && (prefixN || suffixN)) {
+    const ctx = group.map((c) => {
+      let s = 0;
+      if (prefixN) s += similarity(prefixN, p.joined.slice(Math.max(0, c.jStart - prefixN.length - 1), c.jStart).trimEnd().slice(-prefixN.length));
+      if (suffixN) s += similarity(suffixN, p.joined.slice(c.jEnd, c.jEnd + suffixN.length + 1).trimStart().slice(0, suffixN.length));
+      return s;
+    });
+    const best = Math.max(...ctx);
+    group = group.filter((_, i) => (ctx[i] ?? 0) >= best - 1e-9);
+  }
+  group.sort(
+    (a, b) =>
+      METHOD_RANK[a.method] - METHOD_RANK[b.method] ||
+      b.score - a.score ||
+      a.startSeg - b.startSeg ||
+      a.start - b.start,
+  );
+  return group[0] ?? null;
+}
+
+function toMatch<S extends Segment>(p: PreparedSegments<S>, c: Candidate): QuoteMatch<S> {
+  const seg = p.segments[c.startSeg] as S;
+  const endSeg = p.segments[c.endSeg] as S;
+  const spans = c.endSeg !== c.startSeg;
+  let text = seg.text.slice(c.start, c.firstEnd);
+  if (spans) {
+    for (let i = c.startSeg + 1; i < c.endSeg; i++) {
+      if ((p.starts[i] ?? -1) >= 0) text += '\n' + (p.segments[i] as S).text;
+    }
+    text += '\n' + endSeg.text.slice(c.endStart, c.end);
+  }
+  const before = surrounding(seg.text, c.start, c.firstEnd, CONTEXT_CHARS);
+  const after = surrounding(endSeg.text, spans ? c.endStart : c.start, c.end, CONTEXT_CHARS);
+  const result: QuoteMatch<S> = {
+    segmentId: seg.id,
+    start: c.start,
+    end: c.firstEnd,
+    score: c.score,
+    method: c.method,
+    text,
+    errors: c.errors,
+    prefix: before.prefix,
+    suffix: after.suffix,
+    segment: seg,
+  };
+  if (typeof seg.page === 'number') result.page = seg.page;
+  if (spans) {
+    result.endSegmentId = endSeg.id;
+    result.endStart = c.endStart;
+    result.endOffset = c.end;
+    result.endSegment = endSeg;
+    if (typeof endSeg.page === 'number') result.endPage = endSeg.page;
+  }
+  return result;
+}
+
+/**
+ * Finds `quote` in `segments` (in document order; any subset, e.g. FTS candidates, works) and
+ * returns where it is, or null when it cannot be placed with a score ≥ minScore. Pass the result
+ * of `prepareSegments()` to reuse normalisation across many quotes.
+ */
+export function findQuote<S extends Segment>(
+  quote: string,
+  segments: readonly S[] | PreparedSegments<S>,
+  options: FindQuoteOptions = {},
+): QuoteMatch<S> | null {
+  const q = quote.trim();
+  if (q.length === 0) return null;
+  const prepared = isPrepared(segments)
+    ? segments
+    : prepareSegments(segments, options.isAdjacent ? { isAdjacent: options.isAdjacent } : {});
+  const p = prepared as unknown as PreparedSegments<Segment>;
+  const minScore = Math.max(MIN_MATCH_SCORE, options.minScore ?? MIN_MATCH_SCORE);
+  const verifiedScore = options.verifiedScore ?? VERIFIED_MATCH_SCORE;
+  const hinted = hintedIndexes(p, options.hint);
+  const prefixN = options.prefix ? normaliseWithMap(options.prefix).text.slice(-CONTEXT_CHARS) : '';
+  const suffixN = options.suffix ? normaliseWithMap(options.suffix).text.slice(0, CONTEXT_CHARS) : '';
+  const pick = (cands: Candidate[]): QuoteMatch<S> | null => {
+    const c = choose(p, cands, hinted, prefixN, suffixN, verifiedScore);
+    return c ? toMatch(prepared, c) : null;
+  };
+
+  // 1–2. Exact and normalised occurrences all score 1; pooled so the hint can choose among them.
+  const exact = exactCandidates(p, q);
+  const nq = normaliseWithMap(q).text;
+  const pooled = new Map<string, Candidate>();
+  for (const c of exact) pooled.set(`${c.startSeg}:${c.start}:${c.endSeg}:${c.end}`, c);
+  if (nq.length > 0) {
+    for (const c of normalisedCandidates(p, nq, q)) {
+      const key = `${c.startSeg}:${c.start}:${c.endSeg}:${c.end}`;
+      if (!pooled.has(key)) pooled.set(key, c);
+    }
+  }
+  if (pooled.size > 0) return pick([...pooled.values()]);
+
+  // 3. Fuzzy.
+  if (options.fuzzy === false || nq.length < (options.minFuzzyLength ?? 20)) return null;
+  const m = nq.length;
+  const k = Math.min(m - 1, Math.ceil((options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE) * m));
+  const [first, second] = fuzzyWindows(p, nq, k, hinted, options.fullScanMaxChars ?? 20_000);
+  const found = fuzzyCandidates(p, tidyWindows(p, first ?? []), nq, k, minScore);
+  if (found.length === 0 && second && second.length > 0) {
+    found.push(...fuzzyCandidates(p, tidyWindows(p, second), nq, k, minScore));
+  }
+  return pick(found);
+}

@@ -1,0 +1,296 @@
+/**
+ * Text normalisation for anchoring (DESIGN.md §4, §5): storage keeps the extractor's text
+ * untouched, so every normalised character carries the original range it came from.
+ *
+ * Convention: for normalised char i, `map[i]` is the offset of the first original UTF-16 unit
+ * of the original character (or cluster) that produced it and `ends[i]` is the offset just past
+ * that character. `map[text.length] === original.length`. A normalised range [a, b) therefore
+ * covers the original range [map[a], ends[b - 1]) — `originalRange()` does exactly that, so a
+ * match never swallows the removed characters (soft hyphens, a line-end hyphen, a whitespace
+ * run) that follow its last character.
+ */
+
+export interface NormalisedText {
+  /** The normalised text. */
+  text: string;
+  /** Start offset in the original of each normalised char, plus `original.length` at the end. */
+  map: Int32Array;
+  /** End offset in the original (exclusive) of each normalised char. */
+  ends: Int32Array;
+}
+
+/** Maps a normalised range [a, b) back to the original range it covers. */
+export function originalRange(n: NormalisedText, a: number, b: number): { start: number; end: number } {
+  if (b <= a) {
+    const at = n.map[Math.min(Math.max(a, 0), n.text.length)] ?? 0;
+    return { start: at, end: at };
+  }
+  return { start: n.map[a] ?? 0, end: n.ends[b - 1] ?? 0 };
+}
+
+/** Convenience for callers that only need the string. */
+export function normalise(text: string): string {
+  return normaliseWithMap(text).text;
+}
+
+// Characters that carry no visible text: soft hyphen, zero-width space/joiners, BOM, word joiner,
+// bidi marks, embeddings, overrides and isolates. C0 controls other than whitespace go too:
+// extractors sometimes leave them in and nobody can type them in a quote.
+function isRemovable(cp: number): boolean {
+  return (
+    cp === 0xad ||
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0x2060 ||
+    cp === 0xfeff ||
+    cp < 0x09 ||
+    (cp > 0x0d && cp < 0x20) ||
+    cp === 0x7f
+  );
+}
+
+function isSpace(cp: number): boolean {
+  return (
+    cp === 0x20 ||
+    (cp >= 0x09 && cp <= 0x0d) ||
+    cp === 0x85 ||
+    cp === 0xa0 ||
+    cp === 0x1680 ||
+    (cp >= 0x2000 && cp <= 0x200a) ||
+    cp === 0x2028 ||
+    cp === 0x2029 ||
+    cp === 0x202f ||
+    cp === 0x205f ||
+    cp === 0x3000
+  );
+}
+
+function isLineBreak(cp: number): boolean {
+  return cp === 0x0a || cp === 0x0d || cp === 0x0b || cp === 0x0c || cp === 0x85 || cp === 0x2028 || cp === 0x2029;
+}
+
+function isDash(cp: number): boolean {
+  return (cp >= 0x2010 && cp <= 0x2015) || cp === 0x2212 || cp === 0x2e3a || cp === 0x2e3b || cp === 0xfe58 || cp === 0xfe63 || cp === 0xff0d;
+}
+
+function quoteReplacement(cp: number): number {
+  switch (cp) {
+    case 0x2018: case 0x2019: case 0x201a: case 0x201b: case 0x2039: case 0x203a: case 0x02bc:
+      return 0x27; // '
+    case 0x201c: case 0x201d: case 0x201e: case 0x201f: case 0x00ab: case 0x00bb:
+      return 0x22; // "
+    default:
+      return -1;
+  }
+}
+
+const COMBINING = /\p{M}/u;
+const LETTER = /\p{L}/u;
+const LOWER = /\p{Ll}/u;
+
+function isCombining(cp: number): boolean {
+  if (cp < 0x0300) return false;
+  if (cp <= 0x036f) return true;
+  return COMBINING.test(String.fromCodePoint(cp));
+}
+
+function isLetterCode(code: number): boolean {
+  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+  return LETTER.test(String.fromCharCode(code));
+}
+
+/**
+ * Per-cluster result cache: NFKC + quote/dash/space mapping + lowercase of one cluster. Non-Latin
+ * documents repeat a few thousand distinct clusters, and String#normalize per char is the
+ * expensive part of normalising them.
+ */
+const clusterCache = new Map<string, string>();
+const CLUSTER_CACHE_MAX = 20_000;
+
+function mapCluster(cluster: string): string {
+  const cached = clusterCache.get(cluster);
+  if (cached !== undefined) return cached;
+  const nfkc = cluster.normalize('NFKC');
+  let out = '';
+  for (const ch of nfkc) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (isRemovable(cp)) continue;
+    if (isSpace(cp)) { out += ' '; continue; }
+    if (isDash(cp)) { out += '-'; continue; }
+    const q = quoteReplacement(cp);
+    if (q >= 0) { out += String.fromCharCode(q); continue; }
+    out += ch.toLowerCase();
+  }
+  if (clusterCache.size >= CLUSTER_CACHE_MAX) clusterCache.clear();
+  clusterCache.set(cluster, out);
+  return out;
+}
+
+/**
+ * Line-end hyphenation: at a hyphen (or soft hyphen) at `i` that follows a letter, returns the
+ * index of the lowercase letter after "optional spaces, one line break, optional spaces", or -1.
+ */
+function hyphenationResume(text: string, i: number): number {
+  let j = i + 1;
+  const n = text.length;
+  while (j < n) {
+    const c = text.charCodeAt(j);
+    if (isLineBreak(c) || !(isSpace(c) || isRemovable(c))) break;
+    j++;
+  }
+  if (j >= n || !isLineBreak(text.charCodeAt(j))) return -1;
+  // One line break only: CRLF counts as one.
+  if (text.charCodeAt(j) === 0x0d && text.charCodeAt(j + 1) === 0x0a) j += 2;
+  else j += 1;
+  while (j < n) {
+    const c = text.charCodeAt(j);
+    if (isLineBreak(c) || !(isSpace(c) || isRemovable(c))) break;
+    j++;
+  }
+  if (j >= n) return -1;
+  const cp = text.codePointAt(j) ?? 0;
+  if (cp >= 0x61 && cp <= 0x7a) return j;
+  if (cp < 0x80) return -1;
+  return LOWER.test(String.fromCodePoint(cp)) ? j : -1;
+}
+
+/** Growable output buffers; typed arrays keep 500k-char pages cheap. */
+class Builder {
+  codes: Uint16Array;
+  map: Int32Array;
+  ends: Int32Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.codes = new Uint16Array(capacity);
+    this.map = new Int32Array(capacity + 1);
+    this.ends = new Int32Array(capacity);
+  }
+  push(code: number, start: number, end: number): void {
+    if (this.length >= this.codes.length) this.grow();
+    this.codes[this.length] = code;
+    this.map[this.length] = start;
+    this.ends[this.length] = end;
+    this.length++;
+  }
+  private grow(): void {
+    const cap = this.codes.length * 2 + 16;
+    const codes = new Uint16Array(cap);
+    codes.set(this.codes);
+    const map = new Int32Array(cap + 1);
+    map.set(this.map);
+    const ends = new Int32Array(cap);
+    ends.set(this.ends);
+    this.codes = codes;
+    this.map = map;
+    this.ends = ends;
+  }
+  toText(): string {
+    let s = '';
+    const CHUNK = 8192;
+    for (let i = 0; i < this.length; i += CHUNK) {
+      const part = this.codes.subarray(i, Math.min(this.length, i + CHUNK));
+      s += String.fromCharCode.apply(null, part as unknown as number[]);
+    }
+    return s;
+  }
+}
+
+/**
+ * Normalises `text` for matching and records where every normalised char came from.
+ * NFKC (per cluster: a code point plus its combining marks), curly quotes → straight, dashes →
+ * "-", invisible characters removed, line-end hyphenation joined, whitespace runs → one space,
+ * lowercase, trimmed.
+ */
+export function normaliseWithMap(text: string): NormalisedText {
+  const n = text.length;
+  const b = new Builder(n + 16);
+  // A pending space is emitted lazily before the next visible char, which collapses runs and
+  // trims both ends without a second pass.
+  let pendingSpace = false;
+  let spaceStart = 0;
+  let spaceEnd = 0;
+  let lastCode = -1;
+
+  const emitSpaceIfPending = (): void => {
+    if (pendingSpace) {
+      if (b.length > 0) b.push(0x20, spaceStart, spaceEnd);
+      pendingSpace = false;
+    }
+  };
+  const markSpace = (start: number, end: number): void => {
+    if (!pendingSpace) {
+      pendingSpace = true;
+      spaceStart = start;
+      spaceEnd = end;
+    }
+  };
+
+  let i = 0;
+  while (i < n) {
+    const code = text.charCodeAt(i);
+    const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+    // Fast path: ASCII not followed by a combining mark.
+    if (code < 0x80 && !(next >= 0x0300 && isCombiningAt(text, i + 1))) {
+      if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) {
+        markSpace(i, i + 1);
+        i++;
+        continue;
+      }
+      if (isRemovable(code)) { i++; continue; }
+      if (code === 0x2d && !pendingSpace && lastCode >= 0 && isLetterCode(lastCode)) {
+        const resume = hyphenationResume(text, i);
+        if (resume >= 0) { i = resume; continue; }
+      }
+      emitSpaceIfPending();
+      const lower = code >= 0x41 && code <= 0x5a ? code + 32 : code;
+      b.push(lower, i, i + 1);
+      lastCode = lower;
+      i++;
+      continue;
+    }
+
+    const cp = text.codePointAt(i) ?? code;
+    const cpLen = cp > 0xffff ? 2 : 1;
+    if (isRemovable(cp)) {
+      if (cp === 0xad && !pendingSpace && lastCode >= 0 && isLetterCode(lastCode)) {
+        const resume = hyphenationResume(text, i);
+        if (resume >= 0) { i = resume; continue; }
+      }
+      i += cpLen;
+      continue;
+    }
+    if (isSpace(cp)) {
+      markSpace(i, i + cpLen);
+      i += cpLen;
+      continue;
+    }
+    if (cp === 0x2010 && !pendingSpace && lastCode >= 0 && isLetterCode(lastCode)) {
+      const resume = hyphenationResume(text, i);
+      if (resume >= 0) { i = resume; continue; }
+    }
+    // Cluster = this code point plus any combining marks, so NFKC can compose "e\u0301" → "é".
+    let j = i + cpLen;
+    while (j < n) {
+      const c2 = text.codePointAt(j) ?? 0;
+      if (!isCombining(c2)) break;
+      j += c2 > 0xffff ? 2 : 1;
+    }
+    const mapped = mapCluster(text.slice(i, j));
+    for (let k = 0; k < mapped.length; k++) {
+      const mc = mapped.charCodeAt(k);
+      if (mc === 0x20) { markSpace(i, j); continue; }
+      emitSpaceIfPending();
+      b.push(mc, i, j);
+      lastCode = mc;
+    }
+    i = j;
+  }
+  b.map[b.length] = n;
+  return { text: b.toText(), map: b.map.slice(0, b.length + 1), ends: b.ends.slice(0, b.length) };
+}
+
+function isCombiningAt(text: string, j: number): boolean {
+  const cp = text.codePointAt(j);
+  return cp !== undefined && isCombining(cp);
+}

@@ -1,0 +1,3 @@
+export * from './status.ts';
+export * from './verdict.ts';
+export * from './summary.ts';

@@ -1,0 +1,304 @@
+/**
+ * Deterministic claim verdicts (DESIGN.md §5): compare the claim's numbers, dates and key terms
+ * with what the source says (the matched text plus its context). A model judge may refine `weak`
+ * later; these rules never upgrade a quote that was not found.
+ */
+import { normalise } from '../anchoring/normalise.ts';
+import { STOPWORDS } from '../anchoring/match.ts';
+import type { CitationStatus } from './status.ts';
+
+export const CLAIM_VERDICTS = ['supported', 'weak', 'contradicted', 'not_found'] as const;
+export type ClaimVerdict = (typeof CLAIM_VERDICTS)[number];
+
+export interface ClaimVerdictInput {
+  claim: string;
+  status: CitationStatus;
+  /** Anchoring score, when the quote was placed. */
+  score?: number | null;
+  /** The text found in the source (preferred evidence: it is what the document says). */
+  matchText?: string | null;
+  /** The cited quote; used as evidence when no matched text is given and the quote was verified. */
+  quote?: string | null;
+  /** Text around the quote in the source, or caller-supplied context for a quote-less citation. */
+  context?: string | null;
+}
+
+export interface ClaimVerdictResult {
+  verdict: ClaimVerdict;
+  /** How firmly the rules back this verdict, 0..1. */
+  confidence: number;
+  reasons: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extraction
+
+export interface NumberMention {
+  value: number;
+  raw: string;
+  index: number;
+  percent: boolean;
+  currency: string | null;
+  /** Stems of the words the number counts (the next content words, else the previous one). */
+  unit: string[];
+}
+
+export interface DateMention {
+  /** "YYYY-MM-DD", "YYYY-MM" or "YYYY". */
+  key: string;
+  raw: string;
+  index: number;
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
+  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10,
+  nov: 11, november: 11, dec: 12, december: 12,
+};
+const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const WRITTEN: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
+  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
+  nineteen: 19, twenty: 20,
+};
+const SCALES: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9 };
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+function validDay(y: number, m: number, d: number): boolean {
+  return m >= 1 && m <= 12 && d >= 1 && d <= 31 && y >= 1000 && y <= 2999;
+}
+
+/** Dates in the text; `text` should be normalised (lowercase, straight dashes). */
+export function extractDates(text: string): DateMention[] {
+  const t = normalise(text);
+  const out: DateMention[] = [];
+  const taken: [number, number][] = [];
+  const free = (a: number, b: number): boolean => taken.every(([x, y]) => b <= x || a >= y);
+  const add = (key: string, raw: string, index: number): void => {
+    if (!free(index, index + raw.length)) return;
+    taken.push([index, index + raw.length]);
+    out.push({ key, raw, index });
+  };
+  for (const m of t.matchAll(/\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g)) {
+    const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]);
+    if (validDay(y, mo, d)) add(`${y}-${pad2(mo)}-${pad2(d)}`, m[0], m.index);
+  }
+  for (const m of t.matchAll(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?(?: of)? ${MONTH_RE},? (\\d{4})\\b`, 'g'))) {
+    const d = Number(m[1]), mo = MONTHS[(m[2] ?? '').replace('.', '')] ?? 0, y = Number(m[3]);
+    if (validDay(y, mo, d)) add(`${y}-${pad2(mo)}-${pad2(d)}`, m[0], m.index);
+  }
+  for (const m of t.matchAll(new RegExp(`\\b${MONTH_RE} (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'g'))) {
+    const mo = MONTHS[(m[1] ?? '').replace('.', '')] ?? 0, d = Number(m[2]), y = Number(m[3]);
+    if (validDay(y, mo, d)) add(`${y}-${pad2(mo)}-${pad2(d)}`, m[0], m.index);
+  }
+  for (const m of t.matchAll(new RegExp(`\\b${MONTH_RE},? (\\d{4})\\b`, 'g'))) {
+    const mo = MONTHS[(m[1] ?? '').replace('.', '')] ?? 0, y = Number(m[2]);
+    if (mo > 0) add(`${y}-${pad2(mo)}`, m[0], m.index);
+  }
+  // Bare years. A 4-digit 19xx/20xx integer is read as a year, not a count (rare in policy text).
+  for (const m of t.matchAll(/(?<![\d.,$€£¥-])\b(19|20)\d{2}\b(?![.,]\d|%)/g)) add(m[0], m[0], m.index);
+  return out.sort((a, b) => a.index - b.index);
+}
+
+function tokensAfter(t: string, from: number, count: number): string[] {
+  return (t.slice(from, from + 80).match(/[\p{L}\p{N}%]+/gu) ?? []).slice(0, count);
+}
+
+/** Numbers in the text with what they count. Dates are not numbers. */
+export function extractNumbers(text: string): NumberMention[] {
+  const t0 = normalise(text);
+  // Blank out dates so their digits are not read as amounts (offsets stay put).
+  let t = t0;
+  for (const d of extractDates(t0)) t = t.slice(0, d.index) + ' '.repeat(d.raw.length) + t.slice(d.index + d.raw.length);
+  const out: NumberMention[] = [];
+  const re = /(?<![\p{L}\p{N}.,])([$€£¥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\.\d)(\s?%|\s?percent\b|\s?per cent\b)?(?:\s?(thousand|million|billion|bn|mn|k|m|b)\b)?/gu;
+  for (const m of t.matchAll(re)) {
+    const currency = m[1] ? m[1].trim() : null;
+    let value = Number((m[2] ?? '').replace(/,/g, '') + (m[3] ?? ''));
+    if (!Number.isFinite(value)) continue;
+    const scale = m[5];
+    // "m" and "b" alone are only scales after a currency amount ("$5m"); else they are words.
+    if (scale && (currency || scale.length > 1)) value *= SCALES[scale] ?? 1;
+    const percent = !!m[4];
+    out.push({ value, raw: m[0].trim(), index: m.index, percent, currency, unit: unitOf(t, m.index, m.index + m[0].length, percent, currency) });
+  }
+  for (const m of t.matchAll(/\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)\b/g)) {
+    // A written number counts only when it directly counts something ("five days", not "one of").
+    const next = tokensAfter(t, m.index + m[0].length, 1)[0];
+    if (!next || STOPWORDS.has(next) || /^\d/.test(next)) continue;
+    out.push({ value: WRITTEN[m[1] ?? ''] ?? 0, raw: m[0], index: m.index, percent: false, currency: null, unit: [stem(next)] });
+  }
+  return out.sort((a, b) => a.index - b.index);
+}
+
+function unitOf(t: string, start: number, end: number, percent: boolean, currency: string | null): string[] {
+  const unit: string[] = [];
+  for (const w of tokensAfter(t, end, 3)) {
+    if (/^\d/.test(w) || w === '%') break;
+    if (STOPWORDS.has(w)) continue;
+    unit.push(stem(w));
+    if (unit.length === 2) break;
+  }
+  if (unit.length === 0) {
+    const before = (t.slice(Math.max(0, start - 60), start).match(/\p{L}+/gu) ?? []).filter((w) => !STOPWORDS.has(w));
+    const prev = before[before.length - 1];
+    if (prev) unit.push(stem(prev));
+  }
+  if (percent) unit.push('%');
+  if (currency) unit.push(currency);
+  return unit;
+}
+
+/** A light English stemmer: enough to meet "days"/"day", "employees"/"employee", "entitled"/"entitlement". */
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  if (w.length <= 3) return w;
+  if (w.endsWith("'s")) w = w.slice(0, -2);
+  if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y';
+  if (/(sses|xes|ches|shes|zes)$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('ing') && w.length > 5) return w.slice(0, -3);
+  if (w.endsWith('ed') && w.length > 4) return w.slice(0, -2);
+  return w;
+}
+
+/** Content words of the text (stopwords and pure numbers dropped), stemmed, distinct, in order. */
+export function keyTerms(text: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const m of normalise(text).matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu)) {
+    const w = m[0];
+    if (STOPWORDS.has(w) || /^\p{N}+$/u.test(w) || w.length < 2 || /n't$/.test(w)) continue;
+    const s = stem(w);
+    if (!seen.has(s)) {
+      seen.add(s);
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** Whether a claim term appears among the evidence terms (same stem, or a long shared prefix). */
+function termPresent(term: string, evidence: ReadonlySet<string>): boolean {
+  if (evidence.has(term)) return true;
+  if (term.length < 5) return false;
+  for (const e of evidence) {
+    if (e.length < 5) continue;
+    if (commonPrefix(term, e) >= Math.max(5, Math.min(term.length, e.length) - 2)) return true;
+  }
+  return false;
+}
+
+const NEGATION = /\b(?:not|no|never|none|nor|cannot|without|neither)\b|n't\b/;
+
+function sameValue(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+function sameUnit(a: NumberMention, b: NumberMention): boolean {
+  const aw = a.unit.filter((u) => u !== '%' && !/^[$€£¥]$/.test(u));
+  const bw = b.unit.filter((u) => u !== '%' && !/^[$€£¥]$/.test(u));
+  if (aw.length > 0 && bw.length > 0) {
+    const bs = new Set(bw);
+    return aw.some((u) => bs.has(u)) && a.percent === b.percent;
+  }
+  // No words to compare: only matching symbols (both percentages, or the same currency) count.
+  if (aw.length === 0 && bw.length === 0) return (a.percent && b.percent) || (!!a.currency && a.currency === b.currency);
+  return false;
+}
+
+function dateCovered(claim: DateMention, evidence: readonly DateMention[]): boolean {
+  // "2024" is covered by "12 March 2024"; "March 2024" by "2024-03-12".
+  return evidence.some((e) => e.key === claim.key || e.key.startsWith(claim.key + '-'));
+}
+
+const clamp01 = (x: number): number => Math.max(0, Math.min(1, x));
+const pct = (x: number): string => `${Math.round(x * 100)}%`;
+
+export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
+  const { status } = input;
+  if (status === 'source_unknown') {
+    return { verdict: 'not_found', confidence: 0.95, reasons: ['no workspace source matches the cited source'] };
+  }
+  if (status === 'not_found') {
+    return { verdict: 'not_found', confidence: 0.9, reasons: ["the quote was not found in the source's text"] };
+  }
+  const context = input.context?.trim() ?? '';
+  const core =
+    input.matchText?.trim() ||
+    (status === 'no_quote' ? '' : input.quote?.trim() ?? '');
+  if (status === 'no_quote' && context.length === 0) {
+    return { verdict: 'weak', confidence: 0.2, reasons: ['the citation gives no quote and no context: support cannot be checked'] };
+  }
+  const evidence = `${core}\n${context}`;
+  const claim = input.claim.trim();
+  if (claim.length === 0) {
+    return { verdict: 'weak', confidence: 0.2, reasons: ['the claim is empty'] };
+  }
+
+  const reasons: string[] = [];
+  const cNums = extractNumbers(claim);
+  const eNums = extractNumbers(evidence);
+  const contradictions: string[] = [];
+  const missing: string[] = [];
+  for (const n of cNums) {
+    if (eNums.some((e) => sameValue(e.value, n.value))) continue;
+    const other = eNums.find((e) => sameUnit(n, e));
+    if (other) contradictions.push(`the claim says "${n.raw}${n.unit.length && !n.percent ? ' ' + n.unit[0] : ''}", the source says "${other.raw}"`);
+    else missing.push(n.raw);
+  }
+  const cDates = extractDates(claim);
+  const eDates = extractDates(evidence);
+  for (const d of cDates) if (!dateCovered(d, eDates)) missing.push(d.raw);
+
+  const terms = keyTerms(claim);
+  const eTerms = new Set(keyTerms(evidence));
+  const present = terms.filter((t) => termPresent(t, eTerms));
+  const overlap = terms.length === 0 ? null : present.length / terms.length;
+
+  const coreNeg = NEGATION.test(normalise(core || context));
+  const claimNeg = NEGATION.test(normalise(claim));
+  const score = typeof input.score === 'number' ? clamp01(input.score) : 1;
+  const statusFactor = status === 'verified' ? 1 : status === 'verified_elsewhere' ? 0.95 : status === 'no_quote' ? 0.8 : 0.85;
+
+  if (contradictions.length > 0) {
+    reasons.push(...contradictions);
+    if (status === 'partial') reasons.push(`the quote only partly matches the source (score ${score.toFixed(2)})`);
+    return { verdict: 'contradicted', confidence: clamp01(0.85 * statusFactor), reasons };
+  }
+
+  if (overlap !== null) reasons.push(`key terms found: ${present.length}/${terms.length} (${pct(overlap)})`);
+  const weak = (why: string[], base = 0.3): ClaimVerdictResult => ({
+    verdict: 'weak',
+    confidence: clamp01(base + 0.3 * (overlap ?? 0)),
+    reasons: [...why, ...reasons],
+  });
+
+  if (status === 'partial') return weak([`the quote only partly matches the source (score ${score.toFixed(2)})`]);
+  if (missing.length > 0) return weak([`not in the evidence: ${missing.join(', ')}`]);
+  if (claimNeg !== coreNeg && (overlap ?? 0) >= 0.5) {
+    return weak([claimNeg ? 'the claim is negated but the evidence is not' : 'the evidence is negated but the claim is not']);
+  }
+  const numbersChecked = cNums.length + cDates.length;
+  if (overlap === null) {
+    if (numbersChecked > 0) {
+      reasons.push('every number and date of the claim appears in the evidence');
+      return { verdict: 'supported', confidence: clamp01(0.6 * statusFactor * score), reasons };
+    }
+    return weak(['the claim has no key terms to compare'], 0.25);
+  }
+  if (overlap >= 0.6) {
+    if (numbersChecked > 0) reasons.push('every number and date of the claim appears in the evidence');
+    const confidence = clamp01((0.5 + 0.5 * overlap) * statusFactor * score);
+    return { verdict: 'supported', confidence, reasons };
+  }
+  return weak([`low key-term overlap with the evidence (${pct(overlap)})`]);
+}

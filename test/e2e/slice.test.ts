@@ -1,0 +1,72 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHost, type Host } from '../../electron/host/server.ts';
+import { ensureBuilt, RENDERER_DIR, ROOT } from '../support/build.ts';
+import { launchChromium } from '../support/chromium.ts';
+import { makePdf, threePages, writeFile } from '../support/pdf-fixtures.ts';
+import { openTestServices } from '../support/workspace.ts';
+
+const SCREENSHOTS = path.join(ROOT, 'test-results', 'e2e');
+
+describe('the first slice in Chromium: ingest a PDF, list it, open it at page 3', () => {
+  let browser: Browser;
+  let host: Host;
+  let page: Page;
+  let services: ReturnType<typeof openTestServices>;
+  let pdfPath: string;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    services = openTestServices();
+    pdfPath = writeFile(path.join(services.dir, 'docs'), 'three-pages.pdf', await makePdf(threePages()));
+    host = await startHost({ services, staticDir: RENDERER_DIR });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+    services?.close();
+  });
+
+  it('shows the app at the printed URL and drops the token from the address bar', async () => {
+    await page.goto(host.url);
+    await expect.poll(() => page.url()).toBe(`http://127.0.0.1:${host.port}/`);
+    await page.getByRole('heading', { name: 'Evidence Desk' }).waitFor();
+    await page.getByText('No sources yet').waitFor();
+  });
+
+  it('ingests the PDF by path and lists it with the SHA-256 that sha256sum prints', async () => {
+    await page.getByLabel('Add files or folders by path (one per line)').fill(pdfPath);
+    await page.getByRole('button', { name: 'Add' }).click();
+    const row = page.locator('tr', { has: page.getByRole('button', { name: 'three-pages.pdf' }) });
+    await row.waitFor();
+    const listed = await row.locator('code.sha').getAttribute('data-sha256');
+    const expected = execFileSync('sha256sum', [pdfPath], { encoding: 'utf8' }).split(' ')[0];
+    expect(listed).toBe(expected);
+    await expect.poll(() => row.locator('td').nth(1).textContent()).toBe('3');
+    await page.getByText('1 added').waitFor();
+  });
+
+  it('opens it, goes to page 3 and renders the page with its text layer', async () => {
+    await page.getByRole('button', { name: 'three-pages.pdf' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByText('of 3', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => page.getByLabel('Page number').inputValue()).toBe('3');
+    const layer = page.getByTestId('text-layer');
+    await layer.getByText('page 3 of 3', { exact: false }).waitFor();
+    await expect.poll(() => layer.textContent()).toContain('14 days of annual leave');
+    // The viewer checks its text items against the stored page text, character for character.
+    await expect.poll(() => page.getByTestId('text-status').textContent()).toContain('Text layer matches the stored text');
+    await expect.poll(() => page.locator('.react-pdf__Page canvas').count()).toBe(1);
+    const file = path.join(SCREENSHOTS, 'slice-page-3.png');
+    await page.screenshot({ path: file });
+    expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+  });
+});

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AppError } from '../../shared/contract/errors.ts';
+import { createServices, type Services, type ServicesOptions } from '../../electron/services/create-services.ts';
+import type { Platform } from '../../electron/services/platform.ts';
+
+export function tempDir(prefix = 'evidesk-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A scriptable platform: tests queue what the file dialog will answer. */
+export function testPlatform(): Platform & { dialogAnswers: string[][] } {
+  const dialogAnswers: string[][] = [];
+  return {
+    mode: 'test',
+    dialogAnswers,
+    chooseFiles: async () => {
+      const next = dialogAnswers.shift();
+      if (!next) throw new AppError('DIALOG_UNAVAILABLE', 'The test queued no dialog answer.');
+      return next;
+    },
+    revealInFolder: async () => undefined,
+  };
+}
+
+export function openTestServices(options: ServicesOptions = {}): Services & { dir: string } {
+  const dir = tempDir();
+  const services = createServices(testPlatform(), path.join(dir, 'workspace'), options);
+  return Object.assign(services, { dir });
+}
+
+/** Every row of every user table plus the blob files: equal snapshots mean nothing changed. */
+export function workspaceSnapshot(services: Services): string {
+  const tables = (services.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map(
+    (t) => t.name,
+  );
+  const rows = tables.map((t) => `${t}:${JSON.stringify(services.db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all())}`);
+  const blobRoot = path.join(services.workspaceDir, 'blobs');
+  const blobs = fs.existsSync(blobRoot) ? (fs.readdirSync(blobRoot, { recursive: true }) as string[]).sort() : [];
+  return [...rows, `blobs:${blobs.join(',')}`].join('\n');
+}
