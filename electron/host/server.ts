@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { AppError, toErrorData } from '../../shared/contract/errors.ts';
 import { fail } from '../../shared/contract/envelope.ts';
 import { parseRange } from '../services/sources/byte-range.ts';
@@ -125,7 +124,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       send(res, 405, 'Method not allowed.\n', 'text/plain; charset=utf-8');
       return;
     }
-    const file = resolveInside(staticDir, url.pathname === '/' ? '/index.html' : url.pathname) ?? (path.extname(url.pathname) === '' ? resolveInside(staticDir, '/index.html') : null);
+    const file = resolveInside(staticDir, url.pathname === '/' ? '/index.html' : url.pathname);
     if (!file) {
       send(res, 404, 'Not found.\n', 'text/plain; charset=utf-8');
       return;

@@ -115,10 +115,12 @@ export class SourcesStore {
     return this.db.prepare('SELECT * FROM source_paths WHERE source_id = ? ORDER BY first_seen_at, id').all(sourceId) as PathRow[];
   }
 
-  /** Records that the source's bytes were seen at `path` now; that path becomes its current one. */
+  /**
+   * Records that the source's bytes were seen at `path` now. Every path still holding the bytes stays
+   * current; a path stops being current only when its file moves away or changes.
+   */
   touchPath(sourceId: number, path: string, stat: FileStat, now: string): void {
     this.db.transaction(() => {
-      this.db.prepare('UPDATE source_paths SET current = 0 WHERE source_id = ? AND path <> ?').run(sourceId, path);
       this.db
         .prepare(
           `INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at, current)
