@@ -33,6 +33,8 @@ export const ERROR_CODES = [
   'DOCX_INVALID',
   'DOCX_ZIP_BOMB',
   'TEXT_ENCODING_UNKNOWN',
+  /** A warning: the text was decoded from a detected, non-UTF-8 encoding. */
+  'TEXT_ENCODING_DETECTED',
   'EXTRACTION_TIMEOUT',
   'EXTRACTION_FAILED',
   // answers and verification

@@ -35,7 +35,7 @@ export function workspaceSnapshot(services: Services): string {
   const tables = (services.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map(
     (t) => t.name,
   );
-  const rows = tables.map((t) => `${t}:${JSON.stringify(services.db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all())}`);
+  const rows = tables.map((t) => `${t}:${JSON.stringify(services.db.prepare(`SELECT * FROM "${t}" ORDER BY 1`).all())}`);
   const blobRoot = path.join(services.workspaceDir, 'blobs');
   const blobs = fs.existsSync(blobRoot) ? (fs.readdirSync(blobRoot, { recursive: true }) as string[]).sort() : [];
   return [...rows, `blobs:${blobs.join(',')}`].join('\n');

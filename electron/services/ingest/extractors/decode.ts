@@ -72,7 +72,7 @@ const MAX_LOSSY_RATIO = 0.001;
 /** File signatures that mean "this is not text": a clear message beats a mis-decoded blob. */
 const SIGNATURES: { bytes: number[]; what: string; ext: string | null }[] = [
   { bytes: [0x25, 0x50, 0x44, 0x46, 0x2d], what: 'a PDF file', ext: '.pdf' },
-  { bytes: [0x50, 0x4b, 0x03, 0x04], what: 'a ZIP archive (a DOCX is one)', ext: '.docx' },
+  { bytes: [0x50, 0x4b, 0x03, 0x04], what: 'a ZIP archive (perhaps a DOCX)', ext: '.docx' },
   { bytes: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], what: 'a legacy Office (OLE) file such as a .doc', ext: null },
   { bytes: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image', ext: null },
   { bytes: [0xff, 0xd8, 0xff], what: 'a JPEG image', ext: null },
@@ -134,7 +134,7 @@ function guessBomlessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
 }
 
 function nonUtf8Warning(fileName: string, message: string): Warning {
-  return { code: 'TEXT_ENCODING_UNKNOWN', message: `"${fileName}" is not UTF-8: ${message}` };
+  return { code: 'TEXT_ENCODING_DETECTED', message: `"${fileName}" is not UTF-8: ${message}` };
 }
 
 function unknownEncoding(fileName: string, extra: string): AppError {
@@ -217,7 +217,7 @@ export function decodeText(bytes: Uint8Array, fileName: string, options: DecodeO
       return { text, encoding: declared, source: 'declared', detectedAs: null, confidence: null, warnings };
     }
     declaredWarnings.push({
-      code: 'TEXT_ENCODING_UNKNOWN',
+      code: 'TEXT_ENCODING_DETECTED',
       message: `"${fileName}" declares the encoding ${options.declared ?? ''} but its bytes are not valid ${declared}; the encoding was detected instead.`,
     });
   }
@@ -277,7 +277,7 @@ export function decodeText(bytes: Uint8Array, fileName: string, options: DecodeO
         warnings: [
           ...declaredWarnings,
           {
-            code: 'TEXT_ENCODING_UNKNOWN',
+            code: 'TEXT_ENCODING_DETECTED',
             message: `"${fileName}" is UTF-8 with ${replaced} invalid byte sequence(s), shown as U+FFFD; quotes containing them cannot match exactly.`,
           },
         ],

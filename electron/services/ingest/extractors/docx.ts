@@ -16,10 +16,11 @@ import { blockTypeInContext, packageVersion, splitHtmlBlocks, type BlockRule, ty
  * The elements of mammoth's HTML that are blocks, in document order. The viewer numbers the same
  * elements: a text node belongs to its nearest enclosing block; text inside DOCX_SKIP_SELECTOR is
  * ignored; a block's text is rendered as `renderBlockText` in html.ts describes (white space runs →
- * one space, <br> → "\n", trimmed; a nested block, e.g. a sub-list inside an <li>, counts as a
- * space). Blocks whose text is then empty (empty paragraphs, image-only paragraphs, a <td> whose
- * text is all in its <p>s) are skipped and take no index. `annotateDocxHtml` writes the resulting
- * index on each block as `data-ed-block="N"`, so the viewer need not re-derive it.
+ * one space, <br> → "\n", trimmed; every nested element matching the selector, emitted or not, e.g.
+ * a sub-list's <li> inside an <li>, counts as a space in its parent). Blocks whose text is then
+ * empty (empty paragraphs, image-only paragraphs, a <td> whose text is all in its <p>s) are skipped
+ * and take no index. `annotateDocxHtml` writes the resulting index on each emitted block as
+ * `data-ed-block="N"`, so the viewer need not re-derive it.
  */
 export const DOCX_BLOCK_SELECTOR = 'p, h1, h2, h3, h4, h5, h6, li, td, th';
 
@@ -76,11 +77,21 @@ const SIG_ZIP64_LOCATOR = 0x07064b50;
 const SIG_ZIP64_EOCD = 0x06064b50;
 const MB = 1024 * 1024;
 
-function invalid(fileName: string, why: string, details: Record<string, unknown> = {}): AppError {
-  return new AppError('DOCX_INVALID', `"${fileName}" is not a valid DOCX (${why}). Open it in Word or LibreOffice, save it as .docx, and ingest it again.`, {
-    fileName,
-    ...details,
-  });
+const RESAVE = 'Open it in Word or LibreOffice, save it as .docx, and ingest it again.';
+
+function invalid(fileName: string, why: string, details: Record<string, unknown> = {}, next: string = RESAVE): AppError {
+  return new AppError('DOCX_INVALID', `"${fileName}" is not a valid DOCX (${why}). ${next}`, { fileName, ...details });
+}
+
+/** The first bytes are UTF-8 without control characters: a text file with the wrong extension. */
+function looksLikeText(bytes: Uint8Array): boolean {
+  try {
+    // stream: a multi-byte character cut at the 512th byte is not an error.
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, 512), { stream: true });
+    return !/[\x00-\x08\x0e-\x1f\x7f]/.test(text);
+  } catch {
+    return false;
+  }
 }
 
 function bomb(fileName: string, why: string, details: Record<string, unknown>): AppError {
@@ -112,7 +123,12 @@ export function scanZip(bytes: Uint8Array, fileName: string, limits: DocxLimits 
       detected: '.pdf',
     });
   }
-  if (len < 22 || u32(0) !== SIG_LOCAL) throw invalid(fileName, 'not a ZIP archive', { stage: 'signature' });
+  if (len < 22 || u32(0) !== SIG_LOCAL) {
+    const next = looksLikeText(bytes)
+      ? 'It looks like plain text: if it is, rename it with the .txt extension; otherwise open it in Word or LibreOffice, save it as .docx, and ingest it again.'
+      : RESAVE;
+    throw invalid(fileName, 'not a ZIP archive', { stage: 'signature' }, next);
+  }
 
   // End of central directory: the last record signature whose comment fits in the file.
   let eocd = -1;

@@ -186,7 +186,8 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
         const name = rawName.toLowerCase();
         const el: ElementInfo = { name, attribs };
         const entry: OpenElement = { el, frame: null, skips: false, title: false };
-        if (name === 'title' && title === null && titleDepth === 0) {
+        // The document's <title>, not an SVG's <title> in the body.
+        if (name === 'title' && title === null && titleDepth === 0 && !open.some((o) => o.el.name === 'svg' || o.el.name === 'body')) {
           entry.title = true;
           titleDepth++;
           title = '';
