@@ -4,9 +4,11 @@ import type { SourceSummary } from '../../shared/contract/schemas.ts';
 import { EventBus } from './events.ts';
 import { DEFAULT_INGEST_SETTINGS, IngestService, type IngestSettings } from './ingest/ingest-service.ts';
 import type { Platform } from './platform.ts';
+import { SearchService } from './search/search-service.ts';
 import { SourceFiles } from './sources/source-files.ts';
 import { BlobStore } from './store/blobs.ts';
 import { openDatabase, schemaVersion, type Db } from './store/database.ts';
+import { SearchStore } from './store/search-store.ts';
 import { parseWarnings, SourcesStore, type SourceRow } from './store/sources-store.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
@@ -24,6 +26,7 @@ export interface Services {
   readonly sources: SourcesStore;
   readonly sourceFiles: SourceFiles;
   readonly ingest: IngestService;
+  readonly search: SearchService;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
   close(): void;
@@ -55,6 +58,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const sources = new SourcesStore(db);
   const blobs = new BlobStore(workspaceDir);
   const sourceFiles = new SourceFiles(sources, workspaceDir);
+  const search = new SearchService(new SearchStore(db));
   const ingest = new IngestService(sources, blobs, events, { ...DEFAULT_INGEST_SETTINGS, ...options.ingest });
 
   const requireSource = (id: number): SourceRow => {
@@ -97,6 +101,9 @@ export function createServices(platform: Platform, workspaceDir: string, options
         noTextLayer: seg.no_text_layer === 1,
       };
     },
+    'search.query': ({ query, limit, sourceIds, snippets }) => ({
+      hits: search.search(query, sourceIds === undefined ? { limit, snippets } : { limit, sourceIds, snippets }),
+    }),
   };
 
   return {
@@ -106,6 +113,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     sources,
     sourceFiles,
     ingest,
+    search,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => db.close(),

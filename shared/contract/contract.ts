@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IngestResult, PageText, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
+import { IngestResult, PageText, SearchHit, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
 
 /**
  * Every operation the renderer (or any client) can ask of the services: a name, a zod schema for
@@ -29,6 +29,15 @@ export const contract = {
   'sources.pageText': {
     input: z.object({ id: SourceId, page: z.number().int().positive() }),
     output: PageText,
+  },
+  'search.query': {
+    input: z.object({
+      query: z.string().min(1).max(2000),
+      limit: z.number().int().min(1).max(500).default(20),
+      sourceIds: z.array(SourceId).optional(),
+      snippets: z.boolean().default(true),
+    }),
+    output: z.object({ hits: z.array(SearchHit) }),
   },
 } as const;
 

@@ -98,3 +98,15 @@ export const WorkspaceInfo = z.object({
   mode: z.enum(['electron', 'browser', 'cli', 'test']),
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
+
+export const SearchHit = z.object({
+  sourceId: SourceId,
+  fileName: z.string(),
+  segmentId: z.number().int().positive(),
+  locator: Locator,
+  rank: z.number(),
+  snippet: z.string().nullable(),
+  /** [start, end) ranges of matched words inside `snippet`. */
+  highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+});
+export type SearchHit = z.infer<typeof SearchHit>;

@@ -1,0 +1,41 @@
+import type { HandlerInput, HandlerName, HandlerOutput } from '../../shared/contract/contract.ts';
+import { AppError } from '../../shared/contract/errors.ts';
+import type { Services } from '../services/create-services.ts';
+import type { ParsedArgs } from './args.ts';
+
+export const EXIT = { ok: 0, someFailed: 1, usage: 2, error: 3 } as const;
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface CommandContext {
+  args: ParsedArgs;
+  json: boolean;
+  services: Services;
+  io: CliIo;
+  env: NodeJS.ProcessEnv;
+}
+
+/** One evidesk sub-command: its own file under electron/cli/commands, listed in commands/index.ts. */
+export interface Command {
+  name: string;
+  /** One line for the usage text, e.g. `ingest PATH… [--password P]   add files and folders`. */
+  usage: string;
+  /** Flags that take a value (`--workspace` is always one). */
+  valueFlags?: readonly string[];
+  run(ctx: CommandContext): Promise<number>;
+}
+
+/** Calls through the dispatcher, as the app does, so the CLI sees the same validation and errors. */
+export async function call<N extends HandlerName>(services: Services, name: N, input: HandlerInput<N>): Promise<HandlerOutput<N>> {
+  const envelope = await services.dispatch(name, input);
+  if (!envelope.ok) throw new AppError(envelope.error.code, envelope.error.message, envelope.error.details);
+  return envelope.value as HandlerOutput<N>;
+}
+
+export function flagString(ctx: CommandContext, name: string): string | undefined {
+  const v = ctx.args.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,0 +1,45 @@
+/**
+ * Turns what a person types into a safe FTS5 MATCH expression: words become quoted terms (AND),
+ * "quoted phrases" stay phrases, a trailing * keeps prefix search. FTS5 operators typed by the
+ * user are treated as words, so no input can make the query a syntax error.
+ */
+export function toFtsQuery(input: string): string | null {
+  const parts: string[] = [];
+  const re = /"([^"]*)"|(\S+)/g;
+  for (const m of input.matchAll(re)) {
+    if (m[1] !== undefined) {
+      const words = tokenize(m[1]);
+      if (words.length > 0) parts.push(`"${words.join(' ')}"`);
+      continue;
+    }
+    const raw = m[2] ?? '';
+    const prefix = raw.endsWith('*');
+    const words = tokenize(raw);
+    words.forEach((word, i) => parts.push(prefix && i === words.length - 1 ? `"${word}"*` : `"${word}"`));
+  }
+  return parts.length > 0 ? parts.join(' ') : null;
+}
+
+/** Words as the unicode61 tokenizer sees them: runs of letters and digits. */
+export function tokenize(text: string): string[] {
+  return text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+}
+
+/** Snippet markers that cannot occur in extracted text (private use area). */
+export const SNIPPET_OPEN = '\uE000';
+export const SNIPPET_CLOSE = '\uE001';
+
+/** Splits an FTS snippet with markers into text and highlighted ranges. */
+export function parseSnippet(marked: string): { text: string; highlights: [number, number][] } {
+  let text = '';
+  const highlights: [number, number][] = [];
+  let open = -1;
+  for (const ch of marked) {
+    if (ch === SNIPPET_OPEN) open = text.length;
+    else if (ch === SNIPPET_CLOSE) {
+      if (open >= 0) highlights.push([open, text.length]);
+      open = -1;
+    } else text += ch;
+  }
+  return { text, highlights };
+}
