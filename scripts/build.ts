@@ -34,7 +34,12 @@ async function buildNode(): Promise<void> {
     esbuild({
       ...common,
       format: 'esm',
-      entryPoints: { 'host/main': 'electron/host/main.ts', 'cli/main': 'electron/cli/main.ts' },
+      entryPoints: {
+        'host/main': 'electron/host/main.ts',
+        'cli/main': 'electron/cli/main.ts',
+        // Beside the bundles that start it (worker-pool.ts looks for ../workers/extract-worker.mjs).
+        'workers/extract-worker': 'electron/services/ingest/extract-worker.ts',
+      },
       outdir: dist,
       outExtension: { '.js': '.mjs' },
     }),

@@ -3,6 +3,7 @@ import { AppError } from '../../shared/contract/errors.ts';
 import type { SourceSummary } from '../../shared/contract/schemas.ts';
 import { EventBus } from './events.ts';
 import { DEFAULT_INGEST_SETTINGS, IngestService, type IngestSettings } from './ingest/ingest-service.ts';
+import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
 import type { Platform } from './platform.ts';
 import { SearchService } from './search/search-service.ts';
 import { SourceFiles } from './sources/source-files.ts';
@@ -17,6 +18,7 @@ export const APP_VERSION: string = packageJson.version;
 
 export interface ServicesOptions {
   ingest?: Partial<IngestSettings>;
+  pool?: PoolOptions;
 }
 
 export interface Services {
@@ -29,6 +31,7 @@ export interface Services {
   readonly search: SearchService;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
+  /** Stops the extraction workers and closes the database. */
   close(): void;
 }
 
@@ -59,7 +62,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const blobs = new BlobStore(workspaceDir);
   const sourceFiles = new SourceFiles(sources, workspaceDir);
   const search = new SearchService(new SearchStore(db));
-  const ingest = new IngestService(sources, blobs, events, { ...DEFAULT_INGEST_SETTINGS, ...options.ingest });
+  const pool = new WorkerPool(options.pool);
+  const ingest = new IngestService(sources, blobs, events, { ...DEFAULT_INGEST_SETTINGS, ...options.ingest }, pool);
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -76,6 +80,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       mode: platform.mode,
     }),
     'sources.ingest': (input) => ingest.ingest(input.password === undefined ? { paths: input.paths } : { paths: input.paths, password: input.password }),
+    'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'sources.list': () => sources.list().map(summary),
     'sources.get': ({ id }) => {
       const row = requireSource(id);
@@ -116,6 +121,9 @@ export function createServices(platform: Platform, workspaceDir: string, options
     search,
     handlers,
     dispatch: createDispatcher(handlers),
-    close: () => db.close(),
+    close: () => {
+      void pool.close();
+      db.close();
+    },
   };
 }

@@ -4,7 +4,7 @@
  * (a page break). Pure: no DOM, no Node.
  */
 import search from 'approx-string-match';
-import { normaliseWithMap, type NormalisedText } from './normalise.ts';
+import { isClusterAligned, normaliseWithMap, type NormalisedText } from './normalise.ts';
 import { editDistance, surrounding, CONTEXT_CHARS } from './context.ts';
 
 /** Below this score a fuzzy hit is never returned (the bottom of `partial`). */
@@ -104,15 +104,42 @@ export interface PreparedSegments<S extends Segment = Segment> {
   readonly hardBreaks: Int32Array;
 }
 
-// Normalised text per segment object; re-used while the object and its text stay the same.
-const normCache = new WeakMap<object, { text: string; norm: NormalisedText }>();
+// Normalised text per segment object, re-used while the object and its text stay the same; and
+// per text content, bounded, for callers that load fresh segment objects for every citation
+// (hashing a page's text once is far cheaper than normalising it again).
+const normByObject = new WeakMap<object, { text: string; norm: NormalisedText }>();
+const normByText = new Map<string, NormalisedText>();
+let normByTextChars = 0;
+const NORM_CACHE_MAX_CHARS = 2_000_000;
 
 function normFor(seg: Segment): NormalisedText {
-  const hit = normCache.get(seg);
+  const hit = normByObject.get(seg);
   if (hit && hit.text === seg.text) return hit.norm;
-  const norm = normaliseWithMap(seg.text);
-  normCache.set(seg, { text: seg.text, norm });
+  let norm = normByText.get(seg.text);
+  if (norm) {
+    // Refresh its place in the LRU order.
+    normByText.delete(seg.text);
+    normByText.set(seg.text, norm);
+  } else {
+    norm = normaliseWithMap(seg.text);
+    if (seg.text.length <= NORM_CACHE_MAX_CHARS / 4) {
+      normByText.set(seg.text, norm);
+      normByTextChars += seg.text.length;
+      for (const [text] of normByText) {
+        if (normByTextChars <= NORM_CACHE_MAX_CHARS) break;
+        normByText.delete(text);
+        normByTextChars -= text.length;
+      }
+    }
+  }
+  normByObject.set(seg, { text: seg.text, norm });
   return norm;
+}
+
+/** Drops cached normalisations held by text (memory pressure, tests). */
+export function clearNormalisationCache(): void {
+  normByText.clear();
+  normByTextChars = 0;
 }
 
 /** Neighbours by page (same or next page), else by ordinal, else by list order. */
@@ -222,6 +249,8 @@ interface Candidate {
   score: number;
   errors: number;
   method: MatchMethod;
+  /** False when a boundary falls inside one original char's expansion (e.g. a ligature). */
+  aligned: boolean;
 }
 
 const MAX_OCCURRENCES = 2000;
@@ -270,7 +299,8 @@ function candidateFromJoined(
   const end = en.ends[b - 1 - eStart] ?? 0;
   const firstEnd = si === ei ? end : (sn.ends[sn.text.length - 1] ?? 0);
   const endStart = si === ei ? start : (en.map[0] ?? 0);
-  return { startSeg: si, start, endSeg: ei, endStart, end, firstEnd, jStart: a, jEnd: b, score, errors, method };
+  const aligned = isClusterAligned(sn, a - sStart, sn.text.length) && isClusterAligned(en, 0, b - eStart);
+  return { startSeg: si, start, endSeg: ei, endStart, end, firstEnd, jStart: a, jEnd: b, score, errors, method, aligned };
 }
 
 function exactCandidates(p: PreparedSegments<Segment>, q: string): Candidate[] {
@@ -286,7 +316,7 @@ function exactCandidates(p: PreparedSegments<Segment>, q: string): Candidate[] {
       const jb = lowerBound(norm.map, end, norm.text.length);
       const jStart = base < 0 ? 0 : base + ja;
       const jEnd = base < 0 ? 0 : base + jb;
-      out.push({ startSeg: i, start: at, endSeg: i, endStart: at, end, firstEnd: end, jStart, jEnd, score: 1, errors: 0, method: 'exact' });
+      out.push({ startSeg: i, start: at, endSeg: i, endStart: at, end, firstEnd: end, jStart, jEnd, score: 1, errors: 0, method: 'exact', aligned: true });
     }
   }
   return out;
@@ -330,7 +360,7 @@ function pickAnchors(nq: string, k: number): Anchor[] {
   let words = [...byWord.keys()].filter((w) => w.length >= 4 && !STOPWORDS.has(w));
   if (words.length < 3) words = [...byWord.keys()].filter((w) => w.length >= 3);
   words.sort((a, b) => b.length - a.length);
-  const maxAnchors = Math.max(6, Math.min(24, Math.ceil(nq.length / 12)));
+  const maxAnchors = Math.max(6, Math.min(12, Math.ceil(nq.length / 12)));
   const anchors: Anchor[] = words.slice(0, maxAnchors).map((w) => ({ word: w, offsets: byWord.get(w) ?? [], hits: [] }));
   if (anchors.length < 3) {
     // Few words (numbers, symbols, CJK runs): fall back to fixed-length pieces of the quote.
@@ -343,7 +373,16 @@ function pickAnchors(nq: string, k: number): Anchor[] {
 }
 
 /** Windows of `joined` worth verifying with Myers: around hinted segments and anchor clusters. */
-function fuzzyWindows(p: PreparedSegments<Segment>, nq: string, k: number, hinted: Set<number>, fullScanMaxChars: number): Window[][] {
+interface FuzzyPlan {
+  /** Around the hinted segments; verified on their own so their best occurrence always surfaces. */
+  hinted: Window[];
+  /** The whole haystack when small, else clusters backed by several anchors. */
+  main: Window[];
+  /** Clusters backed by one anchor: verified (batched) only when nothing else matched. */
+  weak: Window[];
+}
+
+function fuzzyWindows(p: PreparedSegments<Segment>, nq: string, k: number, hinted: Set<number>, fullScanMaxChars: number): FuzzyPlan {
   const m = nq.length;
   const J = p.joined.length;
   const hintWindows: Window[] = [];
@@ -353,7 +392,7 @@ function fuzzyWindows(p: PreparedSegments<Segment>, nq: string, k: number, hinte
     const len = p.norms[i]?.text.length ?? 0;
     hintWindows.push({ from: s - m - k, to: s + len + m + k });
   }
-  if (J <= fullScanMaxChars) return [[{ from: 0, to: J }]];
+  if (J <= fullScanMaxChars) return { hinted: hintWindows, main: [{ from: 0, to: J }], weak: [] };
 
   const anchors = pickAnchors(nq, k);
   for (const a of anchors) {
@@ -364,10 +403,10 @@ function fuzzyWindows(p: PreparedSegments<Segment>, nq: string, k: number, hinte
   }
   // Frequent words say little about where the quote sits; keep the rare ones.
   const useful = anchors.filter((a) => a.hits.length > 0 && a.hits.length <= MAX_HITS_PER_ANCHOR);
-  if (useful.length === 0 && anchors.every((a) => a.hits.length === 0)) return [hintWindows];
+  if (useful.length === 0 && anchors.every((a) => a.hits.length === 0)) return { hinted: hintWindows, main: [], weak: [] };
   if (useful.length < 2 && anchors.some((a) => a.hits.length > MAX_HITS_PER_ANCHOR)) {
     // Nothing selective to go on: a full Myers pass is still only O(n·k/32).
-    return [[{ from: 0, to: J }]];
+    return { hinted: hintWindows, main: [{ from: 0, to: J }], weak: [] };
   }
 
   // Each hit votes for a diagonal (where the quote would start); cluster nearby diagonals.
@@ -397,8 +436,7 @@ function fuzzyWindows(p: PreparedSegments<Segment>, nq: string, k: number, hinte
     (seen.size >= minVotes ? strong : weak).push(w);
     i = j;
   }
-  // Weak clusters (a single surviving anchor) are verified only when nothing strong matched.
-  return [[...hintWindows, ...strong], weak];
+  return { hinted: hintWindows, main: strong, weak };
 }
 
 /** Sorts, clips, merges, and splits windows at hard breaks (no match crosses a gap). */
@@ -429,51 +467,94 @@ function tidyWindows(p: PreparedSegments<Segment>, ws: Window[]): Window[] {
   return out;
 }
 
-function fuzzyCandidates(p: PreparedSegments<Segment>, windows: Window[], nq: string, k: number, minScore: number): Candidate[] {
+interface Hit {
+  start: number;
+  end: number;
+  errors: number;
+}
+
+/**
+ * Verifies windows with Myers. Separately, each window keeps its own best occurrence (the hinted
+ * page must not lose to a better one elsewhere). Batched, the windows are searched in one call,
+ * joined by runs of k + 1 NULs that no match can cross (NUL never survives normalisation): one
+ * pattern set-up instead of hundreds, and only the overall best occurrences come back.
+ */
+function fuzzyCandidates(
+  p: PreparedSegments<Segment>,
+  windows: Window[],
+  nq: string,
+  k: number,
+  minScore: number,
+  batch: boolean,
+): Candidate[] {
   const m = nq.length;
-  const out: Candidate[] = [];
-  for (const w of windows) {
-    if (w.to - w.from < m - k) continue;
-    const hay = p.joined.slice(w.from, w.to);
-    const found = search(hay, nq, k);
-    // Myers reports every end position at the minimum error count; one occurrence yields a run
-    // of overlapping hits. Keep, per run, the one whose length is closest to the quote's.
-    found.sort((a, b) => a.start - b.start || a.end - b.end);
-    let groupBest: { start: number; end: number; errors: number } | null = null;
-    let groupEnd = -1;
-    const flush = (): void => {
-      if (!groupBest) return;
-      const score = 1 - groupBest.errors / m;
-      if (score >= minScore) {
-        const c = candidateFromJoined(p, w.from + groupBest.start, w.from + groupBest.end, 'fuzzy', groupBest.errors, score);
-        if (c) out.push(c);
-      }
-      groupBest = null;
-    };
-    for (const f of found) {
-      if (groupBest && f.start < groupEnd) {
-        const better =
-          f.errors < groupBest.errors ||
-          (f.errors === groupBest.errors && Math.abs(f.end - f.start - m) < Math.abs(groupBest.end - groupBest.start - m));
-        if (better) groupBest = f;
-        groupEnd = Math.max(groupEnd, f.end);
-      } else {
-        flush();
-        groupBest = f;
-        groupEnd = f.end;
-      }
+  const usable = windows.filter((w) => w.to - w.from >= m - k);
+  const hits: Hit[] = [];
+  if (!batch) {
+    for (const w of usable) {
+      for (const f of search(p.joined.slice(w.from, w.to), nq, k)) hits.push({ start: w.from + f.start, end: w.from + f.end, errors: f.errors });
     }
-    flush();
+  } else if (usable.length > 0) {
+    const sep = '\u0000'.repeat(k + 1);
+    const offsets = new Int32Array(usable.length);
+    const parts: string[] = [];
+    let pos = 0;
+    usable.forEach((w, i) => {
+      if (i > 0) {
+        parts.push(sep);
+        pos += sep.length;
+      }
+      offsets[i] = pos;
+      parts.push(p.joined.slice(w.from, w.to));
+      pos += w.to - w.from;
+    });
+    for (const f of search(parts.join(''), nq, k)) {
+      const wi = lowerBound(offsets, f.start + 1) - 1;
+      const w = usable[wi];
+      if (!w) continue;
+      const base = offsets[wi] ?? 0;
+      // A match may lean on a few separator chars at its edges; clip it to its window.
+      const start = w.from + Math.max(0, f.start - base);
+      const end = Math.min(w.to, w.from + (f.end - base));
+      if (end > start) hits.push({ start, end, errors: f.errors });
+    }
   }
+  // Myers reports every end position at the minimum error count, so one occurrence yields a run
+  // of overlapping hits. Keep, per run, the fewest errors, then the length closest to the quote's.
+  hits.sort((a, b) => a.start - b.start || a.end - b.end);
+  const out: Candidate[] = [];
+  let best: Hit | null = null;
+  let runEnd = -1;
+  const flush = (): void => {
+    if (!best) return;
+    const score = 1 - best.errors / m;
+    if (score >= minScore) {
+      const c = candidateFromJoined(p, best.start, best.end, 'fuzzy', best.errors, score);
+      if (c) out.push(c);
+    }
+    best = null;
+  };
+  for (const h of hits) {
+    if (best && h.start < runEnd) {
+      const b: Hit = best;
+      if (h.errors < b.errors || (h.errors === b.errors && Math.abs(h.end - h.start - m) < Math.abs(b.end - b.start - m))) best = h;
+      runEnd = Math.max(runEnd, h.end);
+    } else {
+      flush();
+      best = h;
+      runEnd = h.end;
+    }
+  }
+  flush();
   return out;
 }
 
-function hintedIndexes(p: PreparedSegments<Segment>, hint: QuoteHint | null | undefined): Set<number> {
+function hintedIndexes(segments: readonly Segment[], hint: QuoteHint | null | undefined): Set<number> {
   const set = new Set<number>();
   if (!hint) return set;
   const ids = new Set((hint.segmentIds ?? []).map((x) => String(x)));
   const pages = new Set(hint.pages ?? []);
-  p.segments.forEach((s, i) => {
+  segments.forEach((s, i) => {
     if (ids.has(String(s.id)) || (typeof s.page === 'number' && pages.has(s.page))) set.add(i);
   });
   return set;
@@ -490,7 +571,7 @@ const SCORE_TIE = 0.02;
 /**
  * Chooses between candidates: a found (≥ verifiedScore) occurrence beats a weaker one; then the
  * hinted location; then scores within SCORE_TIE count as equal and prefix/suffix decide; then the
- * more literal method; then document order.
+ * more literal method; then whole-character boundaries; then document order.
  */
 function choose(
   p: PreparedSegments<Segment>,
@@ -520,6 +601,7 @@ function choose(
   group.sort(
     (a, b) =>
       METHOD_RANK[a.method] - METHOD_RANK[b.method] ||
+      Number(b.aligned) - Number(a.aligned) ||
       b.score - a.score ||
       a.startSeg - b.startSeg ||
       a.start - b.start,
@@ -527,14 +609,14 @@ function choose(
   return group[0] ?? null;
 }
 
-function toMatch<S extends Segment>(p: PreparedSegments<S>, c: Candidate): QuoteMatch<S> {
-  const seg = p.segments[c.startSeg] as S;
-  const endSeg = p.segments[c.endSeg] as S;
+function toMatch<S extends Segment>(segments: readonly S[], starts: Int32Array | null, c: Candidate): QuoteMatch<S> {
+  const seg = segments[c.startSeg] as S;
+  const endSeg = segments[c.endSeg] as S;
   const spans = c.endSeg !== c.startSeg;
   let text = seg.text.slice(c.start, c.firstEnd);
   if (spans) {
     for (let i = c.startSeg + 1; i < c.endSeg; i++) {
-      if ((p.starts[i] ?? -1) >= 0) text += '\n' + (p.segments[i] as S).text;
+      if ((starts?.[i] ?? -1) >= 0) text += '\n' + (segments[i] as S).text;
     }
     text += '\n' + endSeg.text.slice(c.endStart, c.end);
   }
@@ -564,6 +646,37 @@ function toMatch<S extends Segment>(p: PreparedSegments<S>, c: Candidate): Quote
 }
 
 /**
+ * Edits allowed for a normalised quote of length m: the full rate from 60 chars up, ramping down
+ * to 5% at 20 chars, because a short quote with many edits matches unrelated text (a 25-char
+ * quote with 4 edits "finds" any sentence sharing one long word).
+ */
+export function fuzzyErrorBudget(m: number, maxErrorRate: number = DEFAULT_MAX_ERROR_RATE): number {
+  if (m >= 60) return Math.min(m - 1, Math.ceil(maxErrorRate * m));
+  const low = Math.min(0.05, maxErrorRate);
+  const rate = low + (maxErrorRate - low) * Math.max(0, (m - 20) / 40);
+  return Math.max(1, Math.floor(rate * m));
+}
+
+/**
+ * The first verbatim occurrence among the hinted segments (all segments when nothing is hinted),
+ * and whether it is the only one there; null when there is none.
+ */
+function rawExact(segments: readonly Segment[], q: string, hinted: Set<number>): { candidate: Candidate; unique: boolean } | null {
+  let first: Candidate | null = null;
+  for (let i = 0; i < segments.length; i++) {
+    if (hinted.size > 0 && !hinted.has(i)) continue;
+    const text = (segments[i] as Segment).text;
+    const at = text.indexOf(q);
+    if (at < 0) continue;
+    if (first) return { candidate: first, unique: false };
+    const end = at + q.length;
+    first = { startSeg: i, start: at, endSeg: i, endStart: at, end, firstEnd: end, jStart: 0, jEnd: 0, score: 1, errors: 0, method: 'exact', aligned: true };
+    if (text.indexOf(q, at + 1) >= 0) return { candidate: first, unique: false };
+  }
+  return first ? { candidate: first, unique: true } : null;
+}
+
+/**
  * Finds `quote` in `segments` (in document order; any subset, e.g. FTS candidates, works) and
  * returns where it is, or null when it cannot be placed with a score ≥ minScore. Pass the result
  * of `prepareSegments()` to reuse normalisation across many quotes.
@@ -575,18 +688,27 @@ export function findQuote<S extends Segment>(
 ): QuoteMatch<S> | null {
   const q = quote.trim();
   if (q.length === 0) return null;
+  const minScore = Math.max(MIN_MATCH_SCORE, options.minScore ?? MIN_MATCH_SCORE);
+  const verifiedScore = options.verifiedScore ?? VERIFIED_MATCH_SCORE;
+  const list: readonly S[] = isPrepared(segments) ? segments.segments : segments;
+  const hinted = hintedIndexes(list, options.hint);
+
+  if (!isPrepared(segments)) {
+    // Shortcut: a verbatim occurrence the normalised pass could not outrank (hinted, or no hint;
+    // unique where prefix/suffix would otherwise have to choose) needs no normalisation at all.
+    const raw = rawExact(list, q, hinted);
+    if (raw && (!(options.prefix || options.suffix) || raw.unique)) return toMatch(list, null, raw.candidate);
+  }
+
   const prepared = isPrepared(segments)
     ? segments
     : prepareSegments(segments, options.isAdjacent ? { isAdjacent: options.isAdjacent } : {});
   const p = prepared as unknown as PreparedSegments<Segment>;
-  const minScore = Math.max(MIN_MATCH_SCORE, options.minScore ?? MIN_MATCH_SCORE);
-  const verifiedScore = options.verifiedScore ?? VERIFIED_MATCH_SCORE;
-  const hinted = hintedIndexes(p, options.hint);
   const prefixN = options.prefix ? normaliseWithMap(options.prefix).text.slice(-CONTEXT_CHARS) : '';
   const suffixN = options.suffix ? normaliseWithMap(options.suffix).text.slice(0, CONTEXT_CHARS) : '';
   const pick = (cands: Candidate[]): QuoteMatch<S> | null => {
     const c = choose(p, cands, hinted, prefixN, suffixN, verifiedScore);
-    return c ? toMatch(prepared, c) : null;
+    return c ? toMatch(prepared.segments, prepared.starts, c) : null;
   };
 
   // 1–2. Exact and normalised occurrences all score 1; pooled so the hint can choose among them.
@@ -605,11 +727,17 @@ export function findQuote<S extends Segment>(
   // 3. Fuzzy.
   if (options.fuzzy === false || nq.length < (options.minFuzzyLength ?? 20)) return null;
   const m = nq.length;
-  const k = Math.min(m - 1, Math.ceil((options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE) * m));
-  const [first, second] = fuzzyWindows(p, nq, k, hinted, options.fullScanMaxChars ?? 20_000);
-  const found = fuzzyCandidates(p, tidyWindows(p, first ?? []), nq, k, minScore);
-  if (found.length === 0 && second && second.length > 0) {
-    found.push(...fuzzyCandidates(p, tidyWindows(p, second), nq, k, minScore));
-  }
-  return pick(found);
+  const k = fuzzyErrorBudget(m, options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE);
+  const plan = fuzzyWindows(p, nq, k, hinted, options.fullScanMaxChars ?? 20_000);
+  const found = new Map<string, Candidate>();
+  const add = (cs: Candidate[]): void => {
+    for (const c of cs) {
+      const key = `${c.startSeg}:${c.start}:${c.endSeg}:${c.end}`;
+      if (!found.has(key)) found.set(key, c);
+    }
+  };
+  for (const w of tidyWindows(p, plan.hinted)) add(fuzzyCandidates(p, [w], nq, k, minScore, false));
+  add(fuzzyCandidates(p, tidyWindows(p, plan.main), nq, k, minScore, false));
+  if (found.size === 0 && plan.weak.length > 0) add(fuzzyCandidates(p, tidyWindows(p, plan.weak), nq, k, minScore, true));
+  return pick([...found.values()]);
 }

@@ -28,6 +28,16 @@ export function originalRange(n: NormalisedText, a: number, b: number): { start:
   return { start: n.map[a] ?? 0, end: n.ends[b - 1] ?? 0 };
 }
 
+/**
+ * Whether the normalised range [a, b) starts and ends on whole original characters: a range that
+ * starts or ends inside a ligature's expansion ("f" of "ﬀ") maps back to the whole ligature.
+ */
+export function isClusterAligned(n: NormalisedText, a: number, b: number): boolean {
+  const startOk = a <= 0 || n.map[a - 1] !== n.map[a];
+  const endOk = b >= n.text.length || n.map[b] !== n.map[b - 1];
+  return startOk && endOk;
+}
+
 /** Convenience for callers that only need the string. */
 export function normalise(text: string): string {
   return normaliseWithMap(text).text;
@@ -275,6 +285,19 @@ export function normaliseWithMap(text: string): NormalisedText {
       const c2 = text.codePointAt(j) ?? 0;
       if (!isCombining(c2)) break;
       j += c2 > 0xffff ? 2 : 1;
+    }
+    // A combining mark cut off from its base by a removed invisible char ("e\u00AD\u0301"):
+    // compose it onto the last emitted char, as NFKC would have without the invisible char.
+    if (isCombining(cp) && !pendingSpace && b.length > 0) {
+      const prev = String.fromCharCode(b.codes[b.length - 1] ?? 0);
+      const composed = (prev + text.slice(i, j)).normalize('NFKC').toLowerCase();
+      if (composed.length === 1) {
+        b.codes[b.length - 1] = composed.charCodeAt(0);
+        b.ends[b.length - 1] = j;
+        lastCode = composed.charCodeAt(0);
+        i = j;
+        continue;
+      }
     }
     const mapped = mapCluster(text.slice(i, j));
     for (let k = 0; k < mapped.length; k++) {

@@ -18,6 +18,10 @@ export const contract = {
     }),
     output: IngestResult,
   },
+  'sources.cancelIngest': {
+    input: z.object({ batchId: z.string().min(1) }),
+    output: z.object({ cancelled: z.boolean() }),
+  },
   'sources.list': {
     input: z.object({}),
     output: z.array(SourceSummary),

@@ -41,6 +41,8 @@ export interface NumberMention {
   currency: string | null;
   /** Stems of the words the number counts (the next content words, else the previous one). */
   unit: string[];
+  /** The number with the word it counts, as written ("14 days"), for messages. */
+  label: string;
 }
 
 export interface DateMention {
@@ -97,7 +99,7 @@ export function extractDates(text: string): DateMention[] {
     if (mo > 0) add(`${y}-${pad2(mo)}`, m[0], m.index);
   }
   // Bare years. A 4-digit 19xx/20xx integer is read as a year, not a count (rare in policy text).
-  for (const m of t.matchAll(/(?<![\d.,$€£¥-])\b(19|20)\d{2}\b(?![.,]\d|%)/g)) add(m[0], m[0], m.index);
+  for (const m of t.matchAll(/(?<![\d.,$€£¥-])\b(19|20)\d{2}\b(?![.,]\d|%|-\d)/g)) add(m[0], m[0], m.index);
   return out.sort((a, b) => a.index - b.index);
 }
 
@@ -121,13 +123,16 @@ export function extractNumbers(text: string): NumberMention[] {
     // "m" and "b" alone are only scales after a currency amount ("$5m"); else they are words.
     if (scale && (currency || scale.length > 1)) value *= SCALES[scale] ?? 1;
     const percent = !!m[4];
-    out.push({ value, raw: m[0].trim(), index: m.index, percent, currency, unit: unitOf(t, m.index, m.index + m[0].length, percent, currency) });
+    const raw = m[0].trim();
+    const next = percent ? undefined : tokensAfter(t, m.index + m[0].length, 1)[0];
+    const label = next && !STOPWORDS.has(next) && !/^\d/.test(next) ? `${raw} ${next}` : raw;
+    out.push({ value, raw, index: m.index, percent, currency, unit: unitOf(t, m.index, m.index + m[0].length, percent, currency), label });
   }
   for (const m of t.matchAll(/\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)\b/g)) {
     // A written number counts only when it directly counts something ("five days", not "one of").
     const next = tokensAfter(t, m.index + m[0].length, 1)[0];
     if (!next || STOPWORDS.has(next) || /^\d/.test(next)) continue;
-    out.push({ value: WRITTEN[m[1] ?? ''] ?? 0, raw: m[0], index: m.index, percent: false, currency: null, unit: [stem(next)] });
+    out.push({ value: WRITTEN[m[1] ?? ''] ?? 0, raw: m[0], index: m.index, percent: false, currency: null, unit: [stem(next)], label: `${m[0]} ${next}` });
   }
   return out.sort((a, b) => a.index - b.index);
 }
@@ -252,7 +257,7 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
   for (const n of cNums) {
     if (eNums.some((e) => sameValue(e.value, n.value))) continue;
     const other = eNums.find((e) => sameUnit(n, e));
-    if (other) contradictions.push(`the claim says "${n.raw}${n.unit.length && !n.percent ? ' ' + n.unit[0] : ''}", the source says "${other.raw}"`);
+    if (other) contradictions.push(`the claim says "${n.label}", the source says "${other.label}"`);
     else missing.push(n.raw);
   }
   const cDates = extractDates(claim);

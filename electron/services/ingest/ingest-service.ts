@@ -8,17 +8,20 @@ import { sha256Bytes } from '../hashing/sha256.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import type { ExtractedDocument } from './extracted.ts';
-import { extract } from './extractors/index.ts';
 import { isHidden, kindForPath } from './file-kinds.ts';
+import { extractInPool } from './pooled-extract.ts';
+import type { WorkerPool } from './worker-pool.ts';
 
 export interface IngestSettings {
   /** Files larger than this are refused with FILE_TOO_LARGE. */
   maxFileBytes: number;
   /** Keep a content-addressed copy of every source (DESIGN.md §3). */
   snapshots: boolean;
+  /** Extraction of one file is stopped after this long (EXTRACTION_TIMEOUT). */
+  extractionTimeoutMs: number;
 }
 
-export const DEFAULT_INGEST_SETTINGS: IngestSettings = { maxFileBytes: 512 * 1024 * 1024, snapshots: true };
+export const DEFAULT_INGEST_SETTINGS: IngestSettings = { maxFileBytes: 512 * 1024 * 1024, snapshots: true, extractionTimeoutMs: 10 * 60 * 1000 };
 
 export interface IngestRequest {
   paths: string[];
@@ -46,12 +49,22 @@ export class IngestService {
   private readonly blobs: BlobStore;
   private readonly events: EventBus;
   private readonly settings: IngestSettings;
+  private readonly pool: WorkerPool;
+  private readonly running = new Map<string, AbortController>();
 
-  constructor(store: SourcesStore, blobs: BlobStore, events: EventBus, settings: IngestSettings) {
+  constructor(store: SourcesStore, blobs: BlobStore, events: EventBus, settings: IngestSettings, pool: WorkerPool) {
     this.store = store;
     this.blobs = blobs;
     this.events = events;
     this.settings = settings;
+    this.pool = pool;
+  }
+
+  /** Stops a running batch: files not yet stored are dropped, stored ones stay. */
+  cancel(batchId: string): boolean {
+    const controller = this.running.get(batchId);
+    controller?.abort();
+    return controller !== undefined;
   }
 
   /** Expands folders recursively; hidden entries and unsupported types are listed, never silently dropped. */
@@ -97,37 +110,46 @@ export class IngestService {
 
   async ingest(req: IngestRequest): Promise<IngestResult> {
     const batchId = randomUUID();
+    const controller = new AbortController();
+    req.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+    this.running.set(batchId, controller);
     const { files, skipped } = this.expand(req.paths);
-    const results: IngestFileResult[] = [];
-    let cancelled = false;
-    for (const [index, file] of files.entries()) {
-      if (req.signal?.aborted) {
-        cancelled = true;
-        break;
-      }
-      const progress = (phase: 'hashing' | 'extracting' | 'storing' | 'done' | 'failed', page?: number, pageCount?: number): void => {
-        this.events.emit({ type: 'ingest.progress', batchId, fileIndex: index, fileCount: files.length, path: file, phase, page, pageCount });
-      };
-      try {
-        results.push(await this.ingestFile(file, req, progress));
-        progress('done');
-      } catch (e) {
-        results.push({ ok: false, path: file, error: toErrorData(e) });
-        progress('failed');
-        if (e instanceof AppError && e.code === 'CANCELLED') {
-          cancelled = true;
-          break;
+    const results: IngestFileResult[] = new Array(files.length);
+    // Same bytes twice in one batch: the second waits for the first and becomes a duplicate.
+    const inFlight = new Map<string, Promise<unknown>>();
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < files.length && !controller.signal.aborted) {
+        const index = next++;
+        const file = files[index] ?? '';
+        const progress = (phase: 'hashing' | 'extracting' | 'storing' | 'done' | 'failed', page?: number, pageCount?: number): void => {
+          this.events.emit({ type: 'ingest.progress', batchId, fileIndex: index, fileCount: files.length, path: file, phase, page, pageCount });
+        };
+        try {
+          results[index] = await this.ingestFile(file, { ...req, signal: controller.signal }, progress, inFlight);
+          progress('done');
+        } catch (e) {
+          results[index] = { ok: false, path: file, error: toErrorData(e) };
+          progress('failed');
         }
       }
+    };
+    try {
+      // As many files at once as there are workers; a long PDF still spreads over all of them.
+      await Promise.all(Array.from({ length: Math.min(this.pool.size, files.length) }, worker));
+    } finally {
+      this.running.delete(batchId);
     }
-    if (results.some((r) => r.ok)) this.events.emit({ type: 'sources.changed' });
-    return { batchId, files: results, skipped, cancelled };
+    const done = results.filter((r): r is IngestFileResult => r !== undefined);
+    if (done.some((r) => r.ok)) this.events.emit({ type: 'sources.changed' });
+    return { batchId, files: done, skipped, cancelled: controller.signal.aborted };
   }
 
   private async ingestFile(
     file: string,
     req: IngestRequest,
     progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number) => void,
+    inFlight: Map<string, Promise<unknown>>,
   ): Promise<IngestFileResult> {
     const name = path.basename(file);
     const kind = kindForPath(file);
@@ -153,27 +175,46 @@ export class IngestService {
       throw fsError(e, file);
     }
     const sha256 = sha256Bytes(bytes);
-    const now = new Date().toISOString();
     const fileStat = { size: stat.size, mtimeMs: stat.mtimeMs };
+    const earlier = inFlight.get(sha256);
+    if (earlier) await earlier.catch(() => undefined);
+    let settle = (): void => undefined;
+    inFlight.set(sha256, new Promise<void>((resolve) => (settle = resolve)));
+    try {
+      return await this.storeFile(file, name, kind, bytes, sha256, fileStat, req, progress);
+    } finally {
+      settle();
+    }
+  }
 
+  private async storeFile(
+    file: string,
+    name: string,
+    kind: NonNullable<ReturnType<typeof kindForPath>>,
+    bytes: Uint8Array,
+    sha256: string,
+    fileStat: { size: number; mtimeMs: number },
+    req: IngestRequest,
+    progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number) => void,
+  ): Promise<IngestFileResult> {
     const existing = this.store.findBySha(sha256);
     if (existing) {
-      this.store.touchPath(existing.id, file, fileStat, now);
+      this.store.touchPath(existing.id, file, fileStat, new Date().toISOString());
       return { ok: true, path: file, sourceId: existing.id, sha256, outcome: 'duplicate', segmentCount: existing.segment_count, warnings: [] };
     }
 
     progress('extracting');
-    const ctx = { fileName: name, onProgress: (page: number, pageCount: number) => progress('extracting', page, pageCount) } as {
-      fileName: string;
-      password?: string;
-      signal?: AbortSignal;
-      onProgress: (page: number, pageCount: number) => void;
-    };
-    if (req.password !== undefined) ctx.password = req.password;
-    if (req.signal !== undefined) ctx.signal = req.signal;
-    const doc: ExtractedDocument = await extract(kind, bytes, ctx);
+    const doc: ExtractedDocument = await extractInPool(this.pool, kind, bytes, {
+      fileName: name,
+      deadline: Date.now() + this.settings.extractionTimeoutMs,
+      onProgress: (page, pageCount) => progress('extracting', page, pageCount),
+      ...(req.password !== undefined ? { password: req.password } : {}),
+      ...(req.signal !== undefined ? { signal: req.signal } : {}),
+    });
+    if (req.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${name} was cancelled.`);
 
     progress('storing');
+    const now = new Date().toISOString();
     const predecessor = this.store.findByCurrentPath(file);
     const snapshot = this.settings.snapshots ? this.blobs.put(sha256, bytes) : null;
     const sourceId = this.store.insert(

@@ -1,5 +1,6 @@
 import { AppError } from '../../../../shared/contract/errors.ts';
 import type { Warning } from '../../../../shared/contract/schemas.ts';
+import { assessText } from '../../../../shared/text/text-quality.ts';
 import type { ExtractContext, ExtractedDocument, ExtractedSegment } from '../extracted.ts';
 import { loadPdfjs, PDFJS_ASSETS, PDFJS_VERSION, TEXT_CONTENT_OPTIONS } from '../pdfjs.ts';
 
@@ -43,11 +44,17 @@ function translateOpenError(e: unknown, fileName: string, gavePassword: boolean)
   return new AppError('PDF_CORRUPT', `${fileName} is damaged or truncated and cannot be read as a PDF${detail}. Get a fresh copy of the file and ingest it again.`);
 }
 
-/**
- * One segment per page: the page's text items joined in order, a newline after items that end a
- * line, and each item's start offset kept so the viewer's text layer spans map back exactly.
- */
-export async function extractPdf(bytes: Uint8Array, ctx: PdfExtractOptions): Promise<ExtractedDocument> {
+/** What one worker extracts from a page range; `mergePdfParts` turns the parts into a document. */
+export interface PdfPart {
+  pageCount: number;
+  title: string | null;
+  segments: ExtractedSegment[];
+  scannedPages: number[];
+  failedPages: number[];
+  unusablePages: number[];
+}
+
+async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
   if (bytes.length === 0) throw new AppError('FILE_EMPTY', `${ctx.fileName} is empty (0 bytes); there is nothing to ingest.`);
   if (!looksLikePdf(bytes)) {
     throw new AppError('WRONG_EXTENSION', `${ctx.fileName} is named like a PDF but is ${describeHead(bytes)}, not a PDF. Rename it to its real type or remove it from the batch.`);
@@ -67,22 +74,37 @@ export async function extractPdf(bytes: Uint8Array, ctx: PdfExtractOptions): Pro
     standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
     verbosity: pdfjs.VerbosityLevel.ERRORS,
   });
-  let doc: Awaited<typeof task.promise>;
   try {
-    doc = await task.promise;
+    return { pdfjs, task, doc: await task.promise };
   } catch (e) {
     await task.destroy().catch(() => undefined);
     throw translateOpenError(e, ctx.fileName, ctx.password !== undefined && ctx.password !== '');
   }
+}
+
+/** Opens the PDF only to count its pages (and prove it opens), so a pool can split the work. */
+export async function countPdfPages(bytes: Uint8Array, ctx: PdfExtractOptions): Promise<number> {
+  const { task, doc } = await openPdf(bytes, ctx);
+  try {
+    return doc.numPages;
+  } finally {
+    await task.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * One segment per page of [firstPage, lastPage]: the page's text items joined in order, a newline
+ * after items that end a line, and each item's start offset kept so the viewer's text layer spans
+ * map back exactly (DESIGN.md §4).
+ */
+export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions): Promise<PdfPart> {
+  const { pdfjs, task, doc } = await openPdf(bytes, ctx);
   try {
     const pageCount = doc.numPages;
     const first = Math.max(1, ctx.firstPage ?? 1);
     const last = Math.min(pageCount, ctx.lastPage ?? pageCount);
     const labels = await doc.getPageLabels().catch(() => null);
-    const warnings: Warning[] = [];
-    const segments: ExtractedSegment[] = [];
-    const failedPages: number[] = [];
-    const scannedPages: number[] = [];
+    const part: PdfPart = { pageCount, title: null, segments: [], scannedPages: [], failedPages: [], unusablePages: [] };
     for (let n = first; n <= last; n++) {
       if (ctx.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${ctx.fileName} was cancelled.`);
       const seg: ExtractedSegment = { text: '', page: n, itemStarts: [], blockType: 'page' };
@@ -103,35 +125,70 @@ export async function extractPdf(bytes: Uint8Array, ctx: PdfExtractOptions): Pro
         seg.itemStarts = starts;
         if (text.trim().length === 0 && (await pageHasImages(page, pdfjs.OPS))) {
           seg.noTextLayer = true;
-          scannedPages.push(n);
+          part.scannedPages.push(n);
+        } else if (assessText(text).unusable) {
+          part.unusablePages.push(n);
         }
         page.cleanup();
       } catch (e) {
         if (e instanceof AppError) throw e;
-        failedPages.push(n);
+        part.failedPages.push(n);
       }
-      segments.push(seg);
+      part.segments.push(seg);
       ctx.onProgress?.(n, pageCount);
     }
-    if (scannedPages.length > 0) {
-      warnings.push({
-        code: 'PDF_NO_TEXT_LAYER',
-        message: `${ctx.fileName}: ${scannedPages.length} of ${last - first + 1} pages have no text layer (scanned images; no OCR yet): ${pageList(scannedPages)}. Quotes on them cannot be verified.`,
-      });
+    if (first === 1) {
+      const meta = await doc.getMetadata().catch(() => null);
+      const info = (meta?.info ?? {}) as { Title?: unknown };
+      part.title = typeof info.Title === 'string' && info.Title.trim() ? info.Title.trim() : null;
     }
-    if (failedPages.length > 0) {
-      warnings.push({
-        code: 'EXTRACTION_FAILED',
-        message: `${ctx.fileName}: ${failedPages.length} pages could not be read (damaged content): ${pageList(failedPages)}. They are stored empty.`,
-      });
-    }
-    const meta = await doc.getMetadata().catch(() => null);
-    const info = (meta?.info ?? {}) as { Title?: unknown };
-    const title = typeof info.Title === 'string' && info.Title.trim() ? info.Title.trim() : null;
-    return { kind: 'pdf', method: `pdfjs-text@${PDFJS_VERSION}`, title, pageCount, segments, warnings };
+    return part;
   } finally {
     await task.destroy().catch(() => undefined);
   }
+}
+
+/** Parts in page order → the document, its warnings, or TEXT_LAYER_UNUSABLE for garbage text. */
+export function mergePdfParts(parts: PdfPart[], fileName: string): ExtractedDocument {
+  const segments = parts.flatMap((p) => p.segments).sort((a, b) => (a.page ?? 0) - (b.page ?? 0));
+  const pageCount = parts[0]?.pageCount ?? 0;
+  const scanned = parts.flatMap((p) => p.scannedPages);
+  const failed = parts.flatMap((p) => p.failedPages);
+  const unusable = parts.flatMap((p) => p.unusablePages);
+  const withText = segments.filter((s) => s.text.trim().length > 0).length;
+  if (unusable.length > 0 && unusable.length * 2 >= withText) {
+    throw new AppError(
+      'TEXT_LAYER_UNUSABLE',
+      `${fileName} has a text layer, but it is unusable on ${unusable.length} of ${withText} pages with text (garbled characters from a broken font encoding). Indexing it would store garbage and no quote could match it. Get a PDF with a proper text layer (or an OCRed copy) and ingest that.`,
+      { pages: unusable.slice(0, 50) },
+    );
+  }
+  const warnings: Warning[] = [];
+  if (scanned.length > 0) {
+    warnings.push({
+      code: 'PDF_NO_TEXT_LAYER',
+      message: `${fileName}: ${scanned.length} of ${pageCount} pages have no text layer (scanned images; no OCR yet): ${pageList(scanned)}. Quotes on them cannot be verified.`,
+    });
+  }
+  if (unusable.length > 0) {
+    warnings.push({
+      code: 'TEXT_LAYER_UNUSABLE',
+      message: `${fileName}: the text of ${unusable.length} pages is garbled (broken font encoding): ${pageList(unusable)}. Quotes on them will not be found.`,
+    });
+  }
+  if (failed.length > 0) {
+    warnings.push({
+      code: 'EXTRACTION_FAILED',
+      message: `${fileName}: ${failed.length} pages could not be read (damaged content): ${pageList(failed)}. They are stored empty.`,
+    });
+  }
+  const title = parts.find((p) => p.title !== null)?.title ?? null;
+  return { kind: 'pdf', method: `pdfjs-text@${PDFJS_VERSION}`, title, pageCount, segments, warnings };
+}
+
+/** The whole PDF in this thread (the pool splits long ones across workers instead). */
+export async function extractPdf(bytes: Uint8Array, ctx: PdfExtractOptions): Promise<ExtractedDocument> {
+  return mergePdfParts([await extractPdfPart(bytes, ctx)], ctx.fileName);
 }
 
 function pageList(pages: number[]): string {

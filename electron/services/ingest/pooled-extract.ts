@@ -1,0 +1,66 @@
+import type { SourceKind } from '../../../shared/contract/schemas.ts';
+import type { ExtractedDocument } from './extracted.ts';
+import { mergePdfParts, type PdfPart } from './extractors/pdf.ts';
+import type { WorkerPool } from './worker-pool.ts';
+
+export interface PooledContext {
+  fileName: string;
+  password?: string;
+  signal?: AbortSignal;
+  deadline?: number;
+  onProgress?: (page: number, pageCount: number) => void;
+}
+
+/** Pages read first, in one task, to learn the page count without a separate opening pass. */
+const FIRST_CHUNK = 24;
+const MIN_CHUNK = 16;
+
+/** Splits pages [from, to] into at most `parts` contiguous ranges of at least MIN_CHUNK pages. */
+export function splitPages(from: number, to: number, parts: number): [number, number][] {
+  const total = to - from + 1;
+  if (total <= 0) return [];
+  const n = Math.max(1, Math.min(parts, Math.floor(total / MIN_CHUNK)));
+  const ranges: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    const a = from + Math.floor((i * total) / n);
+    const b = from + Math.floor(((i + 1) * total) / n) - 1;
+    ranges.push([a, b]);
+  }
+  return ranges;
+}
+
+/**
+ * Extracts a document in the pool. A long PDF is read by several workers at once, each a page
+ * range, and merged in page order: the one file uses every core.
+ */
+export async function extractInPool(pool: WorkerPool, kind: SourceKind, bytes: Uint8Array, ctx: PooledContext): Promise<ExtractedDocument> {
+  const base = { fileName: ctx.fileName, ...(ctx.password !== undefined ? { password: ctx.password } : {}) };
+  // One failing range stops its siblings instead of letting them run on.
+  const local = new AbortController();
+  const onParentAbort = () => local.abort();
+  ctx.signal?.addEventListener('abort', onParentAbort, { once: true });
+  const options = (onProgress?: (page: number, pageCount: number) => void) => ({
+    signal: local.signal,
+    ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  });
+  try {
+    if (kind !== 'pdf') return await pool.run<ExtractedDocument>({ op: 'extract', kind, bytes, ...base }, options(ctx.onProgress));
+
+    let done = 0;
+    const tick = (_page: number, pageCount: number) => ctx.onProgress?.(++done, pageCount);
+    const first = await pool.run<PdfPart>({ op: 'pdfPart', bytes, ...base, firstPage: 1, lastPage: FIRST_CHUNK }, options(tick));
+    const rest = splitPages(FIRST_CHUNK + 1, first.pageCount, pool.size * 2);
+    const parts = await Promise.all(
+      rest.map(([a, b]) =>
+        pool.run<PdfPart>({ op: 'pdfPart', bytes, ...base, firstPage: a, lastPage: b }, options(tick)).catch((e: unknown) => {
+          local.abort();
+          throw e;
+        }),
+      ),
+    );
+    return mergePdfParts([first, ...parts], ctx.fileName);
+  } finally {
+    ctx.signal?.removeEventListener('abort', onParentAbort);
+  }
+}

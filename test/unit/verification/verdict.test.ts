@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CLAIM_VERDICTS,
+  claimVerdict,
+  extractDates,
+  extractNumbers,
+  keyTerms,
+  stem,
+} from '../../../shared/verification/index.ts';
+
+describe('extraction', () => {
+  it('reads integers, decimals, percentages, thousands separators, currency, scales and written numbers', () => {
+    const ns = extractNumbers('Staff get 14 days, 2.5 hours, 12% or 7.5 per cent, $1,250 and €3m; five trainees, not one of them.');
+    expect(ns.map((n) => n.value)).toEqual([14, 2.5, 12, 7.5, 1250, 3_000_000, 5]);
+    expect(ns.find((n) => n.value === 12)?.percent).toBe(true);
+    expect(ns.find((n) => n.value === 7.5)?.percent).toBe(true);
+    expect(ns.find((n) => n.value === 1250)?.currency).toBe('$');
+    expect(ns.find((n) => n.value === 14)?.unit).toContain('day');
+    expect(ns.find((n) => n.value === 5)?.unit).toEqual(['trainee']);
+    expect(extractNumbers('1,234,567.89 units')[0]?.value).toBeCloseTo(1234567.89);
+    expect(extractNumbers('version v2 and A4 paper')).toEqual([]);
+  });
+
+  it('takes the previous content word as the unit when nothing follows', () => {
+    expect(extractNumbers('The notice period is 30.')[0]?.unit).toEqual(['period']);
+  });
+
+  it('reads ISO, day-month-year, month-day-year, month-year and bare-year dates, and keeps them out of numbers', () => {
+    const ds = extractDates('From 2024-03-12, or 12 March 2024, or March 12, 2024, or 1st of Sept. 2023, in June 2022, since 1999.');
+    expect(ds.map((d) => d.key)).toEqual(['2024-03-12', '2024-03-12', '2024-03-12', '2023-09-01', '2022-06', '1999']);
+    expect(extractNumbers('Effective 12 March 2024 staff get 25 days.').map((n) => n.value)).toEqual([25]);
+    expect(extractDates('2024-13-45 and 31 Smarch 2020').map((d) => d.key)).toEqual(['2020']);
+  });
+
+  it('stems lightly and drops stopwords from key terms', () => {
+    expect(stem('days')).toBe('day');
+    expect(stem('policies')).toBe('policy');
+    expect(stem('entitled')).toBe('entitl');
+    expect(stem('process')).toBe('process');
+    expect(keyTerms('The Employees are entitled to 25 days of annual leave.')).toEqual(['employee', 'entitl', 'day', 'annual', 'leave']);
+  });
+});
+
+describe('claimVerdict', () => {
+  const quote = 'Full-time employees are entitled to 14 days of paid annual leave per calendar year.';
+
+  it('exports the ledger vocabulary', () => {
+    expect(CLAIM_VERDICTS).toEqual(['supported', 'weak', 'contradicted', 'not_found']);
+  });
+
+  it('supports a claim whose numbers and key terms are in the verified quote', () => {
+    const v = claimVerdict({ claim: 'Full-time employees receive 14 days of paid annual leave each year.', status: 'verified', quote, score: 1 });
+    expect(v.verdict).toBe('supported');
+    expect(v.confidence).toBeGreaterThan(0.7);
+    expect(v.reasons.join(' ')).toMatch(/key terms found/);
+  });
+
+  it('contradicts a claim that states a different number for the same thing', () => {
+    const v = claimVerdict({ claim: 'Employees are entitled to 15 days of paid annual leave.', status: 'verified', quote, score: 1 });
+    expect(v.verdict).toBe('contradicted');
+    expect(v.reasons[0]).toBe('the claim says "15 days", the source says "14 days"');
+    const pct = claimVerdict({ claim: 'Bonuses are capped at 20% of base salary.', status: 'verified', quote: 'Bonuses are capped at 15% of base salary.' });
+    expect(pct.verdict).toBe('contradicted');
+    const written = claimVerdict({ claim: 'Staff may carry over ten days.', status: 'verified_elsewhere', quote: 'Staff may carry over five days into the next year.' });
+    expect(written.verdict).toBe('contradicted');
+  });
+
+  it('does not call a number for a different thing a contradiction', () => {
+    const v = claimVerdict({ claim: 'Employees are entitled to 15 training hours.', status: 'verified', quote });
+    expect(v.verdict).toBe('weak');
+    expect(v.reasons.join(' ')).toMatch(/not in the evidence: 15/);
+  });
+
+  it('uses the context around the quote as evidence', () => {
+    const v = claimVerdict({
+      claim: 'Since 1 January 2024, employees get 14 days of annual leave.',
+      status: 'verified',
+      quote,
+      context: 'This policy is effective 1 January 2024.',
+    });
+    expect(v.verdict).toBe('supported');
+    const missingDate = claimVerdict({ claim: 'Since 1 January 2025, employees get 14 days of annual leave.', status: 'verified', quote });
+    expect(missingDate.verdict).toBe('weak');
+  });
+
+  it('is weak on partial matches and on low key-term overlap', () => {
+    expect(claimVerdict({ claim: 'Employees are entitled to 14 days of paid annual leave.', status: 'partial', quote, matchText: quote, score: 0.86 }).verdict).toBe('weak');
+    const low = claimVerdict({ claim: 'The pension scheme matches contributions generously.', status: 'verified', quote });
+    expect(low.verdict).toBe('weak');
+    expect(low.reasons.join(' ')).toMatch(/low key-term overlap/);
+  });
+
+  it('reads a partial match against what the source says, so a changed number there contradicts', () => {
+    const v = claimVerdict({ claim: 'Employees get 15 days of annual leave.', status: 'partial', quote: 'employees get 15 days of annual leave', matchText: 'Employees get 14 days of annual leave', score: 0.95 });
+    expect(v.verdict).toBe('contradicted');
+  });
+
+  it('flags a negation that differs as weak', () => {
+    const v = claimVerdict({ claim: 'Contractors are not entitled to paid annual leave.', status: 'verified', quote: 'Contractors are entitled to paid annual leave.' });
+    expect(v.verdict).toBe('weak');
+    expect(v.reasons.join(' ')).toMatch(/negated/);
+  });
+
+  it('maps not_found and source_unknown to not_found', () => {
+    expect(claimVerdict({ claim: 'x y z', status: 'not_found', quote }).verdict).toBe('not_found');
+    expect(claimVerdict({ claim: 'x y z', status: 'source_unknown', quote }).verdict).toBe('not_found');
+  });
+
+  it('judges a quote-less citation weak unless context is supplied', () => {
+    const bare = claimVerdict({ claim: 'Employees get 14 days of annual leave.', status: 'no_quote' });
+    expect(bare.verdict).toBe('weak');
+    expect(bare.confidence).toBeLessThan(0.3);
+    const withContext = claimVerdict({ claim: 'Employees get 14 days of annual leave.', status: 'no_quote', context: quote });
+    expect(withContext.verdict).toBe('supported');
+    expect(withContext.confidence).toBeLessThan(claimVerdict({ claim: 'Employees get 14 days of annual leave.', status: 'verified', quote }).confidence);
+  });
+
+  it('keeps confidence within 0..1 and is deterministic', () => {
+    const input = { claim: 'Employees get 14 days of annual leave.', status: 'verified' as const, quote, score: 1.7 };
+    const a = claimVerdict(input);
+    expect(a).toEqual(claimVerdict(input));
+    expect(a.confidence).toBeLessThanOrEqual(1);
+    expect(a.confidence).toBeGreaterThanOrEqual(0);
+  });
+});
