@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Document, Packer, Paragraph } from 'docx';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IngestFileResult } from '../../../shared/contract/schemas.ts';
+import { makePdf, threePages, writeFile } from '../../support/pdf-fixtures.ts';
+import { openTestServices, workspaceSnapshot } from '../../support/workspace.ts';
+import { forgeDeclaredSize } from '../../support/zip-fixtures.ts';
+
+type Services = ReturnType<typeof openTestServices>;
+let services: Services | undefined;
+afterEach(() => services?.close());
+
+async function withGoodSource(options: Parameters<typeof openTestServices>[0] = {}): Promise<{ services: Services; docs: string; before: string }> {
+  services = openTestServices(options);
+  const docs = path.join(services.dir, 'docs');
+  await services.ingest.ingest({ paths: [writeFile(docs, 'good.pdf', await makePdf(threePages()))] });
+  return { services, docs, before: workspaceSnapshot(services) };
+}
+
+function failureOf(r: IngestFileResult | undefined): { code: string; message: string } {
+  if (!r || r.ok) throw new Error(`expected a failure, got ${JSON.stringify(r)}`);
+  return r.error;
+}
+
+async function smallDocx(): Promise<Uint8Array> {
+  const doc = new Document({ sections: [{ children: [new Paragraph('A perfectly ordinary paragraph.')] }] });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+describe('bad inputs: own code, a message naming the file, the batch goes on, workspace unchanged', () => {
+  it('a PDF whose text layer is mojibake (broken font encoding) is refused with TEXT_LAYER_UNUSABLE', async () => {
+    const { services: s, docs, before } = await withGoodSource();
+    // Cyrillic set in cp1251 and read as Latin-1, as real broken PDFs show it.
+    const garbled = ['Ïàêåò verbatim ïîçâîëÿåò âñòàâëÿòü òåêñò áåç èçìåíåíèé.', 'Çàãðóçêà è óñòàíîâêà ïàêåòîâ âûïîëíÿåòñÿ ïðîñòî.', 'Ðàáîòà ñ äîêóìåíòàìè òðåáóåò âíèìàíèÿ è òåðïåíèÿ.'];
+    const file = writeFile(docs, 'russian.pdf', await makePdf([{ lines: garbled }, { lines: garbled }]));
+    const e = failureOf((await s.ingest.ingest({ paths: [file] })).files[0]);
+    expect(e.code).toBe('TEXT_LAYER_UNUSABLE');
+    expect(e.message).toContain('russian.pdf');
+    expect(workspaceSnapshot(s)).toBe(before);
+  });
+
+  it('a DOCX that is not a ZIP, and a zip bomb, are refused without inflating anything', async () => {
+    const { services: s, docs, before } = await withGoodSource();
+    const notZip = writeFile(docs, 'memo.docx', 'Dear team, this is a plain text memo.');
+    const bomb = writeFile(docs, 'bomb.docx', forgeDeclaredSize(await smallDocx(), 'word/document.xml', 0xfffffff0));
+    const refused = (await s.ingest.ingest({ paths: [notZip, bomb] })).files;
+    expect(refused.map((f) => f.ok)).toEqual([false, false]);
+    expect(workspaceSnapshot(s)).toBe(before);
+    const after = writeFile(docs, 'fine.docx', await smallDocx());
+    const files = (await s.ingest.ingest({ paths: [notZip, bomb, after] })).files;
+    expect(failureOf(files[0]).code).toBe('DOCX_INVALID');
+    expect(failureOf(files[0]).message).toContain('memo.docx');
+    expect(failureOf(files[1]).code).toBe('DOCX_ZIP_BOMB');
+    expect(failureOf(files[1]).message).toContain('bomb.docx');
+    expect(files[2]?.ok).toBe(true);
+    const okId = files[2]?.ok ? files[2].sourceId : 0;
+    expect(s.sources.count()).toBe(2);
+    expect(s.sources.get(okId)?.file_name).toBe('fine.docx');
+  });
+
+  it('text that is in no known encoding is refused with a clear error', async () => {
+    const { services: s, docs, before } = await withGoodSource();
+    const binary = writeFile(docs, 'data.txt', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256)));
+    const e = failureOf((await s.ingest.ingest({ paths: [binary] })).files[0]);
+    expect(['UNSUPPORTED_TYPE', 'TEXT_ENCODING_UNKNOWN', 'WRONG_EXTENSION']).toContain(e.code);
+    expect(e.message).toContain('data.txt');
+    expect(workspaceSnapshot(s)).toBe(before);
+  });
+
+  it('a file over the size limit gets FILE_TOO_LARGE; an unsupported type gets UNSUPPORTED_TYPE', async () => {
+    const { services: s, docs, before } = await withGoodSource({ ingest: { maxFileBytes: 1000 } });
+    const big = writeFile(docs, 'big.txt', 'x'.repeat(5000));
+    const odd = writeFile(docs, 'sheet.xlsx', 'not really a spreadsheet');
+    const files = (await s.ingest.ingest({ paths: [big, odd] })).files;
+    expect(failureOf(files[0]).code).toBe('FILE_TOO_LARGE');
+    expect(failureOf(files[0]).message).toMatch(/big\.txt.*limit/);
+    expect(failureOf(files[1]).code).toBe('UNSUPPORTED_TYPE');
+    expect(failureOf(files[1]).message).toContain('sheet.xlsx');
+    expect(workspaceSnapshot(s)).toBe(before);
+  });
+
+  it('a folder lists hidden files and unsupported types as skipped, not silently', async () => {
+    const { services: s, docs } = await withGoodSource();
+    const folder = path.join(docs, 'folder');
+    writeFile(folder, '.hidden.pdf', 'x');
+    writeFile(folder, 'picture.png', 'x');
+    writeFile(path.join(folder, 'sub'), 'notes.md', '# Notes\n\nSome notes.\n');
+    const result = await s.ingest.ingest({ paths: [folder] });
+    expect(result.skipped.map((k) => [path.basename(k.path), k.reason]).sort()).toEqual([
+      ['.hidden.pdf', 'hidden'],
+      ['picture.png', 'unsupported_type'],
+    ]);
+    expect(result.files.map((f) => [path.basename(f.path), f.ok])).toEqual([['notes.md', true]]);
+  });
+
+  it('a file that vanishes or turns unreadable mid-batch fails alone', async () => {
+    const { services: s, docs } = await withGoodSource({ pool: { size: 1 } });
+    const paths = [];
+    for (let i = 0; i < 4; i++) paths.push(writeFile(docs, `doc-${i}.pdf`, await makePdf([{ lines: [`Document number ${i}.`] }])));
+    let struck = false;
+    const off = s.events.subscribe((e) => {
+      if (!struck && e.type === 'ingest.progress' && e.phase === 'done' && e.fileIndex === 0) {
+        struck = true;
+        fs.rmSync(paths[2] ?? '');
+        fs.rmSync(paths[3] ?? '');
+        fs.mkdirSync(paths[3] ?? ''); // a folder where the file was: it can no longer be read as a file
+      }
+    });
+    const files = (await s.ingest.ingest({ paths })).files;
+    off();
+    expect(files.map((f) => (f.ok ? 'ok' : f.error.code))).toEqual(['ok', 'ok', 'FILE_MISSING', 'FILE_UNREADABLE']);
+    expect(failureOf(files[2]).message).toContain('doc-2.pdf');
+  });
+
+  it('an extraction over the time limit is stopped with EXTRACTION_TIMEOUT, and the next file still goes in', async () => {
+    const { services: s, docs, before } = await withGoodSource({ ingest: { extractionTimeoutMs: 1 }, pool: { size: 1 } });
+    const slow = writeFile(docs, 'slow.pdf', await makePdf(Array.from({ length: 60 }, (_, i) => ({ lines: [`Page ${i + 1} of a long document.`] }))));
+    const e = failureOf((await s.ingest.ingest({ paths: [slow] })).files[0]);
+    expect(e.code).toBe('EXTRACTION_TIMEOUT');
+    expect(e.message).toContain('slow.pdf');
+    expect(workspaceSnapshot(s)).toBe(before);
+  });
+
+  it('a cancelled batch stops, keeps what was stored, and stores nothing half-done', async () => {
+    const { services: s, docs } = await withGoodSource({ pool: { size: 1 } });
+    const paths = [];
+    for (let i = 0; i < 5; i++) paths.push(writeFile(docs, `c-${i}.pdf`, await makePdf(Array.from({ length: 30 }, (_, p) => ({ lines: [`File ${i} page ${p + 1}.`] })))));
+    let batchId = '';
+    const off = s.events.subscribe((e) => {
+      if (e.type === 'ingest.progress' && e.phase === 'done' && e.fileIndex === 0) {
+        batchId = e.batchId;
+        void s.dispatch('sources.cancelIngest', { batchId });
+      }
+    });
+    const result = await s.ingest.ingest({ paths });
+    off();
+    expect(result.cancelled).toBe(true);
+    expect(result.batchId).toBe(batchId);
+    const stored = result.files.filter((f) => f.ok);
+    expect(stored.length).toBeGreaterThanOrEqual(1);
+    expect(stored.length).toBeLessThan(5);
+    for (const f of stored) if (f.ok) expect(s.sources.segments(f.sourceId)).toHaveLength(30);
+    expect(s.sources.count()).toBe(1 + stored.length);
+  });
+});
