@@ -14,12 +14,21 @@ export interface PooledContext {
 /** Pages read first, in one task, to learn the page count without a separate opening pass. */
 const FIRST_CHUNK = 24;
 const MIN_CHUNK = 16;
+/**
+ * pdf.js caches fonts and objects for as long as a document is open, so a worker's memory grows
+ * with the pages it reads; ranges of at most this many pages (each opened and destroyed on its own)
+ * keep a 2,400-page PDF within the memory budget.
+ */
+export const MAX_CHUNK = 200;
 
-/** Splits pages [from, to] into at most `parts` contiguous ranges of at least MIN_CHUNK pages. */
+/**
+ * Splits pages [from, to] into contiguous ranges: at least `parts` of them when there are enough
+ * pages (MIN_CHUNK each), and more when needed to keep each range within MAX_CHUNK pages.
+ */
 export function splitPages(from: number, to: number, parts: number): [number, number][] {
   const total = to - from + 1;
   if (total <= 0) return [];
-  const n = Math.max(1, Math.min(parts, Math.floor(total / MIN_CHUNK)));
+  const n = Math.max(1, Math.ceil(total / MAX_CHUNK), Math.min(parts, Math.floor(total / MIN_CHUNK)));
   const ranges: [number, number][] = [];
   for (let i = 0; i < n; i++) {
     const a = from + Math.floor((i * total) / n);

@@ -26,6 +26,8 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
+const YOUNG_GENERATION_MB = 6;
+
 /** The worker script beside this file (source, run by Node 24 directly) or beside the bundle. */
 function workerUrl(): URL {
   const here = import.meta.url;
@@ -49,6 +51,8 @@ export class WorkerPool {
   private readonly queue: Task[] = [];
   private nextId = 1;
   private closed = false;
+  /** Workers being terminated still hold their memory: they count against the size until gone. */
+  private retiring = 0;
 
   constructor(options: PoolOptions = {}) {
     this.size = Math.max(1, options.size ?? os.availableParallelism());
@@ -78,7 +82,7 @@ export class WorkerPool {
   private pump(): void {
     while (this.queue.length > 0) {
       let slot = this.slots.find((s) => s.task === null);
-      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot && this.slots.length + this.retiring < this.size) slot = this.spawn();
       if (!slot) return;
       const task = this.queue.shift();
       if (task) this.start(slot, task);
@@ -86,7 +90,9 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
+    // A small young generation: pdf.js churns through short-lived objects, and V8 keeps every
+    // semi-space page it ever grew to, which costs ~90 MB of resident memory per worker otherwise.
+    const worker = new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     const slot: Slot = { worker, task: null, timer: null };
     worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
     worker.on('error', (e: Error & { code?: string }) => {
@@ -147,7 +153,11 @@ export class WorkerPool {
     if (replaceWorker) {
       this.slots.splice(this.slots.indexOf(slot), 1);
       slot.worker.removeAllListeners();
-      void slot.worker.terminate();
+      this.retiring++;
+      void slot.worker.terminate().finally(() => {
+        this.retiring--;
+        if (!this.closed) this.pump();
+      });
     } else {
       slot.worker.unref();
     }
