@@ -10,6 +10,10 @@ const args = process.argv.slice(2);
 
 function electronBinary(): { path: string } | { reason: string } {
   if (process.env.EVIDESK_BROWSER_MODE === '1') return { reason: 'EVIDESK_BROWSER_MODE=1 asks for browser mode' };
+  // Checked first: without a display there is no point in fetching or starting the binary.
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    return { reason: 'there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)' };
+  }
   let binary: string;
   try {
     // The electron package exports the path of its binary, and throws when the binary is absent.
@@ -18,9 +22,6 @@ function electronBinary(): { path: string } | { reason: string } {
     return { reason: `the Electron binary is not installed (${(e as Error).message.split('\n')[0]})` };
   }
   if (!fs.existsSync(binary)) return { reason: `the Electron binary is missing at ${binary}` };
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    return { reason: 'there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)' };
-  }
   return { path: binary };
 }
 
