@@ -21,8 +21,6 @@ export interface IngestSettings {
   extractionTimeoutMs: number;
 }
 
-export const DEFAULT_INGEST_SETTINGS: IngestSettings = { maxFileBytes: 512 * 1024 * 1024, snapshots: true, extractionTimeoutMs: 10 * 60 * 1000 };
-
 export interface IngestRequest {
   paths: string[];
   password?: string;
@@ -48,11 +46,12 @@ export class IngestService {
   private readonly store: SourcesStore;
   private readonly blobs: BlobStore;
   private readonly events: EventBus;
-  private readonly settings: IngestSettings;
+  /** Read at every batch, so a changed workspace setting applies to the next one. */
+  private readonly settings: () => IngestSettings;
   private readonly pool: WorkerPool;
   private readonly running = new Map<string, AbortController>();
 
-  constructor(store: SourcesStore, blobs: BlobStore, events: EventBus, settings: IngestSettings, pool: WorkerPool) {
+  constructor(store: SourcesStore, blobs: BlobStore, events: EventBus, settings: () => IngestSettings, pool: WorkerPool) {
     this.store = store;
     this.blobs = blobs;
     this.events = events;
@@ -114,6 +113,7 @@ export class IngestService {
     req.signal?.addEventListener('abort', () => controller.abort(), { once: true });
     this.running.set(batchId, controller);
     const { files, skipped } = this.expand(req.paths);
+    const settings = this.settings();
     const results: IngestFileResult[] = new Array(files.length);
     // Same bytes twice in one batch: the second waits for the first and becomes a duplicate.
     const inFlight = new Map<string, Promise<unknown>>();
@@ -126,7 +126,7 @@ export class IngestService {
           this.events.emit({ type: 'ingest.progress', batchId, fileIndex: index, fileCount: files.length, path: file, phase, page, pageCount });
         };
         try {
-          results[index] = await this.ingestFile(file, { ...req, signal: controller.signal }, progress, inFlight);
+          results[index] = await this.ingestFile(file, { ...req, signal: controller.signal }, settings, progress, inFlight);
           progress('done');
         } catch (e) {
           results[index] = { ok: false, path: file, error: toErrorData(e) };
@@ -148,6 +148,7 @@ export class IngestService {
   private async ingestFile(
     file: string,
     req: IngestRequest,
+    settings: IngestSettings,
     progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number) => void,
     inFlight: Map<string, Promise<unknown>>,
   ): Promise<IngestFileResult> {
@@ -164,8 +165,8 @@ export class IngestService {
     }
     if (!stat.isFile()) throw new AppError('FILE_UNREADABLE', `${file} is not a regular file.`);
     if (stat.size === 0) throw new AppError('FILE_EMPTY', `${name} is empty (0 bytes); there is nothing to ingest.`);
-    if (stat.size > this.settings.maxFileBytes) {
-      throw new AppError('FILE_TOO_LARGE', `${name} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(this.settings.maxFileBytes / 1048576).toFixed(0)} MB limit for one file. Split it or raise the limit in the workspace settings.`);
+    if (stat.size > settings.maxFileBytes) {
+      throw new AppError('FILE_TOO_LARGE', `${name} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(settings.maxFileBytes / 1048576).toFixed(0)} MB limit for one file. Split it or raise the limit in the workspace settings.`);
     }
     progress('hashing');
     let bytes: Uint8Array;
@@ -181,7 +182,7 @@ export class IngestService {
     let settle = (): void => undefined;
     inFlight.set(sha256, new Promise<void>((resolve) => (settle = resolve)));
     try {
-      return await this.storeFile(file, name, kind, bytes, sha256, fileStat, req, progress);
+      return await this.storeFile(file, name, kind, bytes, sha256, fileStat, req, settings, progress);
     } finally {
       settle();
     }
@@ -195,6 +196,7 @@ export class IngestService {
     sha256: string,
     fileStat: { size: number; mtimeMs: number },
     req: IngestRequest,
+    settings: IngestSettings,
     progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number) => void,
   ): Promise<IngestFileResult> {
     const existing = this.store.findBySha(sha256);
@@ -206,7 +208,7 @@ export class IngestService {
     progress('extracting');
     const doc: ExtractedDocument = await extractInPool(this.pool, kind, bytes, {
       fileName: name,
-      deadline: Date.now() + this.settings.extractionTimeoutMs,
+      deadline: Date.now() + settings.extractionTimeoutMs,
       onProgress: (page, pageCount) => progress('extracting', page, pageCount),
       ...(req.password !== undefined ? { password: req.password } : {}),
       ...(req.signal !== undefined ? { signal: req.signal } : {}),
@@ -216,7 +218,7 @@ export class IngestService {
     progress('storing');
     const now = new Date().toISOString();
     const predecessor = this.store.findByCurrentPath(file);
-    const snapshot = this.settings.snapshots ? this.blobs.put(sha256, bytes) : null;
+    const snapshot = settings.snapshots ? this.blobs.put(sha256, bytes) : null;
     const sourceId = this.store.insert(
       { sha256, fileName: name, byteSize: bytes.length, path: file, stat: fileStat, doc, snapshot, predecessorId: predecessor?.id ?? null },
       now,
