@@ -28,7 +28,9 @@ const cliPlatform: Platform = {
 };
 
 export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const first = argv.find((a) => !a.startsWith('--'));
+  // The command word is the first positional once --workspace's value is set aside
+  // (`evidesk --workspace DIR check` must not read DIR as the command).
+  const first = parseArgs(argv, new Set(['workspace'])).command;
   const command = COMMANDS.find((c) => c.name === first);
   const args = parseArgs(argv, new Set(['workspace', ...(command?.valueFlags ?? [])]));
   const json = args.flags.has('json');

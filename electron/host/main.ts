@@ -14,6 +14,8 @@ function option(argv: readonly string[], name: string): string | undefined {
 export async function runBrowserMode(argv: readonly string[], staticDir: string): Promise<void> {
   const workspaceDir = resolveWorkspaceDir(argv);
   const services = createServices(browserPlatform, workspaceDir);
+  // Source health at open (DESIGN.md §7), in the background: the page shows 'unchecked' until it lands.
+  services.health.checkAll().catch((e: unknown) => process.stderr.write(`Source health check failed: ${(e as Error).message}\n`));
   const port = Number(option(argv, '--port') ?? process.env.EVIDESK_PORT ?? 0);
   const host = await startHost({ services, staticDir, port });
   process.stdout.write(

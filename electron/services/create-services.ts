@@ -1,15 +1,24 @@
 import { createDispatcher, type Dispatch, type Handlers } from '../../shared/contract/dispatcher.ts';
 import { AppError } from '../../shared/contract/errors.ts';
-import type { SourceSummary } from '../../shared/contract/schemas.ts';
+import type { Health, SourceSummary } from '../../shared/contract/schemas.ts';
 import { EventBus } from './events.ts';
-import { DEFAULT_INGEST_SETTINGS, IngestService, type IngestSettings } from './ingest/ingest-service.ts';
+import { HealthService, type HealthSettings } from './health/health-service.ts';
+import { IngestService, type IngestSettings } from './ingest/ingest-service.ts';
 import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
 import type { Platform } from './platform.ts';
 import { SearchService } from './search/search-service.ts';
 import { SourceFiles } from './sources/source-files.ts';
 import { BlobStore } from './store/blobs.ts';
 import { openDatabase, schemaVersion, type Db } from './store/database.ts';
+import { HealthStore } from './store/health-store.ts';
 import { SearchStore } from './store/search-store.ts';
+import { SettingsStore } from './store/settings-store.ts';
+import { ingestSettingsFrom, WorkspaceSettingsService } from './workspace/settings.ts';
+import { AnchoringStore } from './store/anchoring-store.ts';
+import { AnswersStore } from './store/answers-store.ts';
+import type { ModelSettings } from './answerers/openai-compatible.ts';
+import { AnswersService } from './verification/answers-service.ts';
+import { Verifier } from './verification/verifier.ts';
 import { parseWarnings, SourcesStore, type SourceRow } from './store/sources-store.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
@@ -17,8 +26,12 @@ import packageJson from '../../package.json' with { type: 'json' };
 export const APP_VERSION: string = packageJson.version;
 
 export interface ServicesOptions {
+  /** Overrides of the workspace's stored settings for this session (tests, benchmarks). */
   ingest?: Partial<IngestSettings>;
   pool?: PoolOptions;
+  health?: Partial<HealthSettings>;
+  /** The OpenAI-compatible endpoint; unset fields come from EVIDESK_MODEL_* variables. */
+  model?: Partial<ModelSettings>;
 }
 
 export interface Services {
@@ -29,13 +42,16 @@ export interface Services {
   readonly sourceFiles: SourceFiles;
   readonly ingest: IngestService;
   readonly search: SearchService;
+  readonly health: HealthService;
+  readonly answers: AnswersService;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
   /** Stops the extraction workers and closes the database. */
   close(): void;
 }
 
-function summary(row: SourceRow): SourceSummary {
+/** `health` is the last known one (HealthService); 'unchecked' until a check has seen the source. */
+function summary(row: SourceRow, health: Health): SourceSummary {
   return {
     id: row.id,
     sha256: row.sha256,
@@ -47,7 +63,7 @@ function summary(row: SourceRow): SourceSummary {
     pageCount: row.page_count,
     title: row.title,
     addedAt: row.added_at,
-    health: 'unchecked',
+    health,
     hasSnapshot: row.snapshot !== null,
     predecessorId: row.predecessor_id,
     warnings: parseWarnings(row.warnings),
@@ -63,7 +79,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const sourceFiles = new SourceFiles(sources, workspaceDir);
   const search = new SearchService(new SearchStore(db));
   const pool = new WorkerPool(options.pool);
-  const ingest = new IngestService(sources, blobs, events, { ...DEFAULT_INGEST_SETTINGS, ...options.ingest }, pool);
+  const settings = new WorkspaceSettingsService(new SettingsStore(db));
+  const ingest = new IngestService(sources, blobs, events, () => ({ ...ingestSettingsFrom(settings.get()), ...options.ingest }), pool);
+  const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
+  const anchoring = new AnchoringStore(db);
+  const answers = new AnswersService(new AnswersStore(db), anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -72,6 +92,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
   };
 
   const handlers: Handlers = {
+    'workspace.settings': () => settings.get(),
+    'workspace.updateSettings': (patch) => settings.update(patch),
     'workspace.info': () => ({
       path: workspaceDir,
       schemaVersion: schemaVersion(db),
@@ -81,11 +103,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
     }),
     'sources.ingest': (input) => ingest.ingest(input.password === undefined ? { paths: input.paths } : { paths: input.paths, password: input.password }),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
-    'sources.list': () => sources.list().map(summary),
+    'sources.list': () => sources.list().map((row) => summary(row, health.healthOf(row.id))),
     'sources.get': ({ id }) => {
       const row = requireSource(id);
       return {
-        ...summary(row),
+        ...summary(row, health.healthOf(id)),
         extraction: row.extraction_method,
         knownPaths: sources.paths(id).map((p) => ({ path: p.path, firstSeenAt: p.first_seen_at, current: p.current === 1 })),
         pages: sources.pageSummaries(id),
@@ -109,6 +131,22 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'search.query': ({ query, limit, sourceIds, snippets }) => ({
       hits: search.search(query, sourceIds === undefined ? { limit, snippets } : { limit, sourceIds, snippets }),
     }),
+    'sources.check': ({ ids }) => health.checkAll(ids),
+    'sources.relink': async ({ id, path }) => {
+      const done = await health.relink(id, path);
+      return { source: summary(requireSource(id), health.healthOf(id)), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
+    },
+    'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
+    'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
+    'answers.import': (input) => answers.importFile(input),
+    'answers.check': (input) => answers.check(input),
+    'answers.list': () => answers.list(),
+    'answers.get': ({ id }) => answers.get(id),
+    'answers.verify': ({ id }) => answers.verify(id),
+    'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),
+    'answers.review': ({ citationId, decision, note }) => answers.review(citationId, decision, note ?? null),
+    'answers.reanchor': ({ citationId, sourceId }) => answers.reanchor(citationId, sourceId),
+    'audit.verify': () => answers.auditCheck(),
   };
 
   return {
@@ -119,6 +157,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
     sourceFiles,
     ingest,
     search,
+    health,
+    answers,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => {

@@ -62,6 +62,8 @@ export function bootstrap(): void {
   });
   void app.whenReady().then(() => {
     const services = createServices(electronPlatform(() => mainWindow), resolveWorkspaceDir(process.argv));
+    // Source health at open (DESIGN.md §7), in the background: the window opens at once.
+    services.health.checkAll().catch((e: unknown) => process.stderr.write(`Source health check failed: ${(e as Error).message}\n`));
     session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
     session.defaultSession.setPermissionCheckHandler(() => false);
     registerAppProtocol(services, rendererDir);

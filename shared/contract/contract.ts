@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { IngestResult, PageText, SearchHit, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
+import { IngestResult, WorkspaceSettings, PageText, SearchHit, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
+import { FolderSearchResult, HealthReport, RelinkManyResult, RelinkResult } from './schemas.ts';
+import { answersContract } from './answer-schemas.ts';
 
 /**
  * Every operation the renderer (or any client) can ask of the services: a name, a zod schema for
@@ -10,6 +12,14 @@ export const contract = {
   'workspace.info': {
     input: z.object({}),
     output: WorkspaceInfo,
+  },
+  'workspace.settings': {
+    input: z.object({}),
+    output: WorkspaceSettings,
+  },
+  'workspace.updateSettings': {
+    input: WorkspaceSettings.partial(),
+    output: WorkspaceSettings,
   },
   'sources.ingest': {
     input: z.object({
@@ -43,6 +53,25 @@ export const contract = {
     }),
     output: z.object({ hits: z.array(SearchHit) }),
   },
+  // Source health and relinking (DESIGN.md §7).
+  'sources.check': {
+    input: z.object({ ids: z.array(SourceId).max(100_000).optional() }),
+    output: HealthReport,
+  },
+  'sources.relink': {
+    input: z.object({ id: SourceId, path: z.string().min(1).max(4096) }),
+    output: RelinkResult,
+  },
+  'sources.relinkMany': {
+    input: z.object({ items: z.array(z.object({ id: SourceId, path: z.string().min(1).max(4096) })).min(1).max(100_000) }),
+    output: RelinkManyResult,
+  },
+  'sources.searchFolder': {
+    input: z.object({ ids: z.array(SourceId).min(1).max(100_000), dir: z.string().min(1).max(4096) }),
+    output: FolderSearchResult,
+  },
+  // Answers: import, verification runs, the answerers, review (DESIGN.md §5, §6).
+  ...answersContract,
 } as const;
 
 export type Contract = typeof contract;

@@ -14,6 +14,12 @@ export const IngestProgress = z.object({
 
 export const SourcesChanged = z.object({ type: z.literal('sources.changed') });
 
-export const AppEvent = z.discriminatedUnion('type', [IngestProgress, SourcesChanged]);
+/** A health check or relink finished: the counts of the last known health of every checked source. */
+export const SourcesHealth = z.object({
+  type: z.literal('sources.health'),
+  counts: z.object({ ok: z.number().int().nonnegative(), modified: z.number().int().nonnegative(), missing: z.number().int().nonnegative() }),
+});
+
+export const AppEvent = z.discriminatedUnion('type', [IngestProgress, SourcesChanged, SourcesHealth]);
 export type AppEvent = z.infer<typeof AppEvent>;
 export type IngestProgress = z.infer<typeof IngestProgress>;

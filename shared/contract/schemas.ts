@@ -110,3 +110,75 @@ export const SearchHit = z.object({
   highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
+
+// Source health and relinking (DESIGN.md §7).
+
+/** A health a check has established (sources.list says 'unchecked' until one has). */
+export const CheckedHealth = z.enum(['ok', 'modified', 'missing']);
+export type CheckedHealth = z.infer<typeof CheckedHealth>;
+
+export const SourceHealth = z.object({
+  id: SourceId,
+  fileName: z.string(),
+  /** The path holding the bytes when ok, else the path the source was last recorded at. */
+  path: z.string().nullable(),
+  health: CheckedHealth,
+  /** Citations pointing at this source: what a missing or modified file puts at risk. */
+  citations: z.number().int().nonnegative(),
+  detail: z.string(),
+});
+export type SourceHealth = z.infer<typeof SourceHealth>;
+
+export const HealthCounts = z.object({ ok: z.number().int().nonnegative(), modified: z.number().int().nonnegative(), missing: z.number().int().nonnegative() });
+
+export const HealthReport = z.object({
+  checkedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  sources: z.array(SourceHealth),
+  counts: HealthCounts,
+});
+export type HealthReport = z.infer<typeof HealthReport>;
+
+/** Another missing source found, with the same bytes, where the relinked folder's contents now are. */
+export const RelinkSuggestion = z.object({ id: SourceId, fileName: z.string(), fromPath: z.string().nullable(), path: z.string() });
+export type RelinkSuggestion = z.infer<typeof RelinkSuggestion>;
+
+export const RelinkResult = z.object({
+  source: SourceSummary,
+  path: z.string(),
+  previousPath: z.string().nullable(),
+  suggestions: z.array(RelinkSuggestion),
+});
+export type RelinkResult = z.infer<typeof RelinkResult>;
+
+export const RelinkManyResult = z.object({
+  results: z.array(
+    z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), id: SourceId, path: z.string(), previousPath: z.string().nullable() }),
+      z.object({ ok: z.literal(false), id: SourceId, path: z.string(), error: ErrorDataSchema }),
+    ]),
+  ),
+});
+export type RelinkManyResult = z.infer<typeof RelinkManyResult>;
+
+export const FolderSearchResult = z.object({
+  dir: z.string(),
+  /** Files whose size was looked at. */
+  examined: z.number().int().nonnegative(),
+  /** Files hashed because their size matched. */
+  hashed: z.number().int().nonnegative(),
+  /** The walk hit its depth or file bound before seeing everything. */
+  truncated: z.boolean(),
+  results: z.array(z.object({ id: SourceId, fileName: z.string(), matches: z.array(z.string()) })),
+});
+export type FolderSearchResult = z.infer<typeof FolderSearchResult>;
+
+/** Workspace settings (stored in the workspace, so the app and the CLI share them). */
+export const WorkspaceSettings = z.object({
+  /** Keep a content-addressed snapshot of every source (DESIGN.md §3). */
+  snapshots: z.boolean(),
+  maxFileMb: z.number().int().min(1).max(8192),
+  extractionTimeoutSeconds: z.number().int().min(1).max(24 * 3600),
+});
+export type WorkspaceSettings = z.infer<typeof WorkspaceSettings>;
+export const DEFAULT_WORKSPACE_SETTINGS: WorkspaceSettings = { snapshots: true, maxFileMb: 512, extractionTimeoutSeconds: 600 };

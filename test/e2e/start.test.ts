@@ -14,7 +14,7 @@ describe('npm start where Electron cannot start', () => {
   it('says why, serves browser mode, and Chromium at the printed URL shows the app', async () => {
     ensureBuilt();
     const workspace = path.join(tempDir(), 'workspace');
-    const env = { ...process.env, EVIDESK_WORKSPACE: workspace };
+    const env: NodeJS.ProcessEnv = { ...process.env, EVIDESK_WORKSPACE: workspace };
     // No display here (and none on CI): the reason the fallback must name.
     delete env.DISPLAY;
     delete env.WAYLAND_DISPLAY;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { WorkspaceInfo } from '../../../shared/contract/schemas.ts';
 import { client, ClientError } from '../api/client.ts';
 import { LibraryPanel } from '../features/library/LibraryPanel.tsx';
+import { RelinkDialog } from '../features/relink/RelinkDialog.tsx';
 import { ViewerPanel } from '../features/viewer/ViewerPanel.tsx';
 
 export function App() {
@@ -30,6 +31,7 @@ export function App() {
         <LibraryPanel />
         <ViewerPanel />
       </main>
+      <RelinkDialog />
     </div>
   );
 }

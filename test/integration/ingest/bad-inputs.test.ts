@@ -96,7 +96,7 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
 
   it('a file that vanishes or turns unreadable mid-batch fails alone', async () => {
     const { services: s, docs } = await withGoodSource({ pool: { size: 1 } });
-    const paths = [];
+    const paths: string[] = [];
     for (let i = 0; i < 4; i++) paths.push(writeFile(docs, `doc-${i}.pdf`, await makePdf([{ lines: [`Document number ${i}.`] }])));
     let struck = false;
     const off = s.events.subscribe((e) => {
@@ -124,7 +124,7 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
 
   it('a cancelled batch stops, keeps what was stored, and stores nothing half-done', async () => {
     const { services: s, docs } = await withGoodSource({ pool: { size: 1 } });
-    const paths = [];
+    const paths: string[] = [];
     for (let i = 0; i < 5; i++) paths.push(writeFile(docs, `c-${i}.pdf`, await makePdf(Array.from({ length: 30 }, (_, p) => ({ lines: [`File ${i} page ${p + 1}.`] })))));
     let batchId = '';
     const off = s.events.subscribe((e) => {

@@ -1,5 +1,8 @@
 import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { client } from '../../api/client.ts';
+import { HealthBadge } from '../relink/HealthBadge.tsx';
+import { useRelink } from '../relink/relink-store.ts';
+import { healthSummary, needsRelink } from '../relink/selectors.ts';
 import { useViewer } from '../viewer/viewer-store.ts';
 import { useLibrary } from './library-store.ts';
 import { formatBytes, ingestSummary } from './selectors.ts';
@@ -11,11 +14,14 @@ export function LibraryPanel() {
   const [pathText, setPathText] = useState('');
   const [password, setPassword] = useState('');
   const [dropNote, setDropNote] = useState<string | null>(null);
+  const { checking, checkError, byId: healthById, check, open: openRelink } = useRelink();
 
   useEffect(() => {
     void refresh();
     return client.onEvent((event) => {
       if (event.type === 'ingest.progress') setProgress(event);
+      // A check or relink finished elsewhere (e.g. the one run when the workspace opened).
+      if (event.type === 'sources.health') void refresh();
     });
   }, [refresh, setProgress]);
 
@@ -72,11 +78,21 @@ export function LibraryPanel() {
           </ul>
         </div>
       )}
+      <div className="check-bar">
+        <button type="button" onClick={() => void check()} disabled={checking || sources.length === 0}>
+          {checking ? 'Checking…' : 'Check files'}
+        </button>
+        <span className="check-summary" role="status">
+          {checking ? '' : healthSummary(sources.map((s) => s.health))}
+        </span>
+        {checkError && <span className="error" role="alert">{checkError}</span>}
+      </div>
       <table className="sources">
         <thead>
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Pages</th>
+            <th scope="col">Health</th>
             <th scope="col">Size</th>
             <th scope="col">SHA-256</th>
           </tr>
@@ -91,6 +107,16 @@ export function LibraryPanel() {
                 {s.warnings.length > 0 && <span className="badge" title={s.warnings.map((w) => w.message).join('\n')}>⚠ {s.warnings.length}</span>}
               </td>
               <td>{s.pageCount ?? s.segmentCount}</td>
+              <td>
+                <div className="health-cell">
+                  <HealthBadge health={s.health} title={healthById[s.id]?.detail ?? s.path ?? undefined} />
+                  {needsRelink(s.health) && (
+                    <button type="button" className="link" onClick={() => openRelink({ id: s.id, fileName: s.fileName, path: s.path, health: s.health })} aria-label={`Relink ${s.fileName}`}>
+                      Relink…
+                    </button>
+                  )}
+                </div>
+              </td>
               <td>{formatBytes(s.byteSize)}</td>
               <td>
                 <code className="sha" title={s.sha256} data-sha256={s.sha256}>
@@ -101,7 +127,7 @@ export function LibraryPanel() {
           ))}
           {sources.length === 0 && (
             <tr>
-              <td colSpan={4} className="empty">No sources yet. Add a PDF by its path above, or drop files here.</td>
+              <td colSpan={5} className="empty">No sources yet. Add a PDF by its path above, or drop files here.</td>
             </tr>
           )}
         </tbody>

@@ -39,6 +39,9 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     try {
       const result = await client.call('sources.ingest', password ? { paths, password } : { paths });
       set({ lastIngest: result });
+      // New files are checked at once, so the list shows their health rather than 'not checked'.
+      const ids = result.files.flatMap((f) => (f.ok ? [f.sourceId] : []));
+      if (ids.length > 0) await client.call('sources.check', { ids }).catch(() => undefined);
       await get().refresh();
     } catch (e) {
       set({ error: message(e) });

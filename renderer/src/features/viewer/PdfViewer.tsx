@@ -3,6 +3,7 @@ import { Document, Page } from 'react-pdf';
 import type { PDFPageProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
 import { client, ClientError } from '../../api/client.ts';
+import { useRelink } from '../relink/relink-store.ts';
 import { DOCUMENT_OPTIONS } from './pdfjs-setup.ts';
 import { PdfTextLayer } from './PdfTextLayer.tsx';
 import { useViewer } from './viewer-store.ts';
@@ -70,7 +71,11 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
           file={client.sourceUrl(sourceId)}
           options={DOCUMENT_OPTIONS}
           onLoadSuccess={(pdf) => setPageCount(pdf.numPages)}
-          onLoadError={(e) => setLoadError(`The PDF could not be opened: ${e.message}`)}
+          onLoadError={(e) => {
+            setLoadError(`The PDF could not be opened: ${e.message}`);
+            // FILE_MISSING (the file moved and there is no snapshot) opens the relink dialog.
+            void useRelink.getState().openIfMissing(sourceId, 'The viewer could not open this source: its file is not where it was recorded. Relink it to open it.');
+          }}
           loading="Opening…"
         >
           <Page

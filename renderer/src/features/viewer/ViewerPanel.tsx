@@ -1,4 +1,5 @@
 import { PdfViewer } from './PdfViewer.tsx';
+import { ViewerErrorBoundary } from './ViewerErrorBoundary.tsx';
 import { useViewer } from './viewer-store.ts';
 
 export function ViewerPanel() {
@@ -12,7 +13,13 @@ export function ViewerPanel() {
   }
   return (
     <section className="viewer" aria-label="Viewer">
-      {kind === 'pdf' ? <PdfViewer key={sourceId} sourceId={sourceId} /> : <p>This viewer shows PDF sources; other formats open in a later version.</p>}
+      {kind === 'pdf' ? (
+        <ViewerErrorBoundary key={sourceId}>
+          <PdfViewer sourceId={sourceId} />
+        </ViewerErrorBoundary>
+      ) : (
+        <p>This viewer shows PDF sources; other formats open in a later version.</p>
+      )}
     </section>
   );
 }

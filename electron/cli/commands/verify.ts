@@ -1,0 +1,79 @@
+import path from 'node:path';
+import type { VerificationCitation, VerificationResult } from '../../../shared/verification/result-schema.ts';
+import { call, EXIT, type Command } from '../command.ts';
+import { table } from '../table.ts';
+
+/** Status as icon and word: readable without colour. */
+export const STATUS_LABEL: Record<VerificationCitation['status'], string> = {
+  verified: '✓ verified',
+  verified_elsewhere: '↪ verified elsewhere',
+  partial: '≈ partial',
+  not_found: '✖ not found',
+  source_unknown: '? source unknown',
+  no_quote: '– no quote',
+};
+
+export function whereText(c: VerificationCitation): string {
+  const m = c.match;
+  if (!m) return '';
+  const at = m.page !== undefined ? `p. ${m.page}` : m.line !== undefined ? `line ${m.line}` : m.paragraph !== undefined ? `¶ ${m.paragraph}` : '';
+  return at ? `${m.file} ${at}` : m.file;
+}
+
+/** A citation passes when its quote is at the claimed place and supports the claim. */
+export function passes(c: VerificationCitation): boolean {
+  return c.status === 'verified' && c.verdict === 'supported';
+}
+
+export function printResult(result: VerificationResult, out: (t: string) => void): void {
+  if (result.answer.question) out(`Question: ${result.answer.question}`);
+  if (result.citations.length === 0) out('The answer has no citations.');
+  else {
+    out(
+      table(
+        ['marker', 'status', 'verdict', 'score', 'where'],
+        result.citations.map((c) => [`[${c.marker}]`, STATUS_LABEL[c.status], c.verdict, c.score.toFixed(2), whereText(c)]),
+      ),
+    );
+    for (const c of result.citations.filter((x) => !passes(x))) {
+      if (c.notes.length > 0) out(`[${c.marker}] ${c.notes.join('; ')}`);
+    }
+  }
+  for (const f of result.riskFlags) out(`risk: ${f.message}${f.markers.length ? ` (${f.markers.map((m) => `[${m}]`).join(' ')})` : ''}`);
+  const s = result.summary;
+  out(
+    `${s.total} citations: ${s.byStatus.verified} verified, ${s.byStatus.verified_elsewhere} elsewhere, ${s.byStatus.partial} partial, ${s.byStatus.not_found} not found, ` +
+      `${s.byStatus.source_unknown} source unknown, ${s.byStatus.no_quote} without quote; coverage ${(s.coverage * 100).toFixed(0)}%, unsupported ${(s.unsupportedRate * 100).toFixed(0)}%.`,
+  );
+}
+
+export const verifyCommand: Command = {
+  name: 'verify',
+  usage: 'verify FILE [--save]          check an answer file\'s citations (exit 1 unless all verified and supported); --save stores it',
+  run: async (ctx) => {
+    const { services, json, io, args } = ctx;
+    const file = args.positionals[0];
+    if (!file || args.positionals.length > 1) {
+      io.err('evidesk verify: give one answer file (native JSON, Markdown, Anthropic response, evidence ledger or Web Annotation).');
+      return EXIT.usage;
+    }
+    const input = { path: path.resolve(file) };
+    let result: VerificationResult;
+    let saved: number | null = null;
+    if (args.flags.has('save')) {
+      const detail = await call(services, 'answers.import', input);
+      saved = detail.answer.id;
+      if (!detail.verification) throw new Error('the stored answer has no verification run');
+      result = detail.verification;
+    } else {
+      // Verification without storing: the workspace is left exactly as it was.
+      result = await call(services, 'answers.check', input);
+    }
+    if (json) io.out(JSON.stringify(result, null, 2));
+    else {
+      printResult(result, io.out);
+      if (saved !== null) io.out(`Stored as answer ${saved}.`);
+    }
+    return result.citations.every(passes) ? EXIT.ok : EXIT.someFailed;
+  },
+};

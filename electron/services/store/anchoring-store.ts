@@ -1,0 +1,122 @@
+import type { Db } from './database.ts';
+import type { SegmentRow } from './sources-store.ts';
+
+/** The columns of a source that resolving a citation's reference needs. */
+export interface SourceRefRow {
+  id: number;
+  sha256: string;
+  kind: string;
+  file_name: string;
+  title: string | null;
+  predecessor_id: number | null;
+  restricted: number;
+  page_count: number | null;
+  added_at: string;
+}
+
+export interface RetrievedRow extends SegmentRow {
+  file_name: string;
+  sha256: string;
+  rank: number;
+}
+
+const SOURCE_COLUMNS = 'id, sha256, kind, file_name, title, predecessor_id, restricted, page_count, added_at';
+
+/** Reads of sources and segments for anchoring, re-anchoring and the answerers' retrieval. */
+export class AnchoringStore {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  source(id: number): SourceRefRow | undefined {
+    return this.db.prepare(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE id = ?`).get(id) as SourceRefRow | undefined;
+  }
+
+  sourceBySha(sha256: string): SourceRefRow | undefined {
+    return this.db.prepare(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE sha256 = ?`).get(sha256) as SourceRefRow | undefined;
+  }
+
+  /**
+   * Sources whose file name or title matches a name without regard to case, with or without its
+   * extension: `stem` is the lowercased name without extension, `name` the lowercased full name.
+   */
+  sourcesNamed(name: string, stem: string): SourceRefRow[] {
+    return this.db
+      .prepare(
+        `SELECT ${SOURCE_COLUMNS} FROM sources
+         WHERE lower(file_name) = @name OR lower(title) = @name OR lower(title) = @stem
+            OR lower(file_name) = @stem OR lower(file_name) LIKE @stemDot ESCAPE '\\'
+         ORDER BY id`,
+      )
+      .all({ name, stem, stemDot: `${stem.replace(/[\\%_]/g, (c) => `\\${c}`)}.%` }) as SourceRefRow[];
+  }
+
+  /** Newer versions of a source (ingested as a changed file at its path). */
+  successors(id: number): SourceRefRow[] {
+    return this.db.prepare(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE predecessor_id = ? ORDER BY id`).all(id) as SourceRefRow[];
+  }
+
+  segment(id: number): SegmentRow | undefined {
+    return this.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow | undefined;
+  }
+
+  segmentsByPages(sourceId: number, from: number, to: number): SegmentRow[] {
+    return this.db
+      .prepare('SELECT * FROM segments WHERE source_id = ? AND page BETWEEN ? AND ? ORDER BY ordinal')
+      .all(sourceId, from, to) as SegmentRow[];
+  }
+
+  segmentsByParagraphs(sourceId: number, from: number, to: number): SegmentRow[] {
+    return this.db
+      .prepare('SELECT * FROM segments WHERE source_id = ? AND paragraph BETWEEN ? AND ? ORDER BY ordinal')
+      .all(sourceId, from, to) as SegmentRow[];
+  }
+
+  /** Segments whose line range overlaps [from, to]. */
+  segmentsByLines(sourceId: number, from: number, to: number): SegmentRow[] {
+    return this.db
+      .prepare('SELECT * FROM segments WHERE source_id = ? AND line_start <= ? AND line_end >= ? ORDER BY ordinal')
+      .all(sourceId, to, from) as SegmentRow[];
+  }
+
+  /** Segments under a heading whose text contains `section` (case-insensitive). */
+  segmentsBySection(sourceId: number, section: string, limit: number): SegmentRow[] {
+    const like = `%${section.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.db
+      .prepare("SELECT * FROM segments WHERE source_id = ? AND lower(heading_path) LIKE ? ESCAPE '\\' ORDER BY ordinal LIMIT ?")
+      .all(sourceId, like, limit) as SegmentRow[];
+  }
+
+  segmentsByOrdinals(sourceId: number, ordinals: readonly number[]): SegmentRow[] {
+    if (ordinals.length === 0) return [];
+    return this.db
+      .prepare(`SELECT * FROM segments WHERE source_id = ? AND ordinal IN (${ordinals.map(() => '?').join(',')}) ORDER BY ordinal`)
+      .all(sourceId, ...ordinals) as SegmentRow[];
+  }
+
+  allSegments(sourceId: number): SegmentRow[] {
+    return this.db.prepare('SELECT * FROM segments WHERE source_id = ? ORDER BY ordinal').all(sourceId) as SegmentRow[];
+  }
+
+  /** Characters of stored text in a source: decides whether a full scan is affordable. */
+  textLength(sourceId: number): number {
+    return (this.db.prepare('SELECT coalesce(sum(length(text)), 0) AS n FROM segments WHERE source_id = ?').get(sourceId) as { n: number }).n;
+  }
+
+  /**
+   * Ranked FTS hits over the whole workspace with their text, for the answerers. Restricted
+   * sources can be left out: their text must never reach a model endpoint.
+   */
+  retrieve(match: string, limit: number, options: { excludeRestricted: boolean }): RetrievedRow[] {
+    return this.db
+      .prepare(
+        `SELECT g.*, s.file_name, s.sha256, bm25(segments_fts) AS rank
+         FROM segments_fts JOIN segments g ON g.id = segments_fts.rowid JOIN sources s ON s.id = g.source_id
+         WHERE segments_fts MATCH ? ${options.excludeRestricted ? 'AND s.restricted = 0' : ''}
+           AND NOT EXISTS (SELECT 1 FROM sources n WHERE n.predecessor_id = s.id)
+         ORDER BY rank LIMIT ?`,
+      )
+      .all(match, limit) as RetrievedRow[];
+  }
+}

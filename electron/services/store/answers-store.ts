@@ -1,0 +1,339 @@
+import { createHash } from 'node:crypto';
+import type { Db } from './database.ts';
+
+export interface AnswerRow {
+  id: number;
+  format: string;
+  question: string | null;
+  answer_text: string;
+  origin: string;
+  raw: string | null;
+  created_at: string;
+}
+
+export interface AnswerListRow extends AnswerRow {
+  citation_count: number;
+  run_id: number | null;
+  run_created_at: string | null;
+  run_summary: string | null;
+}
+
+export interface CitationRow {
+  id: number;
+  answer_id: number;
+  ordinal: number;
+  marker: string;
+  claim: string;
+  quote: string | null;
+  context: string | null;
+  source_id: number | null;
+  unknown_source_id: number | null;
+  claimed_locator: string;
+  method: string | null;
+  confidence: string | null;
+  supersedes_id: number | null;
+  created_at: string;
+  /** Joined: the unknown source's reference, when the citation points at one. */
+  unknown_reference: string | null;
+}
+
+export interface RunRow {
+  id: number;
+  answer_id: number;
+  verifier: string;
+  summary: string;
+  risk_flags: string;
+  created_at: string;
+}
+
+export interface ResultRow {
+  id: number;
+  run_id: number;
+  citation_id: number;
+  status: string;
+  verdict: string;
+  score: number;
+  confidence: number;
+  source_id: number | null;
+  segment_id: number | null;
+  start_offset: number | null;
+  end_segment_id: number | null;
+  end_offset: number | null;
+  page: number | null;
+  page_label: string | null;
+  match_method: string | null;
+  matched_text: string | null;
+  quote: string | null;
+  prefix: string | null;
+  suffix: string | null;
+  notes: string;
+}
+
+export interface ReviewRow {
+  id: number;
+  citation_id: number;
+  decision: 'accepted' | 'rejected' | 'flagged';
+  note: string | null;
+  supersedes_id: number | null;
+  created_at: string;
+}
+
+export interface AuditRow {
+  id: number;
+  action: string;
+  payload: string;
+  created_at: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface NewAnswer {
+  format: string;
+  question: string | null;
+  answerText: string;
+  origin: string;
+  raw: string | null;
+}
+
+export interface NewCitation {
+  answerId: number;
+  ordinal: number;
+  marker: string;
+  claim: string;
+  quote: string | null;
+  context: string | null;
+  sourceId: number | null;
+  unknownReference: string | null;
+  claimedLocator: Record<string, unknown>;
+  method: string | null;
+  confidence: string | null;
+  supersedesId: number | null;
+}
+
+export interface NewResult {
+  citationId: number;
+  status: string;
+  verdict: string;
+  score: number;
+  confidence: number;
+  sourceId: number | null;
+  segmentId: number | null;
+  startOffset: number | null;
+  endSegmentId: number | null;
+  endOffset: number | null;
+  page: number | null;
+  pageLabel: string | null;
+  matchMethod: string | null;
+  matchedText: string | null;
+  quote: string | null;
+  prefix: string | null;
+  suffix: string | null;
+  notes: string[];
+}
+
+/** The hash of the first row's predecessor. */
+export const AUDIT_GENESIS = '0'.repeat(64);
+
+/** SHA-256(prev_hash || action || payload || created_at), as migration 3 documents it. */
+export function auditHash(prevHash: string, action: string, payload: string, createdAt: string): string {
+  return createHash('sha256').update(prevHash).update(action).update(payload).update(createdAt).digest('hex');
+}
+
+export interface AuditCheck {
+  ok: boolean;
+  rows: number;
+  head: string;
+  /** The first row whose hash or link does not check out. */
+  brokenAt?: { id: number; reason: string };
+}
+
+/**
+ * All SQL about answers, citations, verification runs and their results, review decisions and
+ * the audit log. Rows are only ever inserted (the schema's triggers refuse UPDATE and DELETE).
+ */
+export class AnswersStore {
+  readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** Runs `fn` as one immediate transaction: all of its writes land, or none. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  insertAnswer(a: NewAnswer, now: string): number {
+    const r = this.db
+      .prepare('INSERT INTO answers (format, question, answer_text, origin, raw, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(a.format, a.question, a.answerText, a.origin, a.raw, now);
+    return Number(r.lastInsertRowid);
+  }
+
+  /** The id of the explicit "unknown source" record for a reference, created on first use. */
+  unknownSourceId(reference: string): number {
+    this.db.prepare('INSERT INTO unknown_sources (reference) VALUES (?) ON CONFLICT (reference) DO NOTHING').run(reference);
+    return (this.db.prepare('SELECT id FROM unknown_sources WHERE reference = ?').get(reference) as { id: number }).id;
+  }
+
+  insertCitation(c: NewCitation, now: string): number {
+    const unknownId = c.sourceId === null ? this.unknownSourceId(c.unknownReference ?? '{}') : null;
+    const r = this.db
+      .prepare(
+        `INSERT INTO citations (answer_id, ordinal, marker, claim, quote, context, source_id, unknown_source_id, claimed_locator, method, confidence, supersedes_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        c.answerId,
+        c.ordinal,
+        c.marker,
+        c.claim,
+        c.quote,
+        c.context,
+        c.sourceId,
+        unknownId,
+        JSON.stringify(c.claimedLocator),
+        c.method,
+        c.confidence,
+        c.supersedesId,
+        now,
+      );
+    return Number(r.lastInsertRowid);
+  }
+
+  insertRun(answerId: number, verifier: string, summary: unknown, riskFlags: unknown, now: string): number {
+    const r = this.db
+      .prepare('INSERT INTO verification_runs (answer_id, verifier, summary, risk_flags, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(answerId, verifier, JSON.stringify(summary), JSON.stringify(riskFlags), now);
+    return Number(r.lastInsertRowid);
+  }
+
+  insertResult(runId: number, r: NewResult): number {
+    const res = this.db
+      .prepare(
+        `INSERT INTO citation_results (run_id, citation_id, status, verdict, score, confidence, source_id, segment_id, start_offset,
+           end_segment_id, end_offset, page, page_label, match_method, matched_text, quote, prefix, suffix, notes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        runId,
+        r.citationId,
+        r.status,
+        r.verdict,
+        r.score,
+        r.confidence,
+        r.sourceId,
+        r.segmentId,
+        r.startOffset,
+        r.endSegmentId,
+        r.endOffset,
+        r.page,
+        r.pageLabel,
+        r.matchMethod,
+        r.matchedText,
+        r.quote,
+        r.prefix,
+        r.suffix,
+        JSON.stringify(r.notes),
+      );
+    return Number(res.lastInsertRowid);
+  }
+
+  answer(id: number): AnswerRow | undefined {
+    return this.db.prepare('SELECT * FROM answers WHERE id = ?').get(id) as AnswerRow | undefined;
+  }
+
+  listAnswers(): AnswerListRow[] {
+    return this.db
+      .prepare(
+        `SELECT a.*,
+           (SELECT count(*) FROM citations c WHERE c.answer_id = a.id
+              AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)) AS citation_count,
+           r.id AS run_id, r.created_at AS run_created_at, r.summary AS run_summary
+         FROM answers a
+         LEFT JOIN verification_runs r ON r.id = (SELECT max(id) FROM verification_runs WHERE answer_id = a.id)
+         ORDER BY a.created_at DESC, a.id DESC`,
+      )
+      .all() as AnswerListRow[];
+  }
+
+  /** The answer's current citations: those no later row supersedes, in answer order. */
+  citations(answerId: number): CitationRow[] {
+    return this.db
+      .prepare(
+        `SELECT c.*, u.reference AS unknown_reference FROM citations c
+         LEFT JOIN unknown_sources u ON u.id = c.unknown_source_id
+         WHERE c.answer_id = ? AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)
+         ORDER BY c.ordinal, c.id`,
+      )
+      .all(answerId) as CitationRow[];
+  }
+
+  citation(id: number): CitationRow | undefined {
+    return this.db
+      .prepare('SELECT c.*, u.reference AS unknown_reference FROM citations c LEFT JOIN unknown_sources u ON u.id = c.unknown_source_id WHERE c.id = ?')
+      .get(id) as CitationRow | undefined;
+  }
+
+  runs(answerId: number): RunRow[] {
+    return this.db.prepare('SELECT * FROM verification_runs WHERE answer_id = ? ORDER BY id').all(answerId) as RunRow[];
+  }
+
+  run(id: number): RunRow | undefined {
+    return this.db.prepare('SELECT * FROM verification_runs WHERE id = ?').get(id) as RunRow | undefined;
+  }
+
+  latestRun(answerId: number): RunRow | undefined {
+    return this.db.prepare('SELECT * FROM verification_runs WHERE answer_id = ? ORDER BY id DESC LIMIT 1').get(answerId) as RunRow | undefined;
+  }
+
+  results(runId: number): ResultRow[] {
+    return this.db.prepare('SELECT * FROM citation_results WHERE run_id = ? ORDER BY id').all(runId) as ResultRow[];
+  }
+
+  /** The newest result for a citation, over all runs. */
+  latestResult(citationId: number): ResultRow | undefined {
+    return this.db.prepare('SELECT * FROM citation_results WHERE citation_id = ? ORDER BY run_id DESC LIMIT 1').get(citationId) as ResultRow | undefined;
+  }
+
+  latestReview(citationId: number): ReviewRow | undefined {
+    return this.db.prepare('SELECT * FROM review_decisions WHERE citation_id = ? ORDER BY id DESC LIMIT 1').get(citationId) as ReviewRow | undefined;
+  }
+
+  /** A new decision supersedes the citation's previous one; the old row stays. */
+  insertReview(citationId: number, decision: ReviewRow['decision'], note: string | null, now: string): ReviewRow {
+    const previous = this.latestReview(citationId);
+    const r = this.db
+      .prepare('INSERT INTO review_decisions (citation_id, decision, note, supersedes_id, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(citationId, decision, note, previous?.id ?? null, now);
+    return this.db.prepare('SELECT * FROM review_decisions WHERE id = ?').get(Number(r.lastInsertRowid)) as ReviewRow;
+  }
+
+  /** Appends to the hash chain; call inside the transaction of the change it records. */
+  appendAudit(action: string, payload: unknown, now: string): AuditRow {
+    const prev = this.db.prepare('SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1').get() as { hash: string } | undefined;
+    const prevHash = prev?.hash ?? AUDIT_GENESIS;
+    const json = JSON.stringify(payload);
+    const hash = auditHash(prevHash, action, json, now);
+    const r = this.db.prepare('INSERT INTO audit_log (action, payload, created_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?)').run(action, json, now, prevHash, hash);
+    return { id: Number(r.lastInsertRowid), action, payload: json, created_at: now, prev_hash: prevHash, hash };
+  }
+
+  auditRows(): AuditRow[] {
+    return this.db.prepare('SELECT * FROM audit_log ORDER BY id').all() as AuditRow[];
+  }
+
+  /** Recomputes every hash and link of the chain; the first mismatch is where tampering starts. */
+  verifyAudit(): AuditCheck {
+    let prev = AUDIT_GENESIS;
+    let rows = 0;
+    for (const row of this.db.prepare('SELECT * FROM audit_log ORDER BY id').iterate() as IterableIterator<AuditRow>) {
+      rows++;
+      if (row.prev_hash !== prev) return { ok: false, rows, head: prev, brokenAt: { id: row.id, reason: 'its prev_hash is not the previous row\'s hash (a row was removed or inserted)' } };
+      if (auditHash(row.prev_hash, row.action, row.payload, row.created_at) !== row.hash) {
+        return { ok: false, rows, head: prev, brokenAt: { id: row.id, reason: 'its content does not match its hash (the row was edited)' } };
+      }
+      prev = row.hash;
+    }
+    return { ok: true, rows, head: prev };
+  }
+}

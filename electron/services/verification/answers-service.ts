@@ -1,0 +1,420 @@
+/**
+ * Answers end to end: import (parse → verify → store, one transaction), re-verification (a new
+ * run; old runs stay), the answerers, review decisions, re-anchoring in a new source version,
+ * and the audit chain. Every write appends an audit row in the same transaction.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type {
+  AnswerDetail,
+  AnswerFileInput,
+  AnswerSummaryData,
+  CitationDetail,
+  CitationResultData,
+  ReanchorResult,
+  ReviewData,
+  ReviewDecision,
+  RunData,
+  StoredClaimedLocator,
+} from '../../../shared/contract/answer-schemas.ts';
+import { MAX_ANSWER_CHARS } from '../../../shared/contract/answer-schemas.ts';
+import { AppError } from '../../../shared/contract/errors.ts';
+import { parseAnswer } from '../../../shared/imports/index.ts';
+import { SourceRef, type ImportedAnswer } from '../../../shared/imports/model.ts';
+import {
+  VERIFICATION_FORMAT,
+  VerificationRiskFlag,
+  VerificationSummary,
+  type VerificationCitation,
+  type VerificationResult,
+} from '../../../shared/verification/result-schema.ts';
+import { citationStatus, VERIFIED_SCORE } from '../../../shared/verification/index.ts';
+import { answerOffline } from '../answerers/offline.ts';
+import { answerWithModel, resolveModelSettings, type ModelSettings } from '../answerers/openai-compatible.ts';
+import type { AnchoringStore } from '../store/anchoring-store.ts';
+import type { AnswersStore, CitationRow, ResultRow, ReviewRow, RunRow } from '../store/answers-store.ts';
+import {
+  citationInputs,
+  resultRow,
+  searchableQuote,
+  toAnchorSegment,
+  verificationMatch,
+  verificationResult,
+  VERIFIER_NAME,
+  type CitationInput,
+  type Verifier,
+} from './verifier.ts';
+
+export interface AnswersServiceOptions {
+  model?: Partial<ModelSettings>;
+  env?: Record<string, string | undefined>;
+}
+
+function sha256Text(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+function reviewData(r: ReviewRow): ReviewData {
+  return { id: r.id, citationId: r.citation_id, decision: r.decision, note: r.note, supersedesId: r.supersedes_id, createdAt: r.created_at };
+}
+
+function storedLocator(c: ImportedAnswer['citations'][number]): StoredClaimedLocator {
+  const l: StoredClaimedLocator = { ...c.locator };
+  if (c.prefix) l.quotePrefix = c.prefix;
+  if (c.suffix) l.quoteSuffix = c.suffix;
+  return l;
+}
+
+export class AnswersService {
+  private readonly store: AnswersStore;
+  private readonly anchoring: AnchoringStore;
+  private readonly verifier: Verifier;
+  private readonly options: AnswersServiceOptions;
+
+  constructor(store: AnswersStore, anchoring: AnchoringStore, verifier: Verifier, options: AnswersServiceOptions = {}) {
+    this.store = store;
+    this.anchoring = anchoring;
+    this.verifier = verifier;
+    this.options = options;
+  }
+
+  /** The file's text and name; errors name the file and say what to do. */
+  readInput(input: AnswerFileInput): { content: string; fileName: string } {
+    if ('content' in input) return { content: input.content, fileName: input.fileName };
+    const file = input.path;
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      throw new AppError('FILE_MISSING', `${file} does not exist. Check the path and try again.`, { path: file });
+    }
+    if (!stat.isFile()) throw new AppError('FILE_UNREADABLE', `${file} is not a file. Give the path of an answer file.`, { path: file });
+    if (stat.size > MAX_ANSWER_CHARS) {
+      throw new AppError('FILE_TOO_LARGE', `${file} is ${Math.round(stat.size / 1e6)} MB; answer files up to ${MAX_ANSWER_CHARS / 1e6} MB are accepted.`, { path: file });
+    }
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch (e) {
+      throw new AppError('FILE_UNREADABLE', `${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Check its permissions.`, { path: file });
+    }
+    return { content: new TextDecoder('utf-8').decode(bytes), fileName: path.basename(file) };
+  }
+
+  /** Verifies an answer file without writing anything. */
+  check(input: AnswerFileInput): VerificationResult {
+    const { content, fileName } = this.readInput(input);
+    const answer = parseAnswer(content, fileName);
+    return verificationResult(answer.question, this.verifier.verifyAll(citationInputs(answer)), new Date().toISOString());
+  }
+
+  importFile(input: AnswerFileInput): AnswerDetail {
+    const { content, fileName } = this.readInput(input);
+    const answer = parseAnswer(content, fileName);
+    return this.get(this.save(answer, `import:${fileName}`, content));
+  }
+
+  /**
+   * Verifies, then stores the answer, its citations, the run, its results and the audit rows in
+   * one transaction: after a crash the answer is either fully present or absent.
+   */
+  save(answer: ImportedAnswer, origin: string, raw: string | null, extraFlags: VerificationRiskFlag[] = []): number {
+    const verification = this.verifier.verifyAll(citationInputs(answer), extraFlags);
+    const now = new Date().toISOString();
+    return this.store.transaction(() => {
+      const answerId = this.store.insertAnswer({ format: answer.format, question: answer.question, answerText: answer.answerText, origin, raw }, now);
+      const citationIds = answer.citations.map((c, ordinal) => {
+        const o = verification.outcomes[ordinal];
+        return this.store.insertCitation(
+          {
+            answerId,
+            ordinal,
+            marker: c.marker,
+            claim: c.claim,
+            quote: c.quote,
+            context: c.context,
+            sourceId: o?.source?.id ?? null,
+            unknownReference: o?.unknownReference ?? null,
+            claimedLocator: storedLocator(c),
+            method: c.method ?? null,
+            confidence: c.confidence ?? null,
+            supersedesId: null,
+          },
+          now,
+        );
+      });
+      this.store.appendAudit(
+        'answer.import',
+        { answerId, format: answer.format, origin, citations: citationIds.length, rawSha256: raw === null ? null : sha256Text(raw) },
+        now,
+      );
+      const runId = this.store.insertRun(answerId, VERIFIER_NAME, verification.summary, verification.riskFlags, now);
+      verification.outcomes.forEach((o, i) => this.store.insertResult(runId, resultRow(citationIds[i] ?? 0, o)));
+      this.store.appendAudit('answer.verify', { answerId, runId, verifier: VERIFIER_NAME, byStatus: verification.summary.byStatus }, now);
+      return answerId;
+    });
+  }
+
+  private requireAnswer(id: number) {
+    const a = this.store.answer(id);
+    if (!a) throw new AppError('ANSWER_NOT_FOUND', `There is no answer with id ${id} in this workspace. List the answers with answers.list.`);
+    return a;
+  }
+
+  /** A stored citation as verifier input: its resolved source, else its reference resolved again. */
+  private inputOf(c: CitationRow): CitationInput {
+    const stored = parseJson<StoredClaimedLocator>(c.claimed_locator, {});
+    const { quotePrefix, quoteSuffix, ...locator } = stored;
+    const ref = c.unknown_reference !== null ? SourceRef.safeParse(parseJson(c.unknown_reference, {})) : null;
+    return {
+      marker: c.marker,
+      claim: c.claim,
+      quote: c.quote,
+      context: c.context,
+      sourceRef: ref?.success ? ref.data : {},
+      sourceId: c.source_id,
+      locator,
+      prefix: quotePrefix,
+      suffix: quoteSuffix,
+    };
+  }
+
+  /** Re-verification: a new run over the current citations; earlier runs are never touched. */
+  verify(answerId: number): AnswerDetail {
+    this.requireAnswer(answerId);
+    const citations = this.store.citations(answerId);
+    // Flags about the answer text itself (uncited model sentences) do not change between runs.
+    const previous = this.store.latestRun(answerId);
+    const carried = parseJson<unknown[]>(previous?.risk_flags ?? null, [])
+      .map((f) => VerificationRiskFlag.safeParse(f))
+      .filter((r) => r.success && r.data.code === 'uncited_sentence')
+      .map((r) => r.data as VerificationRiskFlag);
+    const verification = this.verifier.verifyAll(citations.map((c) => this.inputOf(c)), carried);
+    const now = new Date().toISOString();
+    this.store.transaction(() => {
+      const runId = this.store.insertRun(answerId, VERIFIER_NAME, verification.summary, verification.riskFlags, now);
+      verification.outcomes.forEach((o, i) => this.store.insertResult(runId, resultRow(citations[i]?.id ?? 0, o)));
+      this.store.appendAudit('answer.verify', { answerId, runId, verifier: VERIFIER_NAME, byStatus: verification.summary.byStatus }, now);
+    });
+    return this.get(answerId);
+  }
+
+  async ask(question: string, useModel: boolean): Promise<AnswerDetail> {
+    if (!useModel) {
+      const answer = answerOffline(this.anchoring, question);
+      return this.get(this.save(answer, 'offline', null));
+    }
+    const settings = resolveModelSettings(this.options.model, this.options.env ?? process.env);
+    const { answer, riskFlags, raw } = await answerWithModel(this.anchoring, question, settings);
+    return this.get(this.save(answer, `model:${settings?.model ?? 'unknown'}`, raw, riskFlags));
+  }
+
+  list(): AnswerSummaryData[] {
+    return this.store.listAnswers().map((a) => {
+      const summary = a.run_summary === null ? null : VerificationSummary.safeParse(parseJson(a.run_summary, null));
+      return {
+        id: a.id,
+        format: a.format,
+        origin: a.origin,
+        question: a.question,
+        createdAt: a.created_at,
+        citationCount: a.citation_count,
+        latestRun: a.run_id !== null && a.run_created_at !== null && summary?.success ? { id: a.run_id, createdAt: a.run_created_at, summary: summary.data } : null,
+      };
+    });
+  }
+
+  private runData(run: RunRow): RunData {
+    return {
+      id: run.id,
+      verifier: run.verifier,
+      createdAt: run.created_at,
+      summary: VerificationSummary.parse(parseJson(run.summary, {})),
+      riskFlags: parseJson<unknown[]>(run.risk_flags, []).flatMap((f) => {
+        const r = VerificationRiskFlag.safeParse(f);
+        return r.success ? [r.data] : [];
+      }),
+    };
+  }
+
+  private resultData(r: ResultRow): CitationResultData {
+    const method = r.match_method === 'exact' || r.match_method === 'normalised' || r.match_method === 'fuzzy' ? r.match_method : null;
+    return {
+      runId: r.run_id,
+      status: r.status as CitationResultData['status'],
+      verdict: r.verdict as CitationResultData['verdict'],
+      score: r.score,
+      confidence: r.confidence,
+      sourceId: r.source_id,
+      segmentId: r.segment_id,
+      start: r.start_offset,
+      endSegmentId: r.end_segment_id,
+      end: r.end_offset,
+      page: r.page,
+      pageLabel: r.page_label,
+      method,
+      matchedText: r.matched_text,
+      quote: r.quote,
+      prefix: r.prefix,
+      suffix: r.suffix,
+      notes: parseJson<string[]>(r.notes, []),
+    };
+  }
+
+  /** The verification@1 document of a stored run. */
+  private storedVerification(question: string | null, run: RunData, citations: CitationRow[], results: Map<number, ResultRow>): VerificationResult {
+    const items: VerificationCitation[] = citations.flatMap((c) => {
+      const r = results.get(c.id);
+      if (!r) return [];
+      let match: VerificationCitation['match'] = null;
+      if (r.segment_id !== null && r.source_id !== null && r.start_offset !== null && r.end_offset !== null) {
+        const source = this.anchoring.source(r.source_id);
+        const seg = this.anchoring.segment(r.segment_id);
+        if (source && seg) {
+          const spans = r.end_segment_id !== null;
+          match = verificationMatch(source, toAnchorSegment(seg), {
+            start: r.start_offset,
+            end: r.end_offset,
+            spans,
+            method: r.match_method ?? 'fuzzy',
+            text: r.matched_text ?? '',
+          });
+        }
+      }
+      const data = this.resultData(r);
+      return [{ marker: c.marker, status: data.status, verdict: data.verdict, score: data.score, match, notes: data.notes }];
+    });
+    return { format: VERIFICATION_FORMAT, verifiedAt: run.createdAt, answer: { question }, citations: items, summary: run.summary, riskFlags: run.riskFlags };
+  }
+
+  get(answerId: number): AnswerDetail {
+    const a = this.requireAnswer(answerId);
+    const citations = this.store.citations(answerId);
+    const runRow = this.store.latestRun(answerId);
+    const run = runRow ? this.runData(runRow) : null;
+    const results = new Map<number, ResultRow>();
+    if (runRow) for (const r of this.store.results(runRow.id)) results.set(r.citation_id, r);
+    const details: CitationDetail[] = citations.map((c) => {
+      const src = c.source_id !== null ? this.anchoring.source(c.source_id) : undefined;
+      const r = results.get(c.id);
+      const review = this.store.latestReview(c.id);
+      return {
+        id: c.id,
+        ordinal: c.ordinal,
+        marker: c.marker,
+        claim: c.claim,
+        quote: c.quote,
+        context: c.context,
+        source: src ? { id: src.id, fileName: src.file_name, sha256: src.sha256, title: src.title } : null,
+        unknownSource: c.unknown_reference,
+        claimedLocator: parseJson<StoredClaimedLocator>(c.claimed_locator, {}),
+        method: c.method,
+        confidence: c.confidence,
+        createdAt: c.created_at,
+        result: r ? this.resultData(r) : null,
+        review: review ? reviewData(review) : null,
+      };
+    });
+    return {
+      answer: { id: a.id, format: a.format, origin: a.origin, question: a.question, answerText: a.answer_text, createdAt: a.created_at },
+      citations: details,
+      run,
+      runCount: this.store.runs(answerId).length,
+      verification: run ? this.storedVerification(a.question, run, citations, results) : null,
+    };
+  }
+
+  review(citationId: number, decision: ReviewDecision, note: string | null): ReviewData {
+    const c = this.store.citation(citationId);
+    if (!c) throw new AppError('CITATION_NOT_FOUND', `There is no citation with id ${citationId} in this workspace.`);
+    const now = new Date().toISOString();
+    return this.store.transaction(() => {
+      const row = this.store.insertReview(citationId, decision, note, now);
+      this.store.appendAudit('citation.review', { answerId: c.answer_id, citationId, reviewId: row.id, decision, note, supersedes: row.supersedes_id }, now);
+      return reviewData(row);
+    });
+  }
+
+  /**
+   * Finds a citation's quote again in another version of its source (default: the newest),
+   * using the stored anchor's prefix and suffix to choose between repeats, and says what moved.
+   */
+  reanchor(citationId: number, targetSourceId?: number): ReanchorResult {
+    const c = this.store.citation(citationId);
+    if (!c) throw new AppError('CITATION_NOT_FOUND', `There is no citation with id ${citationId} in this workspace.`);
+    const old = this.store.latestResult(citationId);
+    const fromSourceId = old?.source_id ?? c.source_id;
+    const fromSource = fromSourceId !== null ? this.anchoring.source(fromSourceId) : undefined;
+    const from =
+      fromSource && old
+        ? { sourceId: fromSource.id, sha256: fromSource.sha256, fileName: fromSource.file_name, page: old.page, pageLabel: old.page_label, segmentId: old.segment_id, start: old.start_offset, end: old.end_offset }
+        : null;
+    let target = targetSourceId !== undefined ? this.anchoring.source(targetSourceId) : fromSourceId !== null ? this.verifier.newestVersion(fromSourceId) : null;
+    if (targetSourceId !== undefined && !target) throw new AppError('SOURCE_NOT_FOUND', `There is no source with id ${targetSourceId} in this workspace.`);
+    if (!target && fromSource) target = fromSource;
+    const quote = c.quote ?? old?.quote ?? null;
+    if (!target || !quote) {
+      return { citationId, from, to: null, found: false, moved: false, message: !quote ? 'The citation has no quote to find again.' : 'The citation has no known source to look in.' };
+    }
+    const stored = parseJson<StoredClaimedLocator>(c.claimed_locator, {});
+    // The old anchor's context chooses between repeats; the old page is a hint, not a requirement.
+    const hintLocator = old?.page ? { page: old.page } : {};
+    const { match } = this.verifier.anchor(target.id, searchableQuote(quote), hintLocator, {
+      prefix: old?.prefix ?? stored.quotePrefix,
+      suffix: old?.suffix ?? stored.quoteSuffix,
+    });
+    const status = citationStatus({ quote, sourceKnown: true, match, claimed: old?.page ? { pages: [old.page] } : null });
+    if (!match || match.score < 0.75) {
+      return {
+        citationId,
+        from,
+        to: null,
+        found: false,
+        moved: true,
+        message: `The quote is not in ${target.file_name} (source #${target.id})${from?.page ? `; it was on p. ${from.page} of the old version` : ''}.`,
+      };
+    }
+    const to = {
+      sourceId: target.id,
+      sha256: target.sha256,
+      fileName: target.file_name,
+      page: match.page ?? null,
+      pageLabel: match.segment.pageLabel,
+      segmentId: match.segment.id,
+      start: match.start,
+      end: match.endSegment ? (match.endOffset ?? match.end) : match.end,
+      status,
+      score: match.score,
+      method: match.method,
+    };
+    const samePlace = from !== null && from.page === to.page && (from.page !== null || (from.start === to.start && from.end === to.end));
+    const where = (p: number | null, label: string | null) => (p === null ? 'its passage' : `p. ${label && label !== String(p) ? `${label} (${p})` : p}`);
+    const message = samePlace
+      ? `Still on ${where(to.page, to.pageLabel)} in ${target.file_name}${match.score < VERIFIED_SCORE ? ` (partial, score ${match.score.toFixed(2)})` : ''}.`
+      : `Moved: ${from ? where(from.page, from.pageLabel) : 'unknown'} → ${where(to.page, to.pageLabel)} in ${target.file_name}${match.score < VERIFIED_SCORE ? ` (partial, score ${match.score.toFixed(2)})` : ''}.`;
+    return { citationId, from, to, found: match.score >= VERIFIED_SCORE - 1e-9, moved: !samePlace, message };
+  }
+
+  auditCheck() {
+    return this.store.verifyAudit();
+  }
+
+  /** Runs of an answer, oldest first (for history views and tests). */
+  runs(answerId: number): RunData[] {
+    return this.store.runs(answerId).map((r) => this.runData(r));
+  }
+
+  results(runId: number): CitationResultData[] {
+    return this.store.results(runId).map((r) => this.resultData(r));
+  }
+}

@@ -1,0 +1,175 @@
+/** Contract schemas of the answers handlers: import, list, get, verify, ask, review, re-anchor. */
+import { z } from 'zod';
+import { ClaimedLocator } from '../imports/model.ts';
+import {
+  CitationStatusSchema,
+  ClaimVerdictSchema,
+  MatchMethodSchema,
+  VerificationResult,
+  VerificationRiskFlag,
+  VerificationSummary,
+} from '../verification/result-schema.ts';
+import { Sha256, SourceId } from './schemas.ts';
+
+export const AnswerId = z.number().int().positive();
+export const CitationId = z.number().int().positive();
+
+/** Largest answer file accepted inline (the path form reads files up to the same size). */
+export const MAX_ANSWER_CHARS = 20_000_000;
+
+export const AnswerFileInput = z.union([
+  z.object({ path: z.string().min(1) }),
+  z.object({ content: z.string().max(MAX_ANSWER_CHARS), fileName: z.string().min(1).max(500) }),
+]);
+export type AnswerFileInput = z.infer<typeof AnswerFileInput>;
+
+export const ReviewDecision = z.enum(['accepted', 'rejected', 'flagged']);
+export type ReviewDecision = z.infer<typeof ReviewDecision>;
+
+export const ReviewData = z.object({
+  id: z.number().int().positive(),
+  citationId: CitationId,
+  decision: ReviewDecision,
+  note: z.string().nullable(),
+  supersedesId: z.number().int().positive().nullable(),
+  createdAt: z.string(),
+});
+export type ReviewData = z.infer<typeof ReviewData>;
+
+/** One citation's anchoring result in a run: enough for the viewer to highlight it. */
+export const CitationResultData = z.object({
+  runId: z.number().int().positive(),
+  status: CitationStatusSchema,
+  verdict: ClaimVerdictSchema,
+  score: z.number().min(0).max(1),
+  confidence: z.number().min(0).max(1),
+  sourceId: SourceId.nullable(),
+  segmentId: z.number().int().positive().nullable(),
+  start: z.number().int().nonnegative().nullable(),
+  endSegmentId: z.number().int().positive().nullable(),
+  end: z.number().int().nonnegative().nullable(),
+  page: z.number().int().positive().nullable(),
+  pageLabel: z.string().nullable(),
+  method: MatchMethodSchema.nullable(),
+  matchedText: z.string().nullable(),
+  quote: z.string().nullable(),
+  prefix: z.string().nullable(),
+  suffix: z.string().nullable(),
+  notes: z.array(z.string()),
+});
+export type CitationResultData = z.infer<typeof CitationResultData>;
+
+export const StoredClaimedLocator = ClaimedLocator.extend({
+  /** TextQuoteSelector context given by the citing tool. */
+  quotePrefix: z.string().optional(),
+  quoteSuffix: z.string().optional(),
+});
+export type StoredClaimedLocator = z.infer<typeof StoredClaimedLocator>;
+
+export const CitationDetail = z.object({
+  id: CitationId,
+  ordinal: z.number().int().nonnegative(),
+  marker: z.string(),
+  claim: z.string(),
+  quote: z.string().nullable(),
+  context: z.string().nullable(),
+  source: z.object({ id: SourceId, fileName: z.string(), sha256: Sha256, title: z.string().nullable() }).nullable(),
+  /** The citation's own words for a source no workspace source matched. */
+  unknownSource: z.string().nullable(),
+  claimedLocator: StoredClaimedLocator,
+  method: z.string().nullable(),
+  confidence: z.string().nullable(),
+  createdAt: z.string(),
+  result: CitationResultData.nullable(),
+  review: ReviewData.nullable(),
+});
+export type CitationDetail = z.infer<typeof CitationDetail>;
+
+export const RunData = z.object({
+  id: z.number().int().positive(),
+  verifier: z.string(),
+  createdAt: z.string(),
+  summary: VerificationSummary,
+  riskFlags: z.array(VerificationRiskFlag),
+});
+export type RunData = z.infer<typeof RunData>;
+
+export const AnswerData = z.object({
+  id: AnswerId,
+  format: z.string(),
+  origin: z.string(),
+  question: z.string().nullable(),
+  answerText: z.string(),
+  createdAt: z.string(),
+});
+
+export const AnswerDetail = z.object({
+  answer: AnswerData,
+  citations: z.array(CitationDetail),
+  /** The latest verification run (null only for an answer never verified). */
+  run: RunData.nullable(),
+  runCount: z.number().int().nonnegative(),
+  verification: VerificationResult.nullable(),
+});
+export type AnswerDetail = z.infer<typeof AnswerDetail>;
+
+export const AnswerSummaryData = z.object({
+  id: AnswerId,
+  format: z.string(),
+  origin: z.string(),
+  question: z.string().nullable(),
+  createdAt: z.string(),
+  citationCount: z.number().int().nonnegative(),
+  latestRun: z.object({ id: z.number().int().positive(), createdAt: z.string(), summary: VerificationSummary }).nullable(),
+});
+export type AnswerSummaryData = z.infer<typeof AnswerSummaryData>;
+
+const Placement = z.object({
+  sourceId: SourceId,
+  sha256: Sha256,
+  fileName: z.string(),
+  page: z.number().int().positive().nullable(),
+  pageLabel: z.string().nullable(),
+  segmentId: z.number().int().positive().nullable(),
+  start: z.number().int().nonnegative().nullable(),
+  end: z.number().int().nonnegative().nullable(),
+});
+
+export const ReanchorResult = z.object({
+  citationId: CitationId,
+  from: Placement.nullable(),
+  to: Placement.extend({ status: CitationStatusSchema, score: z.number().min(0).max(1), method: MatchMethodSchema }).nullable(),
+  found: z.boolean(),
+  moved: z.boolean(),
+  message: z.string(),
+});
+export type ReanchorResult = z.infer<typeof ReanchorResult>;
+
+export const AuditCheckData = z.object({
+  ok: z.boolean(),
+  rows: z.number().int().nonnegative(),
+  head: z.string(),
+  brokenAt: z.object({ id: z.number().int(), reason: z.string() }).optional(),
+});
+export type AuditCheckData = z.infer<typeof AuditCheckData>;
+
+/** The answers part of the contract; contract.ts spreads it into the table. */
+export const answersContract = {
+  'answers.import': { input: AnswerFileInput, output: AnswerDetail },
+  /** Verifies an answer file without storing anything (evidesk verify without --save). */
+  'answers.check': { input: AnswerFileInput, output: VerificationResult },
+  'answers.list': { input: z.object({}), output: z.array(AnswerSummaryData) },
+  'answers.get': { input: z.object({ id: AnswerId }), output: AnswerDetail },
+  'answers.verify': { input: z.object({ id: AnswerId }), output: AnswerDetail },
+  'answers.ask': {
+    input: z.object({ question: z.string().trim().min(1).max(2000), useModel: z.boolean().optional() }),
+    output: AnswerDetail,
+  },
+  'answers.review': {
+    input: z.object({ citationId: CitationId, decision: ReviewDecision, note: z.string().max(10_000).optional() }),
+    output: ReviewData,
+  },
+  /** Finds a citation's quote again in another version of its source (default: the newest). */
+  'answers.reanchor': { input: z.object({ citationId: CitationId, sourceId: SourceId.optional() }), output: ReanchorResult },
+  'audit.verify': { input: z.object({}), output: AuditCheckData },
+} as const;

@@ -1,0 +1,202 @@
+/**
+ * Markdown answers with citation markers. The convention (docs/answer-formats.md says the same):
+ *
+ *   Question: How much annual leave do employees get?          (optional; or front matter `question:`)
+ *
+ *   Employees receive 14 days of annual leave [1]. Unused days lapse in March.[^2]
+ *
+ *   [1]: "14 days of annual leave" — HR_Policy.pdf, p. 12
+ *   [^2]: "Unused leave lapses on 31 March" — HR_Policy.pdf, pp. 12–13
+ *
+ * or a Sources list, usually under a "Sources" / "References" heading:
+ *
+ *   ## Sources
+ *   - [S1] HR_Policy.pdf p. 12: "14 days of annual leave"
+ *
+ * A definition carries the quote in straight or curly double quotes (or «…»), the source as a file
+ * name (matched without case or extension), a title, or a SHA-256, and optionally a locator:
+ * `p. 12`, `pp. 12–13`, `page 12`, `lines 10–12`, `¶ 4` / `para 4`, `§ Leave policy`. A definition
+ * without a quote is a paraphrase. Each marker occurrence in the text is one citation whose claim is
+ * the sentence it sits in (markers removed).
+ */
+import { baseName, compact, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
+import { findMarkers, sentenceAt, splitSentences, stripMarkers } from './sentences.ts';
+
+interface Definition {
+  label: string;
+  body: string;
+}
+
+const FOOTNOTE_DEF = /^ {0,3}\[\^([\w-]+)\]:[ \t]*(.*)$/;
+const REFERENCE_DEF = /^ {0,3}(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?\[([A-Za-z]{0,3}\d+)\]:[ \t]*(.*)$/;
+const LIST_DEF = /^ {0,3}(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?\[([A-Za-z]{0,3}\d+)\][ \t]+(.*)$/;
+const SOURCES_HEADING = /^ {0,3}(?:#{1,6}[ \t]*|\*\*)?(?:sources|references|citations|bibliography|evidence|notes|footnotes)\b.*$/i;
+const QUESTION_LINE = /^ {0,3}(?:#{1,6}[ \t]*)?(?:\*\*|__)?(?:question|q)(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*(.+?)[ \t]*$/i;
+const QUOTED = /“([^”]+)”|"([^"]+)"|«\s*([^»]+?)\s*»|„([^“”]+)[“”]/g;
+const HAS_QUOTE = new RegExp(QUOTED.source);
+const FILE_LIKE = /\.[A-Za-z0-9]{2,5}$/;
+
+/** The longest quoted span of a definition, and the definition without it. */
+function takeQuote(body: string): { quote: string | null; rest: string } {
+  let best: { text: string; start: number; end: number } | null = null;
+  for (const m of body.matchAll(QUOTED)) {
+    const text = m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
+    if (!best || text.length > best.text.length) best = { text, start: m.index, end: m.index + m[0].length };
+  }
+  if (!best || best.text.trim().length === 0) return { quote: null, rest: body };
+  return { quote: best.text.trim(), rest: `${body.slice(0, best.start)} ${body.slice(best.end)}` };
+}
+
+const RANGE = String.raw`(\d+)(?:\s*(?:-|–|—|to)\s*(\d+))?`;
+
+/** Locator and source reference from what remains of a definition once its quote is taken out. */
+export function parseSourceText(text: string): { sourceRef: SourceRef; locator: ClaimedLocator } {
+  let rest = ` ${text} `;
+  const locator: ClaimedLocator = {};
+  const take = (re: RegExp, fn: (m: RegExpExecArray) => void): void => {
+    const m = re.exec(rest);
+    if (!m) return;
+    fn(m);
+    rest = rest.slice(0, m.index) + ' ' + rest.slice(m.index + m[0].length);
+  };
+  let sha256: string | undefined;
+  take(/(?:sha-?256[:=\s]\s*)?\b([0-9a-fA-F]{64})\b/i, (m) => (sha256 = (m[1] ?? '').toLowerCase()));
+  take(new RegExp(String.raw`(?:^|[\s,;(])(?:pp?\.|pages?)\s*${RANGE}`, 'i'), (m) => {
+    locator.page = Number(m[1]);
+    if (m[2] && Number(m[2]) > Number(m[1])) locator.pageEnd = Number(m[2]);
+  });
+  take(new RegExp(String.raw`(?:^|[\s,;(])(?:lines?|ll?\.)\s*${RANGE}`, 'i'), (m) => {
+    locator.line = Number(m[1]);
+    if (m[2] && Number(m[2]) > Number(m[1])) locator.lineEnd = Number(m[2]);
+  });
+  take(/(?:¶|(?:^|[\s,;(])(?:para(?:graph)?\.?))\s*(\d+)/i, (m) => (locator.paragraph = Number(m[1])));
+  take(/(?:§|(?:^|[\s,;(])section\s)\s*["“]?([^,;:"”()]+?)["”]?\s*(?=$|[,;:()])/i, (m) => {
+    const s = (m[1] ?? '').trim();
+    if (s) locator.section = s;
+  });
+  // What is left names the source: drop labels and separators around it.
+  let name = rest
+    .replace(/\b(?:source|file|document|doc)\s*[:=]/gi, ' ')
+    .replace(/[()[\]]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[\s—–:,;.-]+|[\s—–:,;-]+$/g, '')
+    .trim();
+  // "HR_Policy.pdf, p. 12" leaves "HR_Policy.pdf,": the trailing punctuation is gone by now.
+  name = name.replace(/^[*_`]+|[*_`]+$/g, '').trim();
+  const ref: SourceRef = {};
+  if (sha256) ref.sha256 = sha256;
+  if (name) {
+    const file = baseName(name);
+    if (FILE_LIKE.test(file)) ref.file = file;
+    else ref.title = name;
+  }
+  return { sourceRef: ref, locator };
+}
+
+function definitionCitation(def: Definition): Omit<ImportedCitation, 'claim' | 'marker'> {
+  const { quote, rest } = takeQuote(def.body);
+  // Without a quote, the words before a dash describe the claim; the source follows the last dash.
+  const dash = quote === null ? Math.max(rest.lastIndexOf(' — '), rest.lastIndexOf(' – '), rest.lastIndexOf(' -- ')) : -1;
+  const { sourceRef, locator } = parseSourceText(dash >= 0 ? rest.slice(dash + 3) : rest);
+  const notes: string[] = [];
+  if (!sourceRef.sha256 && !sourceRef.file && !sourceRef.title) notes.push(`the definition of [${def.label}] names no source`);
+  return compact({
+    quote,
+    context: null,
+    sourceRef,
+    locator,
+    method: quote ? ('direct_quote' as const) : ('paraphrase' as const),
+    notes: notes.length > 0 ? notes : undefined,
+  });
+}
+
+export function parseMarkdown(content: string): ParseOutcome {
+  const trimmed = content.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[{') || trimmed.startsWith('<')) return { kind: 'not-mine' };
+  const lines = content.replace(/\r\n?/g, '\n').split('\n');
+  let question: string | null = null;
+  const definitions = new Map<string, Definition>();
+  const bodyLines: string[] = [];
+  let inSources = false;
+  let inFence = false;
+  let i = 0;
+  // YAML front matter: only `question:` is read.
+  if (/^---\s*$/.test(lines[0] ?? '')) {
+    const end = lines.findIndex((l, k) => k > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
+    if (end > 0) {
+      for (const l of lines.slice(1, end)) {
+        const m = /^question:\s*(.+?)\s*$/i.exec(l);
+        if (m?.[1]) question = m[1].replace(/^(['"])(.*)\1$/, '$2');
+      }
+      i = end + 1;
+    }
+  }
+  let last: Definition | null = null;
+  for (; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
+    if (inFence) {
+      bodyLines.push(line);
+      last = null;
+      continue;
+    }
+    const fn = FOOTNOTE_DEF.exec(line) ?? REFERENCE_DEF.exec(line);
+    const list = fn ? null : LIST_DEF.exec(line);
+    const isListDef = list !== null && (inSources || HAS_QUOTE.test(line));
+    if (fn || isListDef) {
+      const m = (fn ?? list) as RegExpExecArray;
+      const label = m[1] ?? '';
+      last = { label, body: m[2] ?? '' };
+      if (!definitions.has(label)) definitions.set(label, last);
+      continue;
+    }
+    // Indented continuation of a definition (footnotes may run over several lines).
+    if (last && /^(?: {2,}|\t)\S/.test(line)) {
+      last.body += ` ${line.trim()}`;
+      continue;
+    }
+    last = null;
+    if (question === null && bodyLines.every((l) => l.trim() === '')) {
+      const q = QUESTION_LINE.exec(line);
+      if (q?.[1]) {
+        question = q[1].replace(/(?:\*\*|__)$/, '').trim();
+        continue;
+      }
+      const h = /^ {0,3}#{1,6}[ \t]+(.+\?)[ \t]*#*\s*$/.exec(line);
+      if (h?.[1]) {
+        question = h[1].trim();
+        continue;
+      }
+    }
+    if (SOURCES_HEADING.test(line) && !/\[[^\]]+\]/.test(line)) {
+      inSources = true;
+      continue;
+    }
+    bodyLines.push(line);
+  }
+  if (definitions.size === 0) return { kind: 'not-mine' };
+
+  const body = bodyLines.join('\n').trim();
+  const sentences = splitSentences(body);
+  const citations: ImportedCitation[] = [];
+  const used = new Set<string>();
+  for (const hit of findMarkers(body)) {
+    const sentence = sentenceAt(sentences, hit.start);
+    const claim = sentence ? stripMarkers(sentence.text).replace(/^(?:[-*+]|\d+[.)]|#+)\s+/, '') : '';
+    const def = definitions.get(hit.label);
+    used.add(hit.label);
+    if (!def) {
+      citations.push({ marker: hit.label, claim, quote: null, context: null, sourceRef: {}, locator: {}, notes: [`marker [${hit.label}] has no definition in the file`] });
+      continue;
+    }
+    citations.push({ marker: hit.label, claim, ...definitionCitation(def) });
+  }
+  for (const def of definitions.values()) {
+    if (used.has(def.label)) continue;
+    const c = definitionCitation(def);
+    citations.push({ marker: def.label, claim: '', ...c, notes: [...(c.notes ?? []), `[${def.label}] is defined but never cited in the text`] });
+  }
+  const answer: ImportedAnswer = { format: 'markdown', question, answerText: body, citations };
+  return { kind: 'parsed', answer };
+}

@@ -1,0 +1,292 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HealthReport, SourceHealth, SourceSummary } from '../../../shared/contract/schemas.ts';
+import { writeFile } from '../../support/pdf-fixtures.ts';
+import { openTestServices } from '../../support/workspace.ts';
+
+type TestServices = ReturnType<typeof openTestServices>;
+
+async function ingestAll(services: TestServices, paths: string[]): Promise<Map<string, number>> {
+  const result = await services.ingest.ingest({ paths });
+  const ids = new Map<string, number>();
+  for (const f of result.files) {
+    if (!f.ok) throw new Error(`ingest failed for ${f.path}: ${f.error.message}`);
+    ids.set(path.basename(f.path), f.sourceId);
+  }
+  return ids;
+}
+
+/** An answer with `counts[i]` citations on `sourceIds[i]`, written with SQL as the answers feature would. */
+function cite(services: TestServices, citations: [sourceId: number, count: number][]): void {
+  const now = new Date().toISOString();
+  const answer = services.db
+    .prepare(`INSERT INTO answers (format, question, answer_text, origin, created_at) VALUES ('evidence-desk/answer@1', 'q', 'a', 'test', ?)`)
+    .run(now);
+  const insert = services.db.prepare(
+    `INSERT INTO citations (answer_id, ordinal, marker, claim, quote, source_id, claimed_locator, created_at) VALUES (?, ?, ?, 'claim', 'quote', ?, '{}', ?)`,
+  );
+  let ordinal = 0;
+  for (const [sourceId, count] of citations) {
+    for (let i = 0; i < count; i++) insert.run(answer.lastInsertRowid, ordinal, String(ordinal + 1), sourceId, now), ordinal++;
+  }
+}
+
+async function call<T>(services: TestServices, name: string, input: unknown): Promise<T> {
+  const envelope = await services.dispatch(name, input);
+  if (!envelope.ok) throw Object.assign(new Error(envelope.error.message), { code: envelope.error.code });
+  return envelope.value as T;
+}
+
+function byName(report: HealthReport): Map<string, SourceHealth> {
+  return new Map(report.sources.map((s) => [s.fileName, s]));
+}
+
+describe('source health and relinking', () => {
+  let services: TestServices;
+  let docs: string;
+  beforeEach(() => {
+    services = openTestServices();
+    docs = path.join(services.dir, 'docs');
+  });
+  afterEach(() => services.close());
+
+  it('reports ok, modified and missing with the number of citations each puts at risk', async () => {
+    const files = ['kept.txt', 'edited.txt', 'same-size.txt', 'gone.txt'].map((n) => writeFile(docs, n, `The text of ${n}, line one.\n`));
+    const ids = await ingestAll(services, files);
+    cite(services, [
+      [ids.get('kept.txt') ?? 0, 1],
+      [ids.get('edited.txt') ?? 0, 2],
+      [ids.get('gone.txt') ?? 0, 3],
+    ]);
+    fs.appendFileSync(path.join(docs, 'edited.txt'), 'A line added later.\n');
+    // Same size, different bytes: only the hash can tell.
+    const sameSize = path.join(docs, 'same-size.txt');
+    fs.writeFileSync(sameSize, fs.readFileSync(sameSize, 'utf8').toUpperCase());
+    fs.rmSync(path.join(docs, 'gone.txt'));
+
+    const report = await call<HealthReport>(services, 'sources.check', {});
+    const got = byName(report);
+    expect(got.get('kept.txt')).toMatchObject({ health: 'ok', citations: 1, path: path.join(docs, 'kept.txt') });
+    expect(got.get('edited.txt')).toMatchObject({ health: 'modified', citations: 2 });
+    expect(got.get('same-size.txt')).toMatchObject({ health: 'modified', citations: 0 });
+    expect(got.get('gone.txt')).toMatchObject({ health: 'missing', citations: 3, path: path.join(docs, 'gone.txt') });
+    expect(got.get('gone.txt')?.detail).toContain('no longer exists');
+    expect(got.get('edited.txt')?.detail).toMatch(/new version/);
+    expect(report.counts).toEqual({ ok: 1, modified: 2, missing: 1 });
+
+    // sources.list reports the last known health instead of 'unchecked'.
+    const list = await call<SourceSummary[]>(services, 'sources.list', {});
+    expect(Object.fromEntries(list.map((s) => [s.fileName, s.health]))).toEqual({
+      'kept.txt': 'ok',
+      'edited.txt': 'modified',
+      'same-size.txt': 'modified',
+      'gone.txt': 'missing',
+    });
+  });
+
+  it('says unchecked before any check, and checks only the named sources when asked', async () => {
+    const ids = await ingestAll(services, [writeFile(docs, 'a.txt', 'alpha\n'), writeFile(docs, 'b.txt', 'beta\n')]);
+    const list = await call<SourceSummary[]>(services, 'sources.list', {});
+    expect(list.map((s) => s.health)).toEqual(['unchecked', 'unchecked']);
+    const report = await call<HealthReport>(services, 'sources.check', { ids: [ids.get('b.txt')] });
+    expect(report.sources.map((s) => s.fileName)).toEqual(['b.txt']);
+    const after = await call<SourceSummary[]>(services, 'sources.list', {});
+    expect(Object.fromEntries(after.map((s) => [s.fileName, s.health]))).toEqual({ 'a.txt': 'unchecked', 'b.txt': 'ok' });
+  });
+
+  it('keeps a touched file with the same bytes ok, and remembers its new mtime so the next check does not hash it', async () => {
+    const file = writeFile(docs, 'touched.txt', 'Nothing changes in this file but its time.\n');
+    const ids = await ingestAll(services, [file]);
+    const id = ids.get('touched.txt') ?? 0;
+    const later = new Date(Date.now() + 3_600_000);
+    fs.utimesSync(file, later, later);
+    const newMtime = fs.statSync(file).mtimeMs;
+    expect(services.sources.paths(id)[0]?.mtime_ms).not.toBe(newMtime);
+
+    const first = await services.health.checkAll();
+    expect(first.sources[0]).toMatchObject({ health: 'ok', detail: 'touched, same bytes' });
+    expect(services.sources.paths(id)[0]?.mtime_ms).toBe(newMtime);
+    const second = await services.health.checkAll();
+    expect(second.sources[0]).toMatchObject({ health: 'ok', detail: 'unchanged' });
+  });
+
+  it('calls a source ok when any one of its current paths still holds the bytes', async () => {
+    const a = writeFile(path.join(docs, 'a'), 'twin.txt', 'Twin bytes at two places.\n');
+    const b = writeFile(path.join(docs, 'b'), 'twin.txt', 'Twin bytes at two places.\n');
+    const ids = await ingestAll(services, [a, b]);
+    expect(services.sources.count()).toBe(1);
+    fs.rmSync(a);
+    const report = await services.health.checkAll();
+    expect(report.sources[0]).toMatchObject({ id: ids.get('twin.txt'), health: 'ok', path: b });
+    expect(report.sources[0]?.detail).toContain('1 other recorded path');
+  });
+
+  it('finds a moved file by searching a folder: candidates by size, hashed, hidden folders and the workspace skipped', async () => {
+    const file = writeFile(docs, 'report.txt', 'The quarterly report, in plain text.\n');
+    const ids = await ingestAll(services, [file]);
+    const id = ids.get('report.txt') ?? 0;
+    const elsewhere = path.join(services.dir, 'archive', '2024', 'q3');
+    fs.mkdirSync(elsewhere, { recursive: true });
+    fs.renameSync(file, path.join(elsewhere, 'renamed-report.txt'));
+    // Same size, other bytes: a candidate by size that the hash rules out.
+    writeFile(path.join(services.dir, 'archive'), 'decoy.txt', 'THE QUARTERLY REPORT, IN PLAIN TEXT.\n');
+    // A copy in a hidden folder is not looked at.
+    writeFile(path.join(services.dir, 'archive', '.trash'), 'report.txt', fs.readFileSync(path.join(elsewhere, 'renamed-report.txt')));
+    // A symlink loop ends.
+    fs.symlinkSync(path.join(services.dir, 'archive'), path.join(elsewhere, 'loop'));
+
+    expect((await services.health.checkAll()).sources[0]?.health).toBe('missing');
+    // The search root holds the workspace too: its snapshot blob has the same bytes and must not match.
+    const found = await services.health.searchFolder(id, services.dir);
+    expect(found.results[0]?.matches).toEqual([path.join(elsewhere, 'renamed-report.txt')]);
+    expect(found.hashed).toBe(2);
+    // Only the two files outside the hidden folder and the workspace were looked at.
+    expect(found.examined).toBe(2);
+    expect(found.truncated).toBe(false);
+
+    await call(services, 'sources.relink', { id, path: found.results[0]?.matches[0] });
+    expect((await services.health.checkAll()).sources[0]).toMatchObject({ health: 'ok', path: path.join(elsewhere, 'renamed-report.txt') });
+  });
+
+  it('returns every match when the same bytes sit at several places, and refuses a search inside the workspace', async () => {
+    const file = writeFile(docs, 'dup.txt', 'Duplicated bytes.\n');
+    const ids = await ingestAll(services, [file]);
+    const id = ids.get('dup.txt') ?? 0;
+    const target = path.join(services.dir, 'copies');
+    writeFile(path.join(target, 'one'), 'dup.txt', 'Duplicated bytes.\n');
+    writeFile(path.join(target, 'two'), 'dup-copy.txt', 'Duplicated bytes.\n');
+    fs.rmSync(file);
+    const found = await call<{ results: { matches: string[] }[] }>(services, 'sources.searchFolder', { ids: [id], dir: target });
+    expect(found.results[0]?.matches).toEqual([path.join(target, 'one', 'dup.txt'), path.join(target, 'two', 'dup-copy.txt')]);
+    await expect(call(services, 'sources.searchFolder', { ids: [id], dir: services.workspaceDir })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(call(services, 'sources.searchFolder', { ids: [id], dir: path.join(target, 'nope') })).rejects.toMatchObject({ code: 'FILE_MISSING' });
+  });
+
+  it('relinks a renamed folder of 5 sources with one relink and one confirmation of the suggestions', async () => {
+    const old = path.join(docs, 'Project Alpha');
+    const names = ['a.txt', 'b.txt', 'c.md', path.join('minutes', 'd.txt'), path.join('minutes', 'deep', 'e.txt')];
+    const files = names.map((n, i) => writeFile(path.dirname(path.join(old, n)), path.basename(n), `Document ${i}: ${'text '.repeat(i + 3)}\n`));
+    const ids = await ingestAll(services, files);
+    cite(services, [[ids.get('a.txt') ?? 0, 2]]);
+    const renamed = path.join(docs, 'Project Alpha (final)');
+    fs.renameSync(old, renamed);
+    const before = await services.health.checkAll();
+    expect(before.counts).toEqual({ ok: 0, modified: 0, missing: 5 });
+
+    const relinked = await call<{ source: SourceSummary; previousPath: string; suggestions: { id: number; fileName: string; fromPath: string; path: string }[] }>(
+      services,
+      'sources.relink',
+      { id: ids.get('a.txt'), path: path.join(renamed, 'a.txt') },
+    );
+    expect(relinked.source).toMatchObject({ fileName: 'a.txt', health: 'ok', path: path.join(renamed, 'a.txt') });
+    expect(relinked.previousPath).toBe(path.join(old, 'a.txt'));
+    expect(relinked.suggestions.map((s) => s.path).sort()).toEqual(names.slice(1).map((n) => path.join(renamed, n)).sort());
+    expect(relinked.suggestions.every((s) => s.fromPath.startsWith(old + path.sep))).toBe(true);
+
+    const many = await call<{ results: { ok: boolean }[] }>(services, 'sources.relinkMany', {
+      items: relinked.suggestions.map((s) => ({ id: s.id, path: s.path })),
+    });
+    expect(many.results.map((r) => r.ok)).toEqual([true, true, true, true]);
+    const after = await call<HealthReport>(services, 'sources.check', {});
+    expect(after.counts).toEqual({ ok: 5, modified: 0, missing: 0 });
+    expect(after.sources.every((s) => s.path?.startsWith(renamed + path.sep))).toBe(true);
+    expect(byName(after).get('a.txt')?.citations).toBe(2);
+  });
+
+  it('finds the suggestions under a renamed ancestor folder too', async () => {
+    const x = writeFile(path.join(docs, 'case-2023', 'reports'), 'x.txt', 'Report x.\n');
+    const y = writeFile(path.join(docs, 'case-2023', 'letters'), 'y.txt', 'Letter y, longer.\n');
+    const ids = await ingestAll(services, [x, y]);
+    fs.renameSync(path.join(docs, 'case-2023'), path.join(docs, 'case-2023-closed'));
+    const r = await services.health.relink(ids.get('x.txt') ?? 0, path.join(docs, 'case-2023-closed', 'reports', 'x.txt'));
+    expect(r.suggestions).toEqual([{ id: ids.get('y.txt'), fileName: 'y.txt', fromPath: y, path: path.join(docs, 'case-2023-closed', 'letters', 'y.txt') }]);
+  });
+
+  it('refuses a same-named file with other bytes with HASH_MISMATCH and offers ingesting it as a new version', async () => {
+    const file = writeFile(docs, 'policy.txt', 'Leave policy: 14 days.\n');
+    const ids = await ingestAll(services, [file]);
+    const id = ids.get('policy.txt') ?? 0;
+    fs.rmSync(file);
+    const impostor = writeFile(path.join(services.dir, 'new'), 'policy.txt', 'Leave policy: 15 days.\n');
+    const longer = writeFile(path.join(services.dir, 'new2'), 'policy.txt', 'Leave policy: 14 days, revised.\n');
+    for (const p of [impostor, longer]) {
+      const envelope = await services.dispatch('sources.relink', { id, path: p });
+      expect(envelope.ok).toBe(false);
+      if (envelope.ok) continue;
+      expect(envelope.error.code).toBe('HASH_MISMATCH');
+      expect(envelope.error.message).toContain(p);
+      expect(envelope.error.message).toMatch(/bytes differ/);
+      expect(envelope.error.message).toMatch(/new version/);
+    }
+    // Nothing was recorded: the source still points at its old (missing) path only.
+    expect(services.sources.paths(id).map((p) => [p.path, p.current])).toEqual([[file, 1]]);
+    await expect(call(services, 'sources.relink', { id, path: path.join(services.dir, 'nowhere.txt') })).rejects.toMatchObject({ code: 'FILE_MISSING' });
+    await expect(call(services, 'sources.relink', { id, path: services.dir })).rejects.toMatchObject({ code: 'FILE_UNREADABLE' });
+    await expect(call(services, 'sources.relink', { id: 9999, path: impostor })).rejects.toMatchObject({ code: 'SOURCE_NOT_FOUND' });
+    await expect(call(services, 'sources.relink', { id, path: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('keeps the path history: old paths stay, no longer current, and a file moved back becomes current again', async () => {
+    const first = writeFile(path.join(docs, 'one'), 'h.txt', 'History matters.\n');
+    const ids = await ingestAll(services, [first]);
+    const id = ids.get('h.txt') ?? 0;
+    const second = path.join(docs, 'two', 'h.txt');
+    fs.mkdirSync(path.dirname(second));
+    fs.renameSync(first, second);
+    await services.health.relink(id, second);
+    const third = path.join(docs, 'three', 'h.txt');
+    fs.mkdirSync(path.dirname(third));
+    fs.renameSync(second, third);
+    await services.health.relink(id, third);
+    expect(services.sources.paths(id).map((p) => [p.path, p.current])).toEqual([
+      [first, 0],
+      [second, 0],
+      [third, 1],
+    ]);
+    const detail = await call<{ knownPaths: { path: string; current: boolean }[]; path: string }>(services, 'sources.get', { id });
+    expect(detail.path).toBe(third);
+    expect(detail.knownPaths.filter((p) => p.current).map((p) => p.path)).toEqual([third]);
+
+    fs.renameSync(third, first);
+    await services.health.relink(id, first);
+    expect(services.sources.paths(id).map((p) => [p.path, p.current])).toEqual([
+      [first, 1],
+      [second, 0],
+      [third, 0],
+    ]);
+    expect(services.sources.get(id)?.current_path).toBe(first);
+  });
+
+  it('confirms relinks one by one: a wrong item fails alone, the others go through', async () => {
+    const a = writeFile(docs, 'a.txt', 'alpha alpha\n');
+    const b = writeFile(docs, 'b.txt', 'beta beta\n');
+    const ids = await ingestAll(services, [a, b]);
+    const moved = path.join(services.dir, 'moved');
+    fs.mkdirSync(moved);
+    fs.renameSync(a, path.join(moved, 'a.txt'));
+    fs.renameSync(b, path.join(moved, 'b.txt'));
+    const out = await call<{ results: ({ ok: true; id: number } | { ok: false; id: number; error: { code: string } })[] }>(services, 'sources.relinkMany', {
+      items: [
+        { id: ids.get('a.txt'), path: path.join(moved, 'b.txt') },
+        { id: ids.get('b.txt'), path: path.join(moved, 'b.txt') },
+      ],
+    });
+    expect(out.results).toMatchObject([
+      { ok: false, id: ids.get('a.txt'), error: { code: 'HASH_MISMATCH' } },
+      { ok: true, id: ids.get('b.txt') },
+    ]);
+    expect(Object.fromEntries((await services.health.checkAll()).sources.map((s) => [s.fileName, s.health]))).toEqual({ 'a.txt': 'missing', 'b.txt': 'ok' });
+  });
+
+  it('announces each finished check with its counts', async () => {
+    await ingestAll(services, [writeFile(docs, 'e.txt', 'event\n')]);
+    const seen: unknown[] = [];
+    const off = services.events.subscribe((e) => {
+      if (e.type === 'sources.health') seen.push(e.counts);
+    });
+    await services.health.checkAll();
+    off();
+    expect(seen).toEqual([{ ok: 1, modified: 0, missing: 0 }]);
+  });
+});
