@@ -11,6 +11,7 @@ import { openDatabase } from '../electron/services/store/database.ts';
 import { SearchStore } from '../electron/services/store/search-store.ts';
 import { SourcesStore } from '../electron/services/store/sources-store.ts';
 import { makePdf } from '../test/support/pdf-fixtures.ts';
+import { rng } from '../test/support/random.ts';
 import { percentile, timeCommand, which, type BenchSection, type Figure } from './report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -129,8 +130,7 @@ function vocabulary(n: number, random: () => number): string[] {
 }
 
 function ftsSection(): BenchSection {
-  let seed = 42;
-  const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const random = rng(42);
   const vocab = vocabulary(30_000, random);
   const zipf = () => vocab[Math.min(vocab.length - 1, Math.floor(vocab.length * random() ** 3))] ?? 'ka';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-bench-fts-'));

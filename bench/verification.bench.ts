@@ -15,6 +15,7 @@ import { openDatabase } from '../electron/services/store/database.ts';
 import { SearchStore } from '../electron/services/store/search-store.ts';
 import { SourcesStore } from '../electron/services/store/sources-store.ts';
 import { Verifier, type CitationOutcome } from '../electron/services/verification/verifier.ts';
+import { rng } from '../test/support/random.ts';
 import { percentile, type Bench, type BenchSection } from './report.ts';
 
 const SOURCES = 5;
@@ -22,16 +23,6 @@ const PAGES_PER_SOURCE = 1000;
 const CITATIONS_PER_CASE = 300;
 
 type Rng = () => number;
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const int = (r: Rng, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 
@@ -137,7 +128,7 @@ export const bench: Bench = async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-bench-verify-'));
   const db = openDatabase(dir);
   try {
-    const r = mulberry32(20240611);
+    const r = rng(20240611);
     const vocab = makeVocabulary(r, 6000);
     const sources = new SourcesStore(db);
     const t0 = performance.now();
@@ -166,7 +157,7 @@ export const bench: Bench = async () => {
     const anchoring = new AnchoringStore(db);
     const verifier = new Verifier(anchoring, new SearchStore(db));
     const cites = (seed: number): Cite[] => {
-      const rr = mulberry32(seed);
+      const rr = rng(seed);
       return Array.from({ length: CITATIONS_PER_CASE }, (_, k) => {
         const src = pick(rr, texts);
         const p = int(rr, 0, src.pages.length - 1);
@@ -178,7 +169,7 @@ export const bench: Bench = async () => {
         return { quote, sha256: src.sha256, sourceId: src.id, page: p + 1, claimPage: k % 2 === 0 };
       });
     };
-    const rq = mulberry32(7);
+    const rq = rng(7);
     const cases: { name: string; goal: number; cites: Cite[] }[] = [
       { name: 'exact', goal: 10, cites: cites(1) },
       { name: 'normalised', goal: 10, cites: cites(2).map((c) => ({ ...c, quote: normaliseLike(rq, c.quote) })) },

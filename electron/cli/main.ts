@@ -60,6 +60,11 @@ export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.Pro
 
 const self = fileURLToPath(import.meta.url);
 if (process.argv[1] && path.resolve(process.argv[1]) === self) {
+  // `evidesk … | head` closes the pipe early: that ends the output, it is not a crash.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   const io: CliIo = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
   process.exitCode = await runCli(process.argv.slice(2), io);
 }

@@ -1,17 +1,11 @@
 /** The native answer format, `evidence-desk/answer@1` (DESIGN.md §6). */
 import { z } from 'zod';
-import { CitationMethod, compact, isPlainObject, type ImportedAnswer, type ParseOutcome } from './model.ts';
+import { CitationMethod, ClaimedLocator, compact, isPlainObject, type ImportedAnswer, type ParseOutcome } from './model.ts';
 
 export const NATIVE_FORMAT = 'evidence-desk/answer@1';
 
-const NativeLocator = z.object({
-  page: z.number().int().positive().optional(),
-  pageEnd: z.number().int().positive().optional(),
-  paragraph: z.number().int().nonnegative().optional(),
-  line: z.number().int().positive().optional(),
-  lineEnd: z.number().int().positive().optional(),
-  section: z.string().min(1).optional(),
-});
+// The native format names no character offsets: those come from other tools' formats.
+const NativeLocator = ClaimedLocator.omit({ charStart: true, charEnd: true });
 
 export const NativeAnswer = z.object({
   format: z.literal(NATIVE_FORMAT),

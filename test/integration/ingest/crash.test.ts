@@ -6,16 +6,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/services/store/database.ts';
 import { ROOT } from '../../support/build.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
+import { rng } from '../../support/random.ts';
 import { tempDir } from '../../support/workspace.ts';
 
 const CLI = path.join(ROOT, 'electron', 'cli', 'main.ts');
 const KILLS = 20;
 
-/** A seeded generator, so a failing moment can be replayed. */
-function lcg(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 function ingestChild(docs: string, workspace: string): { done: Promise<number | null>; kill(): void } {
   const child = spawn(process.execPath, [CLI, 'ingest', docs, '--workspace', workspace, '--json'], { stdio: 'ignore' });
@@ -74,7 +70,7 @@ describe('crash safety: SIGKILL while ingesting', () => {
   });
 
   it(`leaves a consistent workspace after each of ${KILLS} kills at random moments`, async () => {
-    const random = lcg(20261122);
+    const random = rng(20261122); // seeded, so a failing moment can be replayed
     let partial = 0;
     let workspace = path.join(tempDir(), 'workspace');
     for (let i = 0; i < KILLS; i++) {

@@ -5,19 +5,8 @@
  * test knows exactly where any clean quote must land.
  */
 
-export type Rng = () => number;
-
-/** mulberry32: small, fast, deterministic. */
-export function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng, type Rng } from '../../support/random.ts';
+export { rng, type Rng } from '../../support/random.ts';
 
 export const int = (r: Rng, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 export function pick<T>(r: Rng, xs: readonly T[]): T {
