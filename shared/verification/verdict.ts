@@ -3,6 +3,7 @@
  * with what the source says (the matched text plus its context). A model judge may refine `weak`
  * later; these rules never upgrade a quote that was not found.
  */
+import { stemmer } from 'stemmer';
 import { normalise } from '../anchoring/normalise.ts';
 import { STOPWORDS } from '../anchoring/match.ts';
 import type { CitationStatus } from './status.ts';
@@ -156,16 +157,9 @@ function unitOf(t: string, start: number, end: number, percent: boolean, currenc
 }
 
 /** A light English stemmer: enough to meet "days"/"day", "employees"/"employee", "entitled"/"entitlement". */
+/** English stemming (Porter), so "vote", "votes" and "voting" count as one key term. */
 export function stem(word: string): string {
-  let w = word.toLowerCase();
-  if (w.length <= 3) return w;
-  if (w.endsWith("'s")) w = w.slice(0, -2);
-  if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y';
-  if (/(sses|xes|ches|shes|zes)$/.test(w)) return w.slice(0, -2);
-  if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.endsWith('ing') && w.length > 5) return w.slice(0, -3);
-  if (w.endsWith('ed') && w.length > 4) return w.slice(0, -2);
-  return w;
+  return stemmer(word.toLowerCase().replace(/'s$/, ''));
 }
 
 /** Content words of the text (stopwords and pure numbers dropped), stemmed, distinct, in order. */
