@@ -139,7 +139,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
       servable = await services.sourceFiles.resolve(id);
     } catch (e) {
       const data = toErrorData(e);
-      send(res, data.code === 'SOURCE_NOT_FOUND' ? 404 : 410, JSON.stringify(fail(data)), 'application/json; charset=utf-8');
+      // no-store: browsers cache a bare 410 indefinitely, and a relinked file must open at once.
+      send(res, data.code === 'SOURCE_NOT_FOUND' ? 404 : 410, JSON.stringify(fail(data)), 'application/json; charset=utf-8', { 'cache-control': 'no-store' });
       return;
     }
     const size = servable.size;
