@@ -104,9 +104,14 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'sources.ingest': (input) => ingest.ingest(input.password === undefined ? { paths: input.paths } : { paths: input.paths, password: input.password }),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'sources.list': () => sources.list().map((row) => summary(row, health.healthOf(row.id))),
-    'sources.get': ({ id }) => {
+    'sources.get': async ({ id }) => {
       const row = requireSource(id);
+      const servedFrom = await sourceFiles.resolve(id).then(
+        (f) => f.origin,
+        () => 'unavailable' as const,
+      );
       return {
+        servedFrom,
         ...summary(row, health.healthOf(id)),
         extraction: row.extraction_method,
         knownPaths: sources.paths(id).map((p) => ({ path: p.path, firstSeenAt: p.first_seen_at, current: p.current === 1 })),

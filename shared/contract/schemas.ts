@@ -54,6 +54,8 @@ export const SourceDetail = SourceSummary.extend({
   extraction: z.string(),
   knownPaths: z.array(z.object({ path: z.string(), firstSeenAt: z.string(), current: z.boolean() })),
   pages: z.array(z.object({ page: z.number().int().positive(), label: z.string().nullable(), chars: z.number().int(), noTextLayer: z.boolean() })),
+  /** Where the viewer's bytes come from now: the original file, or the workspace's snapshot. */
+  servedFrom: z.enum(['original', 'snapshot', 'unavailable']),
 });
 export type SourceDetail = z.infer<typeof SourceDetail>;
 

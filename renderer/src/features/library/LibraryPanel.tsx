@@ -8,7 +8,7 @@ import { useLibrary } from './library-store.ts';
 import { formatBytes, ingestSummary } from './selectors.ts';
 
 export function LibraryPanel() {
-  const { sources, error, ingesting, progress, lastIngest, refresh, ingest, setProgress } = useLibrary();
+  const { sources, error, ingesting, progress, lastIngest, refresh, ingest, setProgress, cancel } = useLibrary();
   const openSource = useViewer((s) => s.open);
   const openId = useViewer((s) => s.sourceId);
   const [pathText, setPathText] = useState('');
@@ -61,6 +61,11 @@ export function LibraryPanel() {
         <p className="progress" role="status">
           File {progress.fileIndex + 1} of {progress.fileCount}: {progress.phase}
           {progress.page !== undefined && progress.pageCount ? ` page ${progress.page} of ${progress.pageCount}` : ''}
+          {ingesting && (
+            <button type="button" className="cancel" onClick={() => void cancel()}>
+              Cancel
+            </button>
+          )}
         </p>
       )}
       {error && <p className="error" role="alert">{error}</p>}

@@ -13,6 +13,8 @@ interface LibraryState {
   refresh(): Promise<void>;
   ingest(paths: string[], password?: string): Promise<void>;
   setProgress(progress: IngestProgress | null): void;
+  /** Stops the running batch: files already stored stay, the rest are not ingested. */
+  cancel(): Promise<void>;
 }
 
 function message(e: unknown): string {
@@ -50,4 +52,13 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     }
   },
   setProgress: (progress) => set({ progress }),
+  cancel: async () => {
+    const batchId = get().progress?.batchId;
+    if (!batchId) return;
+    try {
+      await client.call('sources.cancelIngest', { batchId });
+    } catch (e) {
+      set({ error: message(e) });
+    }
+  },
 }));

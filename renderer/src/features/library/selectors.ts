@@ -16,5 +16,6 @@ export function ingestSummary(result: IngestResult): string {
   if (dup) parts.push(`${dup} already present`);
   if (failed) parts.push(`${failed} failed`);
   if (result.skipped.length) parts.push(`${result.skipped.length} skipped`);
-  return parts.join(', ');
+  const summary = parts.join(', ');
+  return result.cancelled ? `Cancelled: ${summary}; the files not reached were not ingested.` : summary;
 }

@@ -17,8 +17,26 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
   const [textStatus, setTextStatus] = useState<'ok' | 'mismatch' | 'error' | 'pending'>('pending');
   const [loadError, setLoadError] = useState<string | null>(null);
   const [pageInput, setPageInput] = useState(String(page));
+  const [origin, setOrigin] = useState<{ servedFrom: string; path: string | null } | null>(null);
 
   useEffect(() => setPageInput(String(page)), [page]);
+
+  // The viewer shows the original when it is present and unchanged, else the snapshot, labelled.
+  useEffect(() => {
+    let live = true;
+    client
+      .call('sources.get', { id: sourceId })
+      .then((d) => {
+        if (!live) return;
+        setOrigin({ servedFrom: d.servedFrom, path: d.path });
+        // The original changed or went away since the last check: re-check it so its health is current.
+        if (d.servedFrom !== 'original' && d.health === 'ok') void client.call('sources.check', { ids: [sourceId] }).catch(() => undefined);
+      })
+      .catch(() => live && setOrigin(null));
+    return () => {
+      live = false;
+    };
+  }, [sourceId]);
 
   useEffect(() => {
     let live = true;
@@ -65,6 +83,12 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
           {stored?.noTextLayer && ' · this page is a scan with no text layer'}
         </span>
       </nav>
+      {origin?.servedFrom === 'snapshot' && (
+        <p className="origin-note" role="note">
+          Showing the workspace’s snapshot of this file: the original{origin.path ? ` at ${origin.path}` : ''} is missing or has changed since it was
+          ingested.
+        </p>
+      )}
       {loadError && <p className="error" role="alert">{loadError}</p>}
       <div className="pdf-scroll">
         <Document
