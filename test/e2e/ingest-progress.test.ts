@@ -1,35 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type Host } from '../../electron/host/server.ts';
-import { ensureBuilt, RENDERER_DIR, ROOT } from '../support/build.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, threePages, writeFile } from '../support/pdf-fixtures.ts';
-import { openTestServices } from '../support/workspace.ts';
 
-const SCREENSHOTS = path.join(ROOT, 'test-results', 'e2e');
 
 describe('ingest progress, cancellation and the snapshot label in Chromium', () => {
-  let browser: Browser;
-  let host: Host;
-  let page: Page;
-  let services: ReturnType<typeof openTestServices>;
+  let app: AppInChromium;
+  let page: AppInChromium['page'];
+  let host: AppInChromium['host'];
+  let services: AppInChromium['services'];
 
   beforeAll(async () => {
-    ensureBuilt();
-    services = openTestServices();
-    host = await startHost({ services, staticDir: RENDERER_DIR });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    app = await openAppInChromium();
+    ({ page, host, services } = app);
     await page.goto(host.url);
     await page.getByText('No sources yet').waitFor();
   });
   afterAll(async () => {
-    await browser?.close();
-    await host?.close();
-    services?.close();
+    await app?.close();
   });
 
   it('shows file and page progress and cancels a running batch, keeping what was stored', async () => {

@@ -1,20 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type Host } from '../../electron/host/server.ts';
-import { ensureBuilt, RENDERER_DIR, ROOT } from '../support/build.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
-import { openTestServices } from '../support/workspace.ts';
 
-const SCREENSHOTS = path.join(ROOT, 'test-results', 'e2e');
 
 describe('source health and relinking in Chromium: a renamed folder, one relink, one confirmation', () => {
-  let browser: Browser;
-  let host: Host;
-  let page: Page;
-  let services: ReturnType<typeof openTestServices>;
+  let app: AppInChromium;
+  let page: AppInChromium['page'];
+  let host: AppInChromium['host'];
+  let services: AppInChromium['services'];
   let oldDir: string;
   let newDir: string;
   let other: string;
@@ -22,24 +17,18 @@ describe('source health and relinking in Chromium: a renamed folder, one relink,
   const row = (name: string) => page.locator('tr', { has: page.getByRole('button', { name, exact: true }) });
 
   beforeAll(async () => {
-    ensureBuilt();
-    services = openTestServices();
+    app = await openAppInChromium();
+    ({ page, host, services } = app);
     oldDir = path.join(services.dir, 'Case 2024');
     newDir = path.join(services.dir, 'Case 2024 (closed)');
     writeFile(oldDir, 'contract.pdf', await makePdf([{ lines: ['The contract, signed on 3 May 2024.'] }], 'Contract'));
     writeFile(oldDir, 'invoice.pdf', await makePdf([{ lines: ['Invoice 17: 1,200 EUR, due in 30 days.'] }, { lines: ['Page two of the invoice.'] }], 'Invoice'));
     // A file with the same name and other bytes, which a relink must refuse.
     other = writeFile(path.join(services.dir, 'elsewhere'), 'contract.pdf', await makePdf([{ lines: ['A different contract.'] }], 'Other'));
-    host = await startHost({ services, staticDir: RENDERER_DIR });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.close();
-    services?.close();
+    await app?.close();
   });
 
   it('ingests a folder of two PDFs and shows both files ok', async () => {

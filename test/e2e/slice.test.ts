@@ -1,37 +1,26 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type Host } from '../../electron/host/server.ts';
-import { ensureBuilt, RENDERER_DIR, ROOT } from '../support/build.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, threePages, writeFile } from '../support/pdf-fixtures.ts';
-import { openTestServices } from '../support/workspace.ts';
 
-const SCREENSHOTS = path.join(ROOT, 'test-results', 'e2e');
 
 describe('the first slice in Chromium: ingest a PDF, list it, open it at page 3', () => {
-  let browser: Browser;
-  let host: Host;
-  let page: Page;
-  let services: ReturnType<typeof openTestServices>;
+  let app: AppInChromium;
+  let page: AppInChromium['page'];
+  let host: AppInChromium['host'];
+  let services: AppInChromium['services'];
   let pdfPath: string;
 
   beforeAll(async () => {
-    ensureBuilt();
-    services = openTestServices();
+    app = await openAppInChromium();
+    ({ page, host, services } = app);
     pdfPath = writeFile(path.join(services.dir, 'docs'), 'three-pages.pdf', await makePdf(threePages()));
-    host = await startHost({ services, staticDir: RENDERER_DIR });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await host?.close();
-    services?.close();
+    await app?.close();
   });
 
   it('shows the app at the printed URL and drops the token from the address bar', async () => {

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startHost, type Host } from '../../electron/host/server.ts';
+import { ensureBuilt, RENDERER_DIR, ROOT } from './build.ts';
+import { launchChromium } from './chromium.ts';
+import { openTestServices } from './workspace.ts';
+
+export const SCREENSHOTS = path.join(ROOT, 'test-results', 'e2e');
+
+export interface AppInChromium {
+  services: ReturnType<typeof openTestServices>;
+  host: Host;
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * The real renderer, built, served by the loopback host over a fresh test workspace, in headless
+ * Chromium. `page` has not navigated yet: tests open `host.url` when they are ready.
+ */
+export async function openAppInChromium(): Promise<AppInChromium> {
+  ensureBuilt();
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const services = openTestServices();
+  const host = await startHost({ services, staticDir: RENDERER_DIR });
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  return {
+    services,
+    host,
+    browser,
+    page,
+    close: async () => {
+      await browser.close();
+      await host.close();
+      services.close();
+    },
+  };
+}
