@@ -198,7 +198,7 @@ export const bench: Bench = async () => {
     let belowThreshold = 0;
     let total = 0;
     let totalMs = 0;
-    const run = (name: string, list: Cite[]) => {
+    const run = (list: Cite[]) => {
       const times: number[] = [];
       const withPage: number[] = [];
       const withoutPage: number[] = [];
@@ -220,7 +220,7 @@ export const bench: Bench = async () => {
       return { times: sorted(times), withPage: sorted(withPage), withoutPage: sorted(withoutPage), rightPlace, statuses };
     };
     for (const c of cases) {
-      const res = run(c.name, c.cites);
+      const res = run(c.cites);
       figures.push({ name: `${c.name}: p50 per citation`, value: percentile(res.times, 50), unit: 'ms' });
       figures.push({ name: `${c.name}: p95 per citation`, value: percentile(res.times, 95), unit: 'ms', goal: { op: '<=', value: c.goal, of: 'value' } });
       figures.push({ name: `${c.name}: found on the true page`, value: (100 * res.rightPlace) / c.cites.length, unit: '%' });
@@ -228,7 +228,7 @@ export const bench: Bench = async () => {
         `${c.name}: p95 ${percentile(res.withPage, 95).toFixed(2)} ms with the claimed page, ${percentile(res.withoutPage, 95).toFixed(2)} ms without; statuses ${JSON.stringify(Object.fromEntries(res.statuses))}`,
       );
     }
-    const fab = run('fabricated', fabricated);
+    const fab = run(fabricated);
     figures.push({ name: 'fabricated quotes (not found): p95 per citation', value: percentile(fab.times, 95), unit: 'ms' });
     notes.push(`fabricated: statuses ${JSON.stringify(Object.fromEntries(fab.statuses))}`);
     figures.push({ name: 'citations verified per second (all cases, one thread)', value: (1000 * total) / totalMs, unit: 'citations/s' });

@@ -31,6 +31,9 @@ interface PdfjsError {
   message?: string;
 }
 
+/** pdf.js's own exceptions for files it cannot parse; anything else is a bug somewhere. */
+const PDF_FORMAT_ERRORS = new Set(['InvalidPDFException', 'FormatError', 'UnknownErrorException', 'XRefParseException', 'MissingPDFException', 'ResponseException']);
+
 function translateOpenError(e: unknown, fileName: string, gavePassword: boolean): AppError {
   const err = (e ?? {}) as PdfjsError;
   if (err.name === 'PasswordException') {
@@ -41,6 +44,10 @@ function translateOpenError(e: unknown, fileName: string, gavePassword: boolean)
     return new AppError('PDF_ENCRYPTED', `${fileName} is encrypted and needs a password to open. Give its password (--password on the command line, or the password field when adding files) and ingest it again.`);
   }
   const detail = err.message ? ` (${err.message})` : '';
+  if (!PDF_FORMAT_ERRORS.has(err.name ?? '')) {
+    // Not the file's fault as far as we can tell: say so rather than calling it damaged.
+    return new AppError('EXTRACTION_FAILED', `${fileName} could not be read because of an internal error in the PDF reader${detail}. Please report it with the file if you can share it.`);
+  }
   return new AppError('PDF_CORRUPT', `${fileName} is damaged or truncated and cannot be read as a PDF${detail}. Get a fresh copy of the file and ingest it again.`);
 }
 

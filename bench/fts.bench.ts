@@ -1,0 +1,82 @@
+// Full-text search latency at 100,000 segments, with and without snippets.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SearchService } from '../electron/services/search/search-service.ts';
+import { openDatabase } from '../electron/services/store/database.ts';
+import { SearchStore } from '../electron/services/store/search-store.ts';
+import { SourcesStore } from '../electron/services/store/sources-store.ts';
+import { rng } from '../test/support/random.ts';
+import { percentile, type BenchSection } from './report.ts';
+
+/** Seeded pseudo-prose: a Zipf-like vocabulary, so some words are common and most are rare. */
+function vocabulary(n: number, random: () => number): string[] {
+  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'te', 'vo', 'dri', 'pla', 'sto', 'gre', 'qua', 'zen', 'bor', 'fil'];
+  const words = new Set<string>();
+  while (words.size < n) {
+    const k = 2 + Math.floor(random() * 3);
+    words.add(Array.from({ length: k }, () => syllables[Math.floor(random() * syllables.length)]).join(''));
+  }
+  return [...words];
+}
+
+function ftsSection(): BenchSection {
+  const random = rng(42);
+  const vocab = vocabulary(30_000, random);
+  const zipf = () => vocab[Math.min(vocab.length - 1, Math.floor(vocab.length * random() ** 3))] ?? 'ka';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-bench-fts-'));
+  const db = openDatabase(dir);
+  const store = new SourcesStore(db);
+  const SEGMENTS = 100_000;
+  const perSource = 1000;
+  const t0 = performance.now();
+  for (let s = 0; s < SEGMENTS / perSource; s++) {
+    const segments = Array.from({ length: perSource }, (_, p) => ({ text: Array.from({ length: 60 }, zipf).join(' '), page: p + 1, itemStarts: [0] }));
+    store.insert(
+      {
+        sha256: s.toString(16).padStart(64, '0'),
+        fileName: `bench-${s}.pdf`,
+        byteSize: 1,
+        path: `/bench/${s}.pdf`,
+        stat: { size: 1, mtimeMs: 0 },
+        doc: { kind: 'pdf', method: 'bench', title: null, pageCount: perSource, segments, warnings: [] },
+        snapshot: null,
+        predecessorId: null,
+      },
+      new Date().toISOString(),
+    );
+  }
+  const buildMs = performance.now() - t0;
+  const search = new SearchService(new SearchStore(db));
+  // Queries as analysts type them: two or three words; half drawn like the text (so frequent words
+  // that match thousands of segments are common), half from the whole vocabulary.
+  const word = (i: number) => (i % 2 === 0 ? zipf() : (vocab[Math.floor(random() * vocab.length)] ?? 'ka'));
+  const queries = Array.from({ length: 300 }, (_, q) => Array.from({ length: 2 + Math.floor(random() * 2) }, () => word(q)).join(' '));
+  const time = (snippets: boolean) => {
+    for (const q of queries.slice(0, 20)) search.search(q, { limit: 20, snippets });
+    const ms = queries.map((q) => {
+      const t = performance.now();
+      search.search(q, { limit: 20, snippets });
+      return performance.now() - t;
+    });
+    return ms.sort((a, b) => a - b);
+  };
+  const plain = time(false);
+  const withSnippets = time(true);
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  return {
+    title: `Full-text search at ${SEGMENTS.toLocaleString('en')} segments`,
+    figures: [
+      { name: 'query p50, top 20, no snippets', value: percentile(plain, 50), unit: 'ms' },
+      { name: 'query p95, top 20, no snippets', value: percentile(plain, 95), unit: 'ms', goal: { op: '<=', value: 10, of: 'value' } },
+      { name: 'query p50, top 20, with snippets', value: percentile(withSnippets, 50), unit: 'ms' },
+      { name: 'query p95, top 20, with snippets', value: percentile(withSnippets, 95), unit: 'ms', goal: { op: '<=', value: 25, of: 'value' } },
+    ],
+    notes: [`index built in ${(buildMs / 1000).toFixed(1)} s; ${queries.length} queries of 2–3 words, half of them made of frequent words`],
+  };
+}
+
+export async function bench(): Promise<BenchSection[]> {
+  return [ftsSection()];
+}
