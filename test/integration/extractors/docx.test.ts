@@ -15,8 +15,7 @@ import {
 import { Parser } from 'htmlparser2';
 import JSZip from 'jszip';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/contract/errors.ts';
-import type { ExtractedDocument, ExtractedSegment } from '../../../electron/services/ingest/extracted.ts';
+import type { ExtractedDocument } from '../../../electron/services/ingest/extracted.ts';
 import {
   DEFAULT_DOCX_LIMITS,
   DOCX_BLOCK_SELECTOR,
@@ -28,6 +27,7 @@ import {
 } from '../../../electron/services/ingest/extractors/docx.ts';
 import { renderBlockText, type Token } from '../../../electron/services/ingest/extractors/html.ts';
 import { forgeDeclaredSize } from '../../support/zip-fixtures.ts';
+import { findPhrase as find, appErrorOf as failure } from '../../support/extraction-assertions.ts';
 
 async function buildPolicyDocx(): Promise<Uint8Array> {
   const doc = new Document({
@@ -75,24 +75,7 @@ async function buildPolicyDocx(): Promise<Uint8Array> {
   return new Uint8Array(await Packer.toBuffer(doc));
 }
 
-function find(doc: ExtractedDocument, phrase: string): { seg: ExtractedSegment; start: number; end: number } {
-  const hits = doc.segments.filter((s) => s.text.includes(phrase));
-  expect(hits, `"${phrase}" is in exactly one segment`).toHaveLength(1);
-  const seg = hits[0];
-  if (!seg) throw new Error('unreachable');
-  const start = seg.text.indexOf(phrase);
-  return { seg, start, end: start + phrase.length };
-}
 
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppError);
-    return e as AppError;
-  }
-  throw new Error('expected the extractor to fail');
-}
 
 describe('DOCX extraction', () => {
   let bytes: Uint8Array;

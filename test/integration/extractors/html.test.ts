@@ -1,8 +1,7 @@
 // HTML extraction: blocks, heading paths, dropped content, declared and detected encodings.
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/contract/errors.ts';
-import type { ExtractedDocument, ExtractedSegment } from '../../../electron/services/ingest/extracted.ts';
 import { extractHtml, sniffDeclaredCharset } from '../../../electron/services/ingest/extractors/html.ts';
+import { appErrorOf, findPhrase as find } from '../../support/extraction-assertions.ts';
 
 const page = `<!DOCTYPE html>
 <html lang="en">
@@ -47,14 +46,6 @@ line one
 </body>
 </html>`;
 
-function find(doc: ExtractedDocument, phrase: string): { seg: ExtractedSegment; start: number; end: number } {
-  const hits = doc.segments.filter((s) => s.text.includes(phrase));
-  expect(hits, `"${phrase}" is in exactly one segment`).toHaveLength(1);
-  const seg = hits[0];
-  if (!seg) throw new Error('unreachable');
-  const start = seg.text.indexOf(phrase);
-  return { seg, start, end: start + phrase.length };
-}
 
 describe('HTML extraction', () => {
   it('emits one segment per block with index, heading path and type', async () => {
@@ -130,9 +121,7 @@ describe('HTML extraction', () => {
   it('refuses zero bytes and binary data', async () => {
     await expect(extractHtml(new Uint8Array(0), { fileName: 'e.html' })).rejects.toMatchObject({ code: 'FILE_EMPTY' });
     const bin = Uint8Array.from({ length: 512 }, (_, i) => (i * 7919) % 256);
-    const e = await extractHtml(bin, { fileName: 'b.html' }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(AppError);
-    expect((e as AppError).code).toBe('UNSUPPORTED_TYPE');
+    expect((await appErrorOf(extractHtml(bin, { fileName: 'b.html' }))).code).toBe('UNSUPPORTED_TYPE');
   });
 
   it('warns when a page has no visible text', async () => {

@@ -1,9 +1,9 @@
 // Plain text and Markdown extraction on real bytes in several encodings, generated here.
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/contract/errors.ts';
 import type { ExtractedDocument, ExtractedSegment } from '../../../electron/services/ingest/extracted.ts';
 import { decodeText } from '../../../electron/services/ingest/extractors/decode.ts';
 import { MAX_LINES_PER_SEGMENT, extractMarkdown, extractText } from '../../../electron/services/ingest/extractors/text.ts';
+import { appErrorOf as failure } from '../../support/extraction-assertions.ts';
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -73,15 +73,6 @@ function expectPhraseAt(doc: ExtractedDocument, sourceLines: string[], phrase: s
   return seg;
 }
 
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppError);
-    return e as AppError;
-  }
-  throw new Error('expected the extractor to fail');
-}
 
 describe('plain text', () => {
   const source = [
