@@ -70,6 +70,9 @@ export class IngestService {
   expand(paths: string[]): { files: string[]; skipped: Skipped[] } {
     const files: string[] = [];
     const skipped: Skipped[] = [];
+    // Folders already walked, by device and inode: a symlink loop or a second link to the same
+    // folder is walked once.
+    const seenDirs = new Set<string>();
     const walk = (p: string, explicit: boolean): void => {
       let st: fs.Stats;
       try {
@@ -79,6 +82,9 @@ export class IngestService {
         return;
       }
       if (st.isDirectory()) {
+        const id = `${st.dev}:${st.ino}`;
+        if (seenDirs.has(id)) return;
+        seenDirs.add(id);
         let entries: string[];
         try {
           entries = fs.readdirSync(p).sort((a, b) => a.localeCompare(b));

@@ -94,6 +94,16 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
     expect(result.files.map((f) => [path.basename(f.path), f.ok])).toEqual([['notes.md', true]]);
   });
 
+  it('a symlink loop in a folder is walked once, not forever', async () => {
+    const { services: s, docs } = await withGoodSource();
+    const folder = path.join(docs, 'looped');
+    writeFile(folder, 'inside.md', '# Inside\n\nOnce only.\n');
+    fs.symlinkSync(folder, path.join(folder, 'back-to-me'));
+    fs.symlinkSync(folder, path.join(docs, 'looped-again'));
+    const result = await s.ingest.ingest({ paths: [folder, path.join(docs, 'looped-again')] });
+    expect(result.files.map((f) => path.basename(f.path))).toEqual(['inside.md']);
+  });
+
   it('a file that vanishes or turns unreadable mid-batch fails alone', async () => {
     const { services: s, docs } = await withGoodSource({ pool: { size: 1 } });
     const paths: string[] = [];
