@@ -87,7 +87,7 @@ export type IngestFileResult = z.infer<typeof IngestFileResult>;
 export const IngestResult = z.object({
   batchId: z.string(),
   files: z.array(IngestFileResult),
-  skipped: z.array(z.object({ path: z.string(), reason: z.enum(['hidden', 'unsupported_type', 'not_a_file']) })),
+  skipped: z.array(z.object({ path: z.string(), reason: z.enum(['hidden', 'unsupported_type', 'not_a_file', 'workspace']) })),
   cancelled: z.boolean(),
 });
 export type IngestResult = z.infer<typeof IngestResult>;

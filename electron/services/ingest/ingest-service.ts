@@ -82,6 +82,11 @@ export class IngestService {
         return;
       }
       if (st.isDirectory()) {
+        // The workspace's own database and snapshots are never sources.
+        if (path.resolve(p) === this.blobs.workspaceDir) {
+          skipped.push({ path: p, reason: 'workspace' });
+          return;
+        }
         const id = `${st.dev}:${st.ino}`;
         if (seenDirs.has(id)) return;
         seenDirs.add(id);

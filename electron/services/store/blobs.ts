@@ -4,7 +4,9 @@ import path from 'node:path';
 /** Content-addressed snapshots: blobs/sha256/ab/abcdef… inside the workspace (DESIGN.md §3). */
 export class BlobStore {
   readonly root: string;
+  readonly workspaceDir: string;
   constructor(workspaceDir: string) {
+    this.workspaceDir = path.resolve(workspaceDir);
     this.root = path.join(workspaceDir, 'blobs', 'sha256');
   }
 

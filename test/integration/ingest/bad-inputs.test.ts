@@ -104,6 +104,15 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
     expect(result.files.map((f) => path.basename(f.path))).toEqual(['inside.md']);
   });
 
+  it('a folder that contains the workspace skips the workspace and says so', async () => {
+    const { services: s } = await withGoodSource();
+    // openTestServices puts the workspace and docs/ side by side in services.dir.
+    const result = await s.ingest.ingest({ paths: [s.dir] });
+    expect(result.skipped).toContainEqual({ path: s.workspaceDir, reason: 'workspace' });
+    expect(result.files.every((f) => !f.path.startsWith(s.workspaceDir))).toBe(true);
+    expect(result.files.map((f) => path.basename(f.path))).toEqual(['good.pdf']);
+  });
+
   it('a file that vanishes or turns unreadable mid-batch fails alone', async () => {
     const { services: s, docs } = await withGoodSource({ pool: { size: 1 } });
     const paths: string[] = [];
