@@ -1,10 +1,13 @@
 /**
  * Quote anchoring (DESIGN.md §5): exact, then normalised (through the offset map), then fuzzy
  * (bit-parallel Myers via approx-string-match). A quote may run across consecutive segments
- * (a page break). Pure: no DOM, no Node.
+ * (a page break, with the running head and foot between its parts), and may leave text out
+ * with an ellipsis ("…", "...", "[...]"): its parts are then anchored in order, close together.
+ * A fuzzy match whose numbers differ from the quote's is a misquote, never a match. Pure: no DOM,
+ * no Node.
  */
 import search from 'approx-string-match';
-import { isClusterAligned, normaliseWithMap, type NormalisedText } from './normalise.ts';
+import { isCjkCode, isClusterAligned, normaliseWithMap, type NormalisedText } from './normalise.ts';
 import { editDistance, surrounding, CONTEXT_CHARS } from './context.ts';
 
 /** Below this score a fuzzy hit is never returned (the bottom of `partial`). */
@@ -58,6 +61,27 @@ export interface QuoteMatch<S extends Segment = Segment> {
   suffix: string;
   segment: S;
   endSegment?: S;
+  /** Text of the source left out between the quote's parts (its elisions, page furniture). */
+  gaps?: MatchGap[];
+  /**
+   * Set only with `reportMisquotes`: the closest text differs from the quote in a number, so the
+   * quote is not in the source as written. Never a found quote, whatever its score.
+   */
+  numberMismatch?: NumberMismatch;
+}
+
+export interface MatchGap {
+  /** An ellipsis of the quote, or a running head / foot / page number between two pages. */
+  kind: 'elision' | 'page-furniture';
+  /** The original text left out (parts in different segments joined with "\n"). */
+  text: string;
+}
+
+export interface NumberMismatch {
+  /** Numbers of the quote that the source text does not have. */
+  quote: string[];
+  /** Numbers of the source text that the quote does not have. */
+  source: string[];
 }
 
 export interface FindQuoteOptions {
@@ -78,6 +102,13 @@ export interface FindQuoteOptions {
   fullScanMaxChars?: number;
   /** Whether `b` directly follows `a` in the document (a quote may run across them). */
   isAdjacent?: (a: Segment, b: Segment) => boolean;
+  /** Longest stretch of source text (normalised chars) an ellipsis of the quote may stand for. */
+  elisionMaxGap?: number;
+  /**
+   * Return the closest misquote (a fuzzy match whose numbers differ from the quote's) with
+   * `numberMismatch` set when nothing better exists, instead of null.
+   */
+  reportMisquotes?: boolean;
 }
 
 export interface PrepareOptions {
@@ -212,24 +243,84 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 
 const WORD_RE = /[\p{L}\p{N}]+/gu;
 
+/** Words of normalised text with Han and kana runs split off: those are no FTS terms (see cjkNeedles). */
+function latinWords(norm: string): { w: string; index: number }[] {
+  const out: { w: string; index: number }[] = [];
+  for (const m of norm.matchAll(WORD_RE)) {
+    const word = m[0];
+    let start = -1;
+    for (let i = 0; i <= word.length; i++) {
+      const cjk = i < word.length && isCjkCode(word.charCodeAt(i));
+      if (i < word.length && !cjk) {
+        if (start < 0) start = i;
+      } else if (start >= 0) {
+        out.push({ w: word.slice(start, i), index: m.index + start });
+        start = -1;
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * The longest distinct content words of a quote (a cheap proxy for rarest), numbers first, for an
  * FTS query that narrows candidate segments. Use them with OR: a typo can spoil any one of them.
+ * Han and kana are left out: FTS5's unicode61 tokenizer indexes a whole unspaced run as one token,
+ * which a quote that starts or ends mid-run never reproduces.
  */
 export function candidateTerms(quote: string, max = 8): string[] {
   const norm = normaliseWithMap(quote).text;
   const seen = new Set<string>();
   const terms: { w: string; pos: number; digit: boolean }[] = [];
-  for (const m of norm.matchAll(WORD_RE)) {
-    const w = m[0];
+  for (const { w, index } of latinWords(norm)) {
     const digit = /\p{N}/u.test(w);
     if (seen.has(w) || STOPWORDS.has(w)) continue;
     if (digit ? w.length < 2 : w.length < 3) continue;
     seen.add(w);
-    terms.push({ w, pos: m.index, digit });
+    terms.push({ w, pos: index, digit });
   }
   terms.sort((x, y) => Number(y.digit) - Number(x.digit) || y.w.length - x.w.length || x.pos - y.pos);
   return terms.slice(0, max).map((t) => t.w);
+}
+
+const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{3,}/gu;
+
+/**
+ * Substrings of the quote's Han / kana text, as typed, spread over it: a substring search for any
+ * of them (several, since a line break in the source may split one) narrows the candidates where
+ * FTS cannot. Empty when the quote has no such run of 3 or more characters.
+ */
+export function cjkNeedles(quote: string, max = 6, size = 3): string[] {
+  const pieces: string[] = [];
+  for (const m of quote.normalize('NFKC').matchAll(CJK_RUN_RE)) {
+    const run = m[0];
+    for (let at = 0; at + size <= run.length; at += size) pieces.push(run.slice(at, at + size));
+  }
+  if (pieces.length <= max) return [...new Set(pieces)];
+  const out = new Set<string>();
+  for (let i = 0; i < max; i++) out.add(pieces[Math.floor((i * (pieces.length - 1)) / (max - 1))] as string);
+  return [...out];
+}
+
+/**
+ * Length of a normalised quote for deciding what fuzzy matching may do with it: a Han or kana
+ * character says about as much as a short Latin word, so it counts three.
+ */
+export function effectiveLength(nq: string): number {
+  let n = nq.length;
+  for (let i = 0; i < nq.length; i++) if (isCjkCode(nq.charCodeAt(i))) n += 2;
+  return n;
+}
+
+// An ellipsis standing for left-out text: "…", "...", ". . .", "[...]", "[…]", "(...)", "(…)".
+const ELISION_RE = /\s*(?:\[\s*(?:…|(?:\.\s?){2}\.)\s*\]|\(\s*(?:…|(?:\.\s?){2}\.)\s*\)|(?:\.\s?){2}\.|…)\s*/gu;
+
+/** The parts of a quote between its ellipses (none at its ends), or the quote alone. */
+export function splitElisions(quote: string): string[] {
+  return quote
+    .split(ELISION_RE)
+    .map((p) => p.trim())
+    .filter((p) => /[\p{L}\p{N}]/u.test(p));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,9 +342,43 @@ interface Candidate {
   method: MatchMethod;
   /** False when a boundary falls inside one original char's expansion (e.g. a ligature). */
   aligned: boolean;
+  /** Ranges of `joined` inside [jStart, jEnd) that the quote leaves out. */
+  gaps?: { ja: number; jb: number; kind: MatchGap['kind'] }[];
+  /** The candidate's numbers differ from the quote's: a misquote, not a match. */
+  mismatch?: NumberMismatch;
 }
 
 const MAX_OCCURRENCES = 2000;
+
+// Thousands separators are formatting, not digits: "1,000" and "1000" are one number.
+const NUMBER_RE = /\p{Nd}+(?:,\p{Nd}{3}(?!\p{Nd}))*/gu;
+
+function numbersIn(text: string): string[] {
+  return (text.match(NUMBER_RE) ?? []).map((n) => n.replace(/,/g, ''));
+}
+
+/**
+ * Numbers of the (normalised) quote that the (normalised) source text lacks, and the source's
+ * numbers the quote lacks; null when every number of the quote is there. A changed figure, year
+ * or section number is not a typo: "45 days" is not a quote of "30 days". Extra numbers in the
+ * source (footnote marks, page numbers) are tolerated.
+ */
+export function numberMismatch(nq: string, found: string): NumberMismatch | null {
+  const wanted = numbersIn(nq);
+  if (wanted.length === 0) return null;
+  const have = new Map<string, number>();
+  for (const n of numbersIn(found)) have.set(n, (have.get(n) ?? 0) + 1);
+  const missing: string[] = [];
+  for (const n of wanted) {
+    const left = have.get(n) ?? 0;
+    if (left > 0) have.set(n, left - 1);
+    else missing.push(n);
+  }
+  if (missing.length === 0) return null;
+  const extra: string[] = [];
+  for (const [n, count] of have) for (let i = 0; i < count; i++) extra.push(n);
+  return { quote: missing, source: extra };
+}
 
 /** First index in the (non-decreasing) array whose value is >= x. */
 function lowerBound(arr: Int32Array, x: number, hi: number = arr.length): number {
@@ -351,15 +476,23 @@ const MAX_HITS_PER_ANCHOR = 300;
 /** Words of the normalised quote to look for exactly; each hit implies where the quote would sit. */
 function pickAnchors(nq: string, k: number): Anchor[] {
   const byWord = new Map<string, number[]>();
+  const add = (w: string, at: number): void => {
+    const offs = byWord.get(w);
+    if (offs) offs.push(at);
+    else byWord.set(w, [at]);
+  };
   for (const m of nq.matchAll(WORD_RE)) {
     const w = m[0];
-    const offs = byWord.get(w);
-    if (offs) offs.push(m.index);
-    else byWord.set(w, [m.index]);
+    if (effectiveLength(w) === w.length) {
+      add(w, m.index);
+      continue;
+    }
+    // Unspaced Han / kana: three-character pieces stand in for words.
+    for (let at = 0; at < w.length; at += 3) add(w.slice(at, at + 3), m.index + at);
   }
-  let words = [...byWord.keys()].filter((w) => w.length >= 4 && !STOPWORDS.has(w));
-  if (words.length < 3) words = [...byWord.keys()].filter((w) => w.length >= 3);
-  words.sort((a, b) => b.length - a.length);
+  let words = [...byWord.keys()].filter((w) => effectiveLength(w) >= 4 && !STOPWORDS.has(w));
+  if (words.length < 3) words = [...byWord.keys()].filter((w) => effectiveLength(w) >= 3);
+  words.sort((a, b) => effectiveLength(b) - effectiveLength(a));
   const maxAnchors = Math.max(6, Math.min(12, Math.ceil(nq.length / 12)));
   const anchors: Anchor[] = words.slice(0, maxAnchors).map((w) => ({ word: w, offsets: byWord.get(w) ?? [], hits: [] }));
   if (anchors.length < 3) {
@@ -530,7 +663,11 @@ function fuzzyCandidates(
     const score = 1 - best.errors / m;
     if (score >= minScore) {
       const c = candidateFromJoined(p, best.start, best.end, 'fuzzy', best.errors, score);
-      if (c) out.push(c);
+      if (c) {
+        const mismatch = numberMismatch(nq, p.joined.slice(c.jStart, c.jEnd));
+        if (mismatch) c.mismatch = mismatch;
+        out.push(c);
+      }
     }
     best = null;
   };
@@ -609,17 +746,24 @@ function choose(
   return group[0] ?? null;
 }
 
-function toMatch<S extends Segment>(segments: readonly S[], starts: Int32Array | null, c: Candidate): QuoteMatch<S> {
+/** The original text of a candidate's range; parts in different segments joined with "\n". */
+function candidateText(segments: readonly Segment[], starts: Int32Array | null, c: Candidate): string {
+  const seg = segments[c.startSeg] as Segment;
+  let text = seg.text.slice(c.start, c.firstEnd);
+  if (c.endSeg !== c.startSeg) {
+    for (let i = c.startSeg + 1; i < c.endSeg; i++) {
+      if ((starts?.[i] ?? -1) >= 0) text += '\n' + (segments[i] as Segment).text;
+    }
+    text += '\n' + (segments[c.endSeg] as Segment).text.slice(c.endStart, c.end);
+  }
+  return text;
+}
+
+function toMatch<S extends Segment>(segments: readonly S[], starts: Int32Array | null, c: Candidate, p: PreparedSegments<Segment> | null = null): QuoteMatch<S> {
   const seg = segments[c.startSeg] as S;
   const endSeg = segments[c.endSeg] as S;
   const spans = c.endSeg !== c.startSeg;
-  let text = seg.text.slice(c.start, c.firstEnd);
-  if (spans) {
-    for (let i = c.startSeg + 1; i < c.endSeg; i++) {
-      if ((starts?.[i] ?? -1) >= 0) text += '\n' + (segments[i] as S).text;
-    }
-    text += '\n' + endSeg.text.slice(c.endStart, c.end);
-  }
+  const text = candidateText(segments, starts, c);
   const before = surrounding(seg.text, c.start, c.firstEnd, CONTEXT_CHARS);
   const after = surrounding(endSeg.text, spans ? c.endStart : c.start, c.end, CONTEXT_CHARS);
   const result: QuoteMatch<S> = {
@@ -642,6 +786,18 @@ function toMatch<S extends Segment>(segments: readonly S[], starts: Int32Array |
     result.endSegment = endSeg;
     if (typeof endSeg.page === 'number') result.endPage = endSeg.page;
   }
+  if (c.gaps && p) {
+    const gaps: MatchGap[] = [];
+    for (const g of c.gaps) {
+      const gc = candidateFromJoined(p, g.ja, g.jb, c.method, 0, 1);
+      let text = gc ? candidateText(segments, starts, gc) : '';
+      // A line-end hyphen before the furniture belongs to the word the quote joins.
+      if (g.kind === 'page-furniture') text = text.replace(/^[-\u00AD\u2010][^\S\n]*(?:\n|$)/, '');
+      gaps.push({ kind: g.kind, text });
+    }
+    result.gaps = gaps;
+  }
+  if (c.mismatch) result.numberMismatch = c.mismatch;
   return result;
 }
 
@@ -655,6 +811,13 @@ export function fuzzyErrorBudget(m: number, maxErrorRate: number = DEFAULT_MAX_E
   const low = Math.min(0.05, maxErrorRate);
   const rate = low + (maxErrorRate - low) * Math.max(0, (m - 20) / 40);
   return Math.max(1, Math.floor(rate * m));
+}
+
+/** The edit budget of a normalised quote: by its effective length, never above the rate per char. */
+function budgetFor(nq: string, maxErrorRate: number): number {
+  const eff = effectiveLength(nq);
+  if (eff === nq.length) return fuzzyErrorBudget(nq.length, maxErrorRate);
+  return Math.min(fuzzyErrorBudget(eff, maxErrorRate), Math.max(1, Math.floor(nq.length * maxErrorRate)));
 }
 
 /**
@@ -676,10 +839,254 @@ function rawExact(segments: readonly Segment[], q: string, hinted: Set<number>):
   return first ? { candidate: first, unique: true } : null;
 }
 
+interface SearchContext {
+  p: PreparedSegments<Segment>;
+  hinted: Set<number>;
+  minScore: number;
+  options: FindQuoteOptions;
+}
+
+const keyOf = (c: Candidate): string => `${c.startSeg}:${c.start}:${c.endSeg}:${c.end}`;
+
+/**
+ * Every place `q` (normalised `nq`) could be: its exact and normalised occurrences (all scoring
+ * 1, so the hint can choose), else its fuzzy ones, misquotes among them flagged.
+ */
+function wholeCandidates(ctx: SearchContext, q: string, nq: string): Candidate[] {
+  const { p, options } = ctx;
+  const pooled = new Map<string, Candidate>();
+  for (const c of exactCandidates(p, q)) pooled.set(keyOf(c), c);
+  if (nq.length > 0) {
+    for (const c of normalisedCandidates(p, nq, q)) if (!pooled.has(keyOf(c))) pooled.set(keyOf(c), c);
+  }
+  if (pooled.size > 0) return [...pooled.values()];
+  if (options.fuzzy === false || effectiveLength(nq) < (options.minFuzzyLength ?? 20)) return [];
+  const k = budgetFor(nq, options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE);
+  const plan = fuzzyWindows(p, nq, k, ctx.hinted, options.fullScanMaxChars ?? 20_000);
+  const found = new Map<string, Candidate>();
+  const add = (cs: Candidate[]): void => {
+    for (const c of cs) if (!found.has(keyOf(c))) found.set(keyOf(c), c);
+  };
+  for (const w of tidyWindows(p, plan.hinted)) add(fuzzyCandidates(p, [w], nq, k, ctx.minScore, false));
+  add(fuzzyCandidates(p, tidyWindows(p, plan.main), nq, k, ctx.minScore, false));
+  if (found.size === 0 && plan.weak.length > 0) add(fuzzyCandidates(p, tidyWindows(p, plan.weak), nq, k, ctx.minScore, true));
+  return [...found.values()];
+}
+
+interface PartHit {
+  a: number;
+  b: number;
+  errors: number;
+  score: number;
+  fuzzy: boolean;
+  mismatch: NumberMismatch | null;
+}
+
+/**
+ * `np` inside joined[from, to), not across a hard break (a gap between non-neighbouring
+ * segments): searching forward from `from`, the first occurrence; backward from `to`, the last.
+ */
+function findInWindow(ctx: SearchContext, np: string, from: number, to: number, forward: boolean): PartHit | null {
+  const { p, options } = ctx;
+  const J = p.joined.length;
+  let lo = Math.max(0, from);
+  let hi = Math.min(J, to);
+  if (forward) {
+    const bi = lowerBound(p.hardBreaks, lo);
+    if (bi < p.hardBreaks.length) hi = Math.min(hi, p.hardBreaks[bi] ?? hi);
+  } else {
+    const bi = lowerBound(p.hardBreaks, hi) - 1;
+    if (bi >= 0) lo = Math.max(lo, (p.hardBreaks[bi] ?? -1) + 1);
+  }
+  if (hi <= lo) return null;
+  const w = p.joined.slice(lo, hi);
+  const at = forward ? w.indexOf(np) : w.lastIndexOf(np);
+  if (at >= 0) return { a: lo + at, b: lo + at + np.length, errors: 0, score: 1, fuzzy: false, mismatch: null };
+  if (options.fuzzy === false || effectiveLength(np) < (options.minFuzzyLength ?? 20)) return null;
+  const k = budgetFor(np, options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE);
+  let best: { start: number; end: number; errors: number } | null = null;
+  for (const f of search(w, np, k)) {
+    if (!best || f.errors < best.errors || (f.errors === best.errors && (forward ? f.start < best.start : f.start > best.start))) best = f;
+  }
+  if (!best) return null;
+  const score = 1 - best.errors / np.length;
+  if (score < ctx.minScore) return null;
+  const a = lo + best.start;
+  const b = lo + best.end;
+  return { a, b, errors: best.errors, score, fuzzy: true, mismatch: numberMismatch(np, p.joined.slice(a, b)) };
+}
+
+/** A candidate from parts found in order, spanning the first part's start to the last one's end. */
+function partsCandidate(p: PreparedSegments<Segment>, hits: PartHit[], kind: MatchGap['kind']): Candidate | null {
+  const first = hits[0];
+  const last = hits[hits.length - 1];
+  if (!first || !last) return null;
+  const score = Math.min(...hits.map((h) => h.score));
+  const errors = hits.reduce((n, h) => n + h.errors, 0);
+  const c = candidateFromJoined(p, first.a, last.b, hits.some((h) => h.fuzzy) ? 'fuzzy' : 'normalised', errors, score);
+  if (!c) return null;
+  c.gaps = [];
+  for (let i = 1; i < hits.length; i++) c.gaps.push({ ja: (hits[i - 1] as PartHit).b, jb: (hits[i] as PartHit).a, kind });
+  const mismatches = hits.flatMap((h) => (h.mismatch ? [h.mismatch] : []));
+  if (mismatches.length > 0) c.mismatch = { quote: mismatches.flatMap((m) => m.quote), source: mismatches.flatMap((m) => m.source) };
+  return c;
+}
+
+/** Longest stretch of source text an ellipsis may stand for, in normalised chars (~200 words). */
+export const ELISION_MAX_GAP = 1200;
+const MAX_PIVOTS = 200;
+
+/**
+ * A quote with ellipses: its most telling part is anchored like a whole quote, then the others in
+ * order, each at most `elisionMaxGap` after (or before) its neighbour. Parts never match out of
+ * order or far apart; the score is the weakest part's.
+ */
+function elidedCandidates(ctx: SearchContext, rawParts: string[]): Candidate[] {
+  const parts = rawParts.map((raw) => ({ raw, n: normaliseWithMap(raw).text })).filter((x) => x.n.length > 0);
+  if (parts.length < 2) return [];
+  const maxGap = ctx.options.elisionMaxGap ?? ELISION_MAX_GAP;
+  const rate = ctx.options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE;
+  let pivot = 0;
+  parts.forEach((x, i) => {
+    if (effectiveLength(x.n) > effectiveLength((parts[pivot] as { n: string }).n)) pivot = i;
+  });
+  const pv = parts[pivot] as { raw: string; n: string };
+  let occurrences = wholeCandidates(ctx, pv.raw, pv.n);
+  if (occurrences.length > MAX_PIVOTS) {
+    occurrences = occurrences
+      .sort((x, y) => Number(ctx.hinted.has(y.startSeg)) - Number(ctx.hinted.has(x.startSeg)) || y.score - x.score)
+      .slice(0, MAX_PIVOTS);
+  }
+  const out: Candidate[] = [];
+  for (const occ of occurrences) {
+    const hits: PartHit[] = [];
+    hits[pivot] = { a: occ.jStart, b: occ.jEnd, errors: occ.errors, score: occ.score, fuzzy: occ.method === 'fuzzy', mismatch: occ.mismatch ?? null };
+    let ok = true;
+    let cur = occ.jEnd;
+    for (let i = pivot + 1; ok && i < parts.length; i++) {
+      const n = (parts[i] as { n: string }).n;
+      const h = findInWindow(ctx, n, cur, cur + maxGap + n.length + budgetFor(n, rate) + 1, true);
+      if (!h) ok = false;
+      else {
+        hits[i] = h;
+        cur = h.b;
+      }
+    }
+    cur = occ.jStart;
+    for (let i = pivot - 1; ok && i >= 0; i--) {
+      const n = (parts[i] as { n: string }).n;
+      const h = findInWindow(ctx, n, cur - maxGap - n.length - budgetFor(n, rate) - 1, cur, false);
+      if (!h) ok = false;
+      else {
+        hits[i] = h;
+        cur = h.a;
+      }
+    }
+    if (!ok) continue;
+    const c = partsCandidate(ctx.p, hits, 'elision');
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+/** Furniture may take up to this many lines at the foot of a page and at the head of the next. */
+const FURNITURE_LINES = 3;
+const FURNITURE_LINE_CHARS = 70;
+const FURNITURE_ZONE = FURNITURE_LINES * (FURNITURE_LINE_CHARS + 1);
+
+function furnitureLines(text: string): string[] | null {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  if (lines.length > FURNITURE_LINES || lines.some((l) => l.length > FURNITURE_LINE_CHARS)) return null;
+  return lines;
+}
+
+/**
+ * Whether what lies between a quote's head (ending at `endA` in page A) and its tail (starting at
+ * `startB` in page B) is page furniture: whole short lines at the foot of A and the head of B,
+ * numbered (a page number, a running head with one), or nothing but a line-end hyphen. Body text
+ * left out silently is no page break: the quote would misrepresent the source.
+ */
+function isFurnitureGap(a: Segment, endA: number, b: Segment, startB: number): boolean {
+  const rest = a.text.slice(endA).replace(/^[-\u00AD\u2010]/, '');
+  const before = b.text.slice(0, startB);
+  if (!/^[^\S\n]*(?:\n|$)/.test(rest) || !/(?:^|\n)[^\S\n]*$/.test(before)) return false;
+  const foot = furnitureLines(rest);
+  const head = furnitureLines(before);
+  if (!foot || !head) return false;
+  const skipped = [...foot, ...head];
+  if (skipped.length === 0) return true;
+  return skipped.some((l) => /\p{N}/u.test(l) || /(?:^|\s)[ivxlcdm]{1,7}(?:\s|$)/i.test(l));
+}
+
+/**
+ * A quote that runs from the foot of one page onto the next with page furniture (running head and
+ * foot, page number) between its two parts. Exact and normalised parts only; each at least a few
+ * characters. The split is the longest head the foot of the page holds.
+ */
+function pageBreakCandidates(ctx: SearchContext, nq: string): Candidate[] {
+  const { p } = ctx;
+  const m = nq.length;
+  const MIN_PART = 4;
+  if (m < 2 * MIN_PART + 8) return [];
+  const first = nq.slice(0, MIN_PART);
+  const last = nq.slice(m - MIN_PART);
+  const out: Candidate[] = [];
+  for (let k = 0; k + 1 < p.included.length; k++) {
+    const ia = p.included[k] ?? 0;
+    const ib = p.included[k + 1] ?? 0;
+    const sa = p.includedStarts[k] ?? 0;
+    const sb = p.includedStarts[k + 1] ?? 0;
+    if (p.joined.charCodeAt(sb - 1) !== 0x20) continue; // not neighbours
+    const na = p.norms[ia] as NormalisedText;
+    const nb = p.norms[ib] as NormalisedText;
+    const ea = sa + na.text.length;
+    const zoneA = Math.max(sa, ea - FURNITURE_ZONE - m);
+    const zoneB = Math.min(sb + nb.text.length, sb + FURNITURE_ZONE + m);
+    const tailA = p.joined.slice(zoneA, ea);
+    const headB = p.joined.slice(sb, zoneB);
+    if (!tailA.includes(first) || !headB.includes(last)) continue;
+    // Longest prefix of the quote anywhere in the foot zone (monotone: binary search).
+    let lo = MIN_PART;
+    let hi = m - MIN_PART;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (tailA.includes(nq.slice(0, mid))) lo = mid;
+      else hi = mid - 1;
+    }
+    // The longest head may run into the furniture by chance: also try the word breaks before it.
+    const splits = [lo];
+    for (let s = lo - 1; s > MIN_PART && splits.length < 4; s--) if (nq.charCodeAt(s) === 0x20) splits.push(s);
+    for (const s of splits) {
+      const headText = nq.slice(0, s).trimEnd();
+      const tailText = nq.slice(s).trimStart();
+      if (headText.length < MIN_PART || tailText.length < MIN_PART) continue;
+      const hAt = tailA.lastIndexOf(headText);
+      const tAt = headB.indexOf(tailText);
+      if (hAt < 0 || tAt < 0) continue;
+      const ha = zoneA + hAt;
+      const hb = ha + headText.length;
+      const ta = sb + tAt;
+      const tb = ta + tailText.length;
+      const endA = na.ends[hb - 1 - sa] ?? 0;
+      const startB = nb.map[ta - sb] ?? 0;
+      if (!isFurnitureGap(p.segments[ia] as Segment, endA, p.segments[ib] as Segment, startB)) continue;
+      const hit = (a: number, b: number): PartHit => ({ a, b, errors: 0, score: 1, fuzzy: false, mismatch: null });
+      const c = partsCandidate(p, [hit(ha, hb), hit(ta, tb)], 'page-furniture');
+      if (c) out.push(c);
+      break;
+    }
+  }
+  return out;
+}
+
 /**
  * Finds `quote` in `segments` (in document order; any subset, e.g. FTS candidates, works) and
  * returns where it is, or null when it cannot be placed with a score ≥ minScore. Pass the result
  * of `prepareSegments()` to reuse normalisation across many quotes.
+ *
+ * Whole quote first (exact, normalised, fuzzy); when that is not found exactly, the quote in
+ * parts: at its ellipses, or across a page break with furniture between. A candidate whose
+ * numbers differ from the quote's is never returned as a match (see `reportMisquotes`).
  */
 export function findQuote<S extends Segment>(
   quote: string,
@@ -706,38 +1113,25 @@ export function findQuote<S extends Segment>(
   const p = prepared as unknown as PreparedSegments<Segment>;
   const prefixN = options.prefix ? normaliseWithMap(options.prefix).text.slice(-CONTEXT_CHARS) : '';
   const suffixN = options.suffix ? normaliseWithMap(options.suffix).text.slice(0, CONTEXT_CHARS) : '';
-  const pick = (cands: Candidate[]): QuoteMatch<S> | null => {
-    const c = choose(p, cands, hinted, prefixN, suffixN, verifiedScore);
-    return c ? toMatch(prepared.segments, prepared.starts, c) : null;
-  };
+  const ctx: SearchContext = { p, hinted, minScore, options };
+  const best = (cands: Candidate[]): Candidate | null => choose(p, cands, hinted, prefixN, suffixN, verifiedScore);
 
-  // 1–2. Exact and normalised occurrences all score 1; pooled so the hint can choose among them.
-  const exact = exactCandidates(p, q);
   const nq = normaliseWithMap(q).text;
-  const pooled = new Map<string, Candidate>();
-  for (const c of exact) pooled.set(`${c.startSeg}:${c.start}:${c.endSeg}:${c.end}`, c);
-  if (nq.length > 0) {
-    for (const c of normalisedCandidates(p, nq, q)) {
-      const key = `${c.startSeg}:${c.start}:${c.endSeg}:${c.end}`;
-      if (!pooled.has(key)) pooled.set(key, c);
+  const all = wholeCandidates(ctx, q, nq);
+  let chosen = best(all.filter((c) => !c.mismatch));
+  // Not found exactly: the parts may be (a page break's furniture or hyphen costs edits as a whole).
+  if (!chosen || chosen.score < 1 - 1e-9) {
+    const parts = splitElisions(q);
+    const more = parts.length >= 2 ? elidedCandidates(ctx, parts) : pageBreakCandidates(ctx, nq);
+    if (more.length > 0) {
+      all.push(...more);
+      chosen = best(all.filter((c) => !c.mismatch));
     }
   }
-  if (pooled.size > 0) return pick([...pooled.values()]);
-
-  // 3. Fuzzy.
-  if (options.fuzzy === false || nq.length < (options.minFuzzyLength ?? 20)) return null;
-  const m = nq.length;
-  const k = fuzzyErrorBudget(m, options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE);
-  const plan = fuzzyWindows(p, nq, k, hinted, options.fullScanMaxChars ?? 20_000);
-  const found = new Map<string, Candidate>();
-  const add = (cs: Candidate[]): void => {
-    for (const c of cs) {
-      const key = `${c.startSeg}:${c.start}:${c.endSeg}:${c.end}`;
-      if (!found.has(key)) found.set(key, c);
-    }
-  };
-  for (const w of tidyWindows(p, plan.hinted)) add(fuzzyCandidates(p, [w], nq, k, minScore, false));
-  add(fuzzyCandidates(p, tidyWindows(p, plan.main), nq, k, minScore, false));
-  if (found.size === 0 && plan.weak.length > 0) add(fuzzyCandidates(p, tidyWindows(p, plan.weak), nq, k, minScore, true));
-  return pick([...found.values()]);
+  if (options.reportMisquotes) {
+    // A misquote closer to the quote than an unverified placement explains the quote better.
+    const misquote = best(all.filter((c) => c.mismatch));
+    if (misquote && (!chosen || (chosen.score < verifiedScore - 1e-9 && misquote.score > chosen.score))) chosen = misquote;
+  }
+  return chosen ? toMatch(prepared.segments, prepared.starts, chosen, p) : null;
 }

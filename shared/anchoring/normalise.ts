@@ -97,7 +97,6 @@ function quoteReplacement(cp: number): number {
 
 const COMBINING = /\p{M}/u;
 const LETTER = /\p{L}/u;
-const LOWER = /\p{Ll}/u;
 
 function isCombining(cp: number): boolean {
   if (cp < 0x0300) return false;
@@ -108,6 +107,31 @@ function isCombining(cp: number): boolean {
 function isLetterCode(code: number): boolean {
   if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
   return LETTER.test(String.fromCharCode(code));
+}
+
+/**
+ * Han, kana and CJK punctuation: scripts written without spaces between words, so a space next to
+ * one of them (a PDF line break inside a sentence, optional spacing around Latin words) says nothing
+ * and is dropped on both sides of a comparison. Hangul uses spaces and is not included.
+ */
+export function isCjkCode(code: number): boolean {
+  return (
+    (code >= 0x2e80 && code <= 0x2fdf) ||
+    (code >= 0x3001 && code <= 0x303f) ||
+    (code >= 0x3040 && code <= 0x31ff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff61 && code <= 0xff9f)
+  );
+}
+
+/** Arabic-Indic and Persian digits read as ASCII digits: a typed "26" is the source's "۲۶". */
+function digitReplacement(cp: number): number {
+  if (cp >= 0x0660 && cp <= 0x0669) return 0x30 + cp - 0x0660;
+  if (cp >= 0x06f0 && cp <= 0x06f9) return 0x30 + cp - 0x06f0;
+  return -1;
 }
 
 /**
@@ -130,6 +154,8 @@ function mapCluster(cluster: string): string {
     if (isDash(cp)) { out += '-'; continue; }
     const q = quoteReplacement(cp);
     if (q >= 0) { out += String.fromCharCode(q); continue; }
+    const d = digitReplacement(cp);
+    if (d >= 0) { out += String.fromCharCode(d); continue; }
     out += ch.toLowerCase();
   }
   if (clusterCache.size >= CLUSTER_CACHE_MAX) clusterCache.clear();
@@ -138,31 +164,36 @@ function mapCluster(cluster: string): string {
 }
 
 /**
- * Line-end hyphenation: at a hyphen (or soft hyphen) at `i` that follows a letter, returns the
- * index of the lowercase letter after "optional spaces, one line break, optional spaces", or -1.
+ * Hyphens inside words: at a hyphen, dash or soft hyphen at `i` that follows a letter, returns the
+ * index of the letter that continues the word after "more dashes, then spaces with at most one line
+ * break", or -1. The hyphen and the gap are dropped on both sides of a comparison, so line-end
+ * hyphenation ("exam-\nple"), a compound broken at its hyphen ("well-\nknown"), the same word typed
+ * whole ("well-known", "example") and a reflowed copy ("exam- ple") all read alike.
  */
-function hyphenationResume(text: string, i: number): number {
+function hyphenJoinResume(text: string, i: number, soft = false): number {
   let j = i + 1;
   const n = text.length;
   while (j < n) {
     const c = text.charCodeAt(j);
-    if (isLineBreak(c) || !(isSpace(c) || isRemovable(c))) break;
+    if (c !== 0x2d && !isDash(c)) break;
     j++;
   }
-  if (j >= n || !isLineBreak(text.charCodeAt(j))) return -1;
-  // One line break only: CRLF counts as one.
-  if (text.charCodeAt(j) === 0x0d && text.charCodeAt(j + 1) === 0x0a) j += 2;
-  else j += 1;
+  let breaks = 0;
   while (j < n) {
     const c = text.charCodeAt(j);
-    if (isLineBreak(c) || !(isSpace(c) || isRemovable(c))) break;
+    if (isLineBreak(c)) {
+      // CRLF counts as one break.
+      if (c === 0x0d && text.charCodeAt(j + 1) === 0x0a) j++;
+      if (++breaks > 1) return -1;
+    } else if (!(isSpace(c) || isRemovable(c))) break;
     j++;
   }
   if (j >= n) return -1;
+  // An invisible soft hyphen before a space is no join ("ple\u00AD text" is two words).
+  if (soft && breaks === 0 && j > i + 1) return -1;
   const cp = text.codePointAt(j) ?? 0;
-  if (cp >= 0x61 && cp <= 0x7a) return j;
-  if (cp < 0x80) return -1;
-  return LOWER.test(String.fromCodePoint(cp)) ? j : -1;
+  if (cp < 0x80) return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a) ? j : -1;
+  return LETTER.test(String.fromCodePoint(cp)) ? j : -1;
 }
 
 /** Growable output buffers; typed arrays keep 500k-char pages cheap. */
@@ -209,8 +240,9 @@ class Builder {
 /**
  * Normalises `text` for matching and records where every normalised char came from.
  * NFKC (per cluster: a code point plus its combining marks), curly quotes → straight, dashes →
- * "-", invisible characters removed, line-end hyphenation joined, whitespace runs → one space,
- * lowercase, trimmed.
+ * "-" (a run of them → one), Arabic-Indic digits → ASCII, invisible characters removed, hyphens
+ * inside words dropped (line-end hyphenation joined), whitespace runs → one space except next to
+ * Han or kana and between dots, lowercase, trimmed.
  */
 export function normaliseWithMap(text: string): NormalisedText {
   const n = text.length;
@@ -222,9 +254,12 @@ export function normaliseWithMap(text: string): NormalisedText {
   let spaceEnd = 0;
   let lastCode = -1;
 
-  const emitSpaceIfPending = (): void => {
+  // `next` is the char about to be emitted: no space goes next to Han or kana (unspaced scripts),
+  // nor between two dots (". . ." is "...").
+  const emitSpaceIfPending = (next: number): void => {
     if (pendingSpace) {
-      if (b.length > 0) b.push(0x20, spaceStart, spaceEnd);
+      const drop = isCjkCode(next) || isCjkCode(lastCode) || (next === 0x2e && lastCode === 0x2e);
+      if (b.length > 0 && !drop) b.push(0x20, spaceStart, spaceEnd);
       pendingSpace = false;
     }
   };
@@ -248,11 +283,15 @@ export function normaliseWithMap(text: string): NormalisedText {
         continue;
       }
       if (isRemovable(code)) { i++; continue; }
-      if (code === 0x2d && !pendingSpace && lastCode >= 0 && isLetterCode(lastCode)) {
-        const resume = hyphenationResume(text, i);
-        if (resume >= 0) { i = resume; continue; }
+      if (code === 0x2d && !pendingSpace) {
+        if (lastCode >= 0 && isLetterCode(lastCode)) {
+          const resume = hyphenJoinResume(text, i);
+          if (resume >= 0) { i = resume; continue; }
+        }
+        // A run of dashes is one dash ("--" typed for "—").
+        if (lastCode === 0x2d) { i++; continue; }
       }
-      emitSpaceIfPending();
+      emitSpaceIfPending(code);
       const lower = code >= 0x41 && code <= 0x5a ? code + 32 : code;
       b.push(lower, i, i + 1);
       lastCode = lower;
@@ -264,7 +303,7 @@ export function normaliseWithMap(text: string): NormalisedText {
     const cpLen = cp > 0xffff ? 2 : 1;
     if (isRemovable(cp)) {
       if (cp === 0xad && !pendingSpace && lastCode >= 0 && isLetterCode(lastCode)) {
-        const resume = hyphenationResume(text, i);
+        const resume = hyphenJoinResume(text, i, true);
         if (resume >= 0) { i = resume; continue; }
       }
       i += cpLen;
@@ -275,9 +314,12 @@ export function normaliseWithMap(text: string): NormalisedText {
       i += cpLen;
       continue;
     }
-    if (cp === 0x2010 && !pendingSpace && lastCode >= 0 && isLetterCode(lastCode)) {
-      const resume = hyphenationResume(text, i);
-      if (resume >= 0) { i = resume; continue; }
+    if (isDash(cp) && !pendingSpace) {
+      if (lastCode >= 0 && isLetterCode(lastCode)) {
+        const resume = hyphenJoinResume(text, i);
+        if (resume >= 0) { i = resume; continue; }
+      }
+      if (lastCode === 0x2d) { i += cpLen; continue; }
     }
     // Cluster = this code point plus any combining marks, so NFKC can compose "e\u0301" → "é".
     let j = i + cpLen;
@@ -303,7 +345,7 @@ export function normaliseWithMap(text: string): NormalisedText {
     for (let k = 0; k < mapped.length; k++) {
       const mc = mapped.charCodeAt(k);
       if (mc === 0x20) { markSpace(i, j); continue; }
-      emitSpaceIfPending();
+      emitSpaceIfPending(mc);
       b.push(mc, i, j);
       lastCode = mc;
     }

@@ -5,7 +5,7 @@
  * pieces of evidence under `evidence: [{ evidence_snippet | snippet, source_document }]`. The
  * ledger's own verdict is kept as a note: the verifier decides the verdict again.
  */
-import { baseName, compact, isPlainObject, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
+import { baseName, compact, isPlainObject, pageOrLabel, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
 
 const ENTRY_KEYS = ['entries', 'ledger', 'claims', 'evidence_ledger', 'items'] as const;
 
@@ -34,8 +34,10 @@ function sourceOf(doc: unknown): { ref: SourceRef; locator: ClaimedLocator } {
   if (title) ref.title = title;
   const sha = str(doc.sha256);
   if (sha && /^[0-9a-fA-F]{64}$/.test(sha)) ref.sha256 = sha.toLowerCase();
-  const page = positiveInt(doc.page_number) ?? positiveInt(doc.page);
+  const given = pageOrLabel(doc.page_number ?? doc.page);
+  const page = given.page;
   if (page !== undefined) locator.page = page;
+  else if (given.pageLabel !== undefined) locator.pageLabel = given.pageLabel;
   const pageEnd = positiveInt(doc.page_end) ?? positiveInt(doc.end_page_number);
   if (pageEnd !== undefined && page !== undefined && pageEnd > page) locator.pageEnd = pageEnd;
   const section = str(doc.section);

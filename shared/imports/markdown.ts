@@ -15,11 +15,12 @@
  *
  * A definition carries the quote in straight or curly double quotes (or «…»), the source as a file
  * name (matched without case or extension), a title, or a SHA-256, and optionally a locator:
- * `p. 12`, `pp. 12–13`, `page 12`, `lines 10–12`, `¶ 4` / `para 4`, `§ Leave policy`. A definition
+ * `p. 12`, `pp. 12–13`, `page 12`, `p. iv` / `p. T-3` (a printed page label), `lines 10–12`,
+ * `¶ 4` / `para 4`, `§ Leave policy`. A definition
  * without a quote is a paraphrase. Each marker occurrence in the text is one citation whose claim is
  * the sentence it sits in (markers removed).
  */
-import { baseName, compact, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
+import { baseName, compact, isPageLabel, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
 import { findMarkers, sentenceAt, splitSentences, stripMarkers } from './sentences.ts';
 
 interface Definition {
@@ -65,6 +66,12 @@ export function parseSourceText(text: string): { sourceRef: SourceRef; locator: 
     locator.page = Number(m[1]);
     if (m[2] && Number(m[2]) > Number(m[1])) locator.pageEnd = Number(m[2]);
   });
+  // A page as printed on it: "p. iv", "p. xxix", "page T-3", "p. A-2".
+  if (locator.page === undefined) {
+    take(/(?:^|[\s,;(])(?:pp?\.|page)\s*([ivxlcdm]{1,8}|[IVXLCDM]{1,8}|[A-Za-z]{1,3}-?\d{1,5})(?=$|[\s,;:.)])/, (m) => {
+      if (m[1] && isPageLabel(m[1])) locator.pageLabel = m[1];
+    });
+  }
   take(new RegExp(String.raw`(?:^|[\s,;(])(?:lines?|ll?\.)\s*${RANGE}`, 'i'), (m) => {
     locator.line = Number(m[1]);
     if (m[2] && Number(m[2]) > Number(m[1])) locator.lineEnd = Number(m[2]);

@@ -35,11 +35,13 @@ export type SourceRef = z.infer<typeof SourceRef>;
 
 /**
  * Where the citing tool says the quote is. Pages, lines and paragraphs as in DESIGN.md §6;
+ * pageLabel is a page as printed on it ("iv", "T-3", "A-2") when the citation gives no number;
  * charStart/charEnd are offsets in the document as the citing tool saw it (informational: our
  * extraction need not produce the same text).
  */
 export const ClaimedLocator = z.object({
   page: z.number().int().positive().optional(),
+  pageLabel: z.string().min(1).max(40).optional(),
   pageEnd: z.number().int().positive().optional(),
   paragraph: z.number().int().nonnegative().optional(),
   line: z.number().int().positive().optional(),
@@ -108,6 +110,23 @@ export function isPlainObject(x: unknown): x is Record<string, unknown> {
 export function positiveInt(x: unknown): number | undefined {
   const n = typeof x === 'string' && /^\d+$/.test(x.trim()) ? Number(x) : x;
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * A page as a citation gives it: a number ("12", 12) is a page number; a printed page label
+ * ("iv", "xxix", "T-3", "A-2", "B") is kept as a label. Anything else is no page.
+ */
+export function pageOrLabel(x: unknown): { page?: number; pageLabel?: string } {
+  const page = positiveInt(x);
+  if (page !== undefined) return { page };
+  if (typeof x !== 'string') return {};
+  const t = x.trim().replace(/^(?:pp?\.|pages?)\s*/i, '');
+  return isPageLabel(t) ? { pageLabel: t } : {};
+}
+
+/** Roman numerals, "T-3" / "A-2" style labels, a lone capital letter. */
+export function isPageLabel(t: string): boolean {
+  return /^(?:[ivxlcdm]{1,8}|[IVXLCDM]{1,8}|[A-Za-z]{1,3}-?\d{1,5}|[A-Z])$/.test(t);
 }
 
 export function nonNegativeInt(x: unknown): number | undefined {

@@ -1,11 +1,23 @@
 /** The native answer format, `evidence-desk/answer@1` (DESIGN.md §6). */
 import { z } from 'zod';
-import { CitationMethod, ClaimedLocator, compact, isPlainObject, type ImportedAnswer, type ParseOutcome } from './model.ts';
+import { CitationMethod, ClaimedLocator, compact, isPageLabel, isPlainObject, type ImportedAnswer, type ParseOutcome } from './model.ts';
 
 export const NATIVE_FORMAT = 'evidence-desk/answer@1';
 
-// The native format names no character offsets: those come from other tools' formats.
-const NativeLocator = ClaimedLocator.omit({ charStart: true, charEnd: true });
+// The native format names no character offsets: those come from other tools' formats. A page may
+// be given as printed ("page": "iv", "T-3"): a numeric string is a page number, anything that
+// looks like a page label becomes `pageLabel`.
+const NativeLocator = ClaimedLocator.omit({ charStart: true, charEnd: true, page: true }).extend({
+  page: z
+    .union([
+      ClaimedLocator.shape.page.unwrap(),
+      z
+        .string()
+        .trim()
+        .refine((t) => /^\d+$/.test(t) ? Number(t) > 0 : isPageLabel(t), 'a page number or a printed page label such as "iv" or "T-3"'),
+    ])
+    .optional(),
+});
 
 export const NativeAnswer = z.object({
   format: z.literal(NATIVE_FORMAT),
@@ -27,6 +39,14 @@ export const NativeAnswer = z.object({
   ),
 });
 export type NativeAnswer = z.infer<typeof NativeAnswer>;
+
+function nativeLocator(l: z.infer<typeof NativeLocator> | undefined): ClaimedLocator {
+  if (!l) return {};
+  const { page, ...rest } = l;
+  if (page === undefined) return rest;
+  if (typeof page === 'number') return { ...rest, page };
+  return /^\d+$/.test(page) ? { ...rest, page: Number(page) } : { ...rest, pageLabel: page };
+}
 
 export function parseNative(json: unknown): ParseOutcome {
   if (!isPlainObject(json) || json.format !== NATIVE_FORMAT) return { kind: 'not-mine' };
@@ -51,7 +71,7 @@ export function parseNative(json: unknown): ParseOutcome {
         quote,
         context: c.context ?? null,
         sourceRef: compact({ sha256: c.source.sha256, file: c.source.file, title: c.source.title }),
-        locator: compact({ ...(c.locator ?? {}) }),
+        locator: compact({ ...nativeLocator(c.locator) }),
         method: c.method,
         confidence: c.confidence,
       });

@@ -44,7 +44,8 @@ export function findMarkers(text: string): MarkerHit[] {
 export function stripMarkers(text: string): string {
   return text
     .replace(MARKER_GROUP, '')
-    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    // "claim [1]." leaves "claim ."; a space before ".1" is part of a figure and stays.
+    .replace(/[ \t]+([.,;:!?])(?!\p{Nd})/gu, '$1')
     .replace(/\s+/g, ' ')
     .trim();
 }

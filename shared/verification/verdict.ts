@@ -4,7 +4,8 @@
  * later; these rules never upgrade a quote that was not found.
  */
 import { stemmer } from 'stemmer';
-import { normalise } from '../anchoring/normalise.ts';
+import { wordDiff, type DiffPart } from '../anchoring/context.ts';
+import { isCjkCode, normalise } from '../anchoring/normalise.ts';
 import { STOPWORDS } from '../anchoring/match.ts';
 import type { CitationStatus } from './status.ts';
 
@@ -22,6 +23,12 @@ export interface ClaimVerdictInput {
   quote?: string | null;
   /** Text around the quote in the source, or caller-supplied context for a quote-less citation. */
   context?: string | null;
+  /**
+   * With status `not_found`: the source's text closest to the quote when the quote was not found
+   * only because a number differs from the source's (a misquote). A claim carrying the changed
+   * number is then contradicted by what the source says.
+   */
+  misquotedText?: string | null;
 }
 
 export interface ClaimVerdictResult {
@@ -214,6 +221,71 @@ function sameUnit(a: NumberMention, b: NumberMention): boolean {
   return false;
 }
 
+const FIGURE_RE = /\d+(?:[.,:/]\d+)*/g;
+
+/** The figures of a text, thousands separators aside ("1,000" and "1000" are one figure). */
+function figures(text: string): string[] {
+  return (normalise(text).match(FIGURE_RE) ?? []).map((f) => (/^\d{1,3}(?:,\d{3})+$/.test(f) ? f.replace(/,/g, '') : f));
+}
+
+/**
+ * Whether two runs of figures have the same digits in the same order: separators and spacing are
+ * formatting ("3 .1" in an extracted right-to-left line, "3.1" typed). A moved decimal point is
+ * left to the unit-based rule.
+ */
+function sameFigures(a: string[], b: string[]): boolean {
+  return a.join('').replace(/\D/g, '') === b.join('').replace(/\D/g, '');
+}
+
+const MAX_CHANGE_WORDS = 4;
+
+/** Text as diff words: normalised (line breaks, hyphenation and case aside), Han and kana one per character. */
+function diffTokens(text: string): string {
+  const n = normalise(text);
+  let out = '';
+  for (const ch of n) out += isCjkCode(ch.charCodeAt(0)) ? ` ${ch} ` : ch;
+  return out;
+}
+
+/**
+ * Numbers the claim changed while following the evidence word for word: where the word diff of
+ * claim and evidence replaces a few words carrying a figure by a few others carrying a different
+ * one, between words both share ("within 30 days" → "within 45 days", "§4.2.1" → "§11.2.1", a year).
+ * Only when most of the claim's words are the evidence's: a loose paraphrase is left to the
+ * unit-based rule.
+ */
+export function alignedNumberChanges(claim: string, evidence: string): { claim: string; source: string }[] {
+  const diff: DiffPart[] = wordDiff(diffTokens(claim), diffTokens(evidence));
+  const count = (t: string): number => t.split(/\s+/).filter((w) => w.length > 0).length;
+  const claimWords = count(claim);
+  const shared = diff.filter((d) => d.op === 'equal').reduce((n, d) => n + count(d.text), 0);
+  if (claimWords === 0 || shared < 0.5 * claimWords) return [];
+  const out: { claim: string; source: string }[] = [];
+  let i = 0;
+  while (i < diff.length) {
+    if ((diff[i] as DiffPart).op === 'equal') {
+      i++;
+      continue;
+    }
+    // A change region: the deletions and insertions between two equal runs (or an end).
+    let removed = '';
+    let added = '';
+    let j = i;
+    for (; j < diff.length && (diff[j] as DiffPart).op !== 'equal'; j++) {
+      const d = diff[j] as DiffPart;
+      if (d.op === 'delete') removed += ` ${d.text}`;
+      else added += ` ${d.text}`;
+    }
+    const fa = figures(removed);
+    const fb = figures(added);
+    if (fa.length > 0 && fb.length > 0 && count(removed) <= MAX_CHANGE_WORDS && count(added) <= MAX_CHANGE_WORDS && !sameFigures(fa, fb)) {
+      out.push({ claim: removed.trim(), source: added.trim() });
+    }
+    i = j;
+  }
+  return out;
+}
+
 function dateCovered(claim: DateMention, evidence: readonly DateMention[]): boolean {
   // "2024" is covered by "12 March 2024"; "March 2024" by "2024-03-12".
   return evidence.some((e) => e.key === claim.key || e.key.startsWith(claim.key + '-'));
@@ -222,12 +294,37 @@ function dateCovered(claim: DateMention, evidence: readonly DateMention[]): bool
 const clamp01 = (x: number): number => Math.max(0, Math.min(1, x));
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
 
+/** Contradictions between a claim and a text of the source (numbers by unit, or by alignment). */
+function contradictionsAgainst(claim: string, text: string, context: string): string[] {
+  const out: string[] = [];
+  const eNums = extractNumbers(`${text}\n${context}`);
+  for (const n of extractNumbers(claim)) {
+    if (eNums.some((e) => sameValue(e.value, n.value))) continue;
+    const other = eNums.find((e) => sameUnit(n, e));
+    if (other) out.push(`the claim says "${n.label}", the source says "${other.label}"`);
+  }
+  for (const ch of alignedNumberChanges(claim, text)) {
+    const why = `the claim says "${ch.claim}", the source says "${ch.source}"`;
+    if (!out.includes(why)) out.push(why);
+  }
+  return out;
+}
+
 export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
   const { status } = input;
   if (status === 'source_unknown') {
     return { verdict: 'not_found', confidence: 0.95, reasons: ['no workspace source matches the cited source'] };
   }
   if (status === 'not_found') {
+    const misquoted = input.misquotedText?.trim();
+    if (misquoted) {
+      // The quote was altered where a number is: what the source says there contradicts a claim that
+      // repeats the altered number.
+      const changes = contradictionsAgainst(input.claim, misquoted, input.context ?? '');
+      if (changes.length > 0) {
+        return { verdict: 'contradicted', confidence: 0.8, reasons: ['the quote misquotes a number of the source', ...changes] };
+      }
+    }
     return { verdict: 'not_found', confidence: 0.9, reasons: ["the quote was not found in the source's text"] };
   }
   const context = input.context?.trim() ?? '';
@@ -253,6 +350,12 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
     const other = eNums.find((e) => sameUnit(n, e));
     if (other) contradictions.push(`the claim says "${n.label}", the source says "${other.label}"`);
     else missing.push(n.raw);
+  }
+  if (core) {
+    for (const ch of alignedNumberChanges(claim, core)) {
+      const why = `the claim says "${ch.claim}", the source says "${ch.source}"`;
+      if (!contradictions.includes(why)) contradictions.push(why);
+    }
   }
   const cDates = extractDates(claim);
   const eDates = extractDates(evidence);

@@ -52,6 +52,11 @@ export class AnchoringStore {
       .all({ name, stem, stemDot: `${stem.replace(/[\\%_]/g, (c) => `\\${c}`)}.%` }) as SourceRefRow[];
   }
 
+  /** Every source, for resolving loose references (names without extension, titles, abbreviations). */
+  allSources(): SourceRefRow[] {
+    return this.db.prepare(`SELECT ${SOURCE_COLUMNS} FROM sources ORDER BY id`).all() as SourceRefRow[];
+  }
+
   /** Newer versions of a source (ingested as a changed file at its path). */
   successors(id: number): SourceRefRow[] {
     return this.db.prepare(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE predecessor_id = ? ORDER BY id`).all(id) as SourceRefRow[];
@@ -65,6 +70,13 @@ export class AnchoringStore {
     return this.db
       .prepare('SELECT * FROM segments WHERE source_id = ? AND page BETWEEN ? AND ? ORDER BY ordinal')
       .all(sourceId, from, to) as SegmentRow[];
+  }
+
+  /** The printed label of every labelled page ("iv", "T-3", "12"), in page order. */
+  pageLabels(sourceId: number): { page: number; page_label: string }[] {
+    return this.db
+      .prepare('SELECT page, page_label FROM segments WHERE source_id = ? AND page IS NOT NULL AND page_label IS NOT NULL ORDER BY page')
+      .all(sourceId) as { page: number; page_label: string }[];
   }
 
   segmentsByParagraphs(sourceId: number, from: number, to: number): SegmentRow[] {
@@ -93,6 +105,25 @@ export class AnchoringStore {
     return this.db
       .prepare(`SELECT * FROM segments WHERE source_id = ? AND ordinal IN (${ordinals.map(() => '?').join(',')}) ORDER BY ordinal`)
       .all(sourceId, ...ordinals) as SegmentRow[];
+  }
+
+  segmentsByOrdinalRange(sourceId: number, from: number, to: number): SegmentRow[] {
+    return this.db
+      .prepare('SELECT * FROM segments WHERE source_id = ? AND ordinal BETWEEN ? AND ? ORDER BY ordinal')
+      .all(sourceId, from, to) as SegmentRow[];
+  }
+
+  /**
+   * Segments of a source containing any of `needles` as plain substrings, those with the most
+   * first: candidate narrowing where FTS has no tokens to offer (Han and kana are not split into
+   * words by FTS5's unicode61 tokenizer).
+   */
+  segmentsContaining(sourceId: number, needles: readonly string[], limit: number): SegmentRow[] {
+    if (needles.length === 0) return [];
+    const hits = needles.map(() => '(instr(text, ?) > 0)').join(' + ');
+    return this.db
+      .prepare(`SELECT * FROM (SELECT *, ${hits} AS hits FROM segments WHERE source_id = ?) WHERE hits > 0 ORDER BY hits DESC, ordinal LIMIT ?`)
+      .all(...needles, sourceId, limit) as SegmentRow[];
   }
 
   allSegments(sourceId: number): SegmentRow[] {

@@ -165,12 +165,17 @@ export function cleanSpan(page: Page, i: number, j: number): { quote: string; st
   };
 }
 
-/** Applies `count` random single-character edits away from the ends. */
+/**
+ * Applies `count` random single-character edits away from the ends. Digits are never edited: a
+ * changed number is a misquote, not a typo, and is never matched.
+ */
 export function typos(r: Rng, s: string, count: number): string {
   let out = s;
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   for (let k = 0; k < count; k++) {
-    const at = int(r, 2, Math.max(2, out.length - 3));
+    let at = int(r, 2, Math.max(2, out.length - 3));
+    for (let tries = 0; tries < 20 && /\d/.test(out.charAt(at)); tries++) at = int(r, 2, Math.max(2, out.length - 3));
+    if (/\d/.test(out.charAt(at))) continue;
     const op = r();
     if (op < 0.5) out = out.slice(0, at) + pick(r, [...letters]) + out.slice(at + 1);
     else if (op < 0.75) out = out.slice(0, at) + pick(r, [...letters]) + out.slice(at);

@@ -6,7 +6,8 @@ describe('normaliseWithMap', () => {
   it('applies NFKC, ligatures, quotes, dashes, invisible chars, whitespace, case and trim', () => {
     expect(normalise('  The \uFB01rst \uFB02oor \uFB00 \uFB03 \uFB04  ')).toBe('the first floor ff ffi ffl');
     expect(normalise('\u201CQuoted\u201D \u2018single\u2019 \u00ABfr\u00BB')).toBe('"quoted" \'single\' "fr"');
-    expect(normalise('a\u2010b\u2011c\u2012d\u2013e\u2014f\u2015g\u2212h')).toBe('a-b-c-d-e-f-g-h');
+    expect(normalise('1\u20102\u20113\u20124\u20135\u20146\u20157\u22128')).toBe('1-2-3-4-5-6-7-8');
+    expect(normalise('a \u2013 b \u2014 c -- d')).toBe('a - b - c - d');
     expect(normalise('in\u00ADvis\u200Bi\u200Cb\u200Dle\uFEFF \u200E\u200F\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069x')).toBe('invisible x');
     expect(normalise('a \t\n\r\n b\u00A0\u2003c\u3000\u2009d')).toBe('a b c d');
     expect(normalise('\uFF21\uFF22\uFF23 \u2460 x\u00B2')).toBe('abc 1 x2');
@@ -14,17 +15,30 @@ describe('normaliseWithMap', () => {
     expect(normalise('\uFEF5\uFE8D')).toBe('\u0644\u0622\u0627');
   });
 
-  it('joins line-end hyphenation only before a lowercase letter after one line break', () => {
-    expect(normalise('exam-\nple')).toBe('example');
-    expect(normalise('exam-  \r\n   ple')).toBe('example');
-    expect(normalise('exam\u2010\nple')).toBe('example');
-    expect(normalise('exam\u00AD\nple')).toBe('example');
-    expect(normalise('Smith-\nJones')).toBe('smith- jones');
-    expect(normalise('exam-ple')).toBe('exam-ple');
-    expect(normalise('exam- ple')).toBe('exam- ple');
+  it('drops hyphens inside words, so hyphenated, joined and reflowed spellings read alike', () => {
+    // Line-end hyphenation, a compound broken at its hyphen, the word typed whole or as pasted.
+    for (const s of ['exam-\nple', 'exam-  \r\n   ple', 'exam\u2010\nple', 'exam\u00AD\nple', 'exam-ple', 'exam- ple', 'example']) {
+      expect(normalise(s)).toBe('example');
+    }
+    expect(normalise('Smith-\nJones')).toBe(normalise('Smith-Jones'));
+    expect(normalise('well\u2013known')).toBe('wellknown');
+    expect(normalise('a--b')).toBe(normalise('a\u2014b'));
+    // Not inside a word: two line breaks, a digit before, a space before, a soft hyphen before a space.
     expect(normalise('exam-\n\nple')).toBe('exam- ple');
     expect(normalise('12-\nmonths')).toBe('12- months');
     expect(normalise('word -\nnext')).toBe('word - next');
+    expect(normalise('ple\u00AD text')).toBe('ple text');
+    expect(normalise('-append x-1 T-3')).toBe('-append x-1 t-3');
+  });
+
+  it('drops spaces next to Han and kana, reads spaced dots as an ellipsis and Persian digits as ASCII', () => {
+    expect(normalise('否则出\n错，但')).toBe(normalise('否则出错，但'));
+    expect(normalise('LATEX 表格列格式')).toBe(normalise('LATEX表格列格式'));
+    expect(normalise('Joel の専門')).toBe('joelの専門');
+    // Hangul is written with spaces: they stay.
+    expect(normalise('한국어 문서')).toBe('한국어 문서');
+    expect(normalise('val . . . )')).toBe(normalise('val … )'));
+    expect(normalise('صفحه ۲۶ و ٣')).toBe('صفحه 26 و 3');
   });
 
   it('keeps the map exact when one char becomes several and several are removed', () => {

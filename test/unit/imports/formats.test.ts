@@ -325,3 +325,39 @@ describe('format detection', () => {
     expect(parseAnswer(`\uFEFF${native}`, 'x.md').format).toBe('evidence-desk/answer@1');
   });
 });
+
+describe('page labels as claimed locators', () => {
+  const native = (page: unknown): string =>
+    JSON.stringify({
+      format: 'evidence-desk/answer@1',
+      answer: 'A claim [1].',
+      citations: [{ marker: '1', claim: 'A claim.', quote: 'a quote', source: { file: 'manual.pdf' }, locator: { page } }],
+    });
+
+  it('reads a page given as printed ("iv", "T-3") in native JSON, and a numeric string as a number', () => {
+    expect(parseAnswer(native('iv'), 'a.json').citations[0]?.locator).toEqual({ pageLabel: 'iv' });
+    expect(parseAnswer(native('T-3'), 'a.json').citations[0]?.locator).toEqual({ pageLabel: 'T-3' });
+    expect(parseAnswer(native('12'), 'a.json').citations[0]?.locator).toEqual({ page: 12 });
+    expect(parseAnswer(native(12), 'a.json').citations[0]?.locator).toEqual({ page: 12 });
+    const e = errorOf(() => parseAnswer(native('the preface'), 'a.json'));
+    expect(e.code).toBe('ANSWER_INVALID');
+    expect(e.message).toMatch(/locator\.page/);
+  });
+
+  it('reads "p. iv", "p. xxix", "page T-3" and "p. A-2" in Markdown definitions, and keeps numbers as numbers', () => {
+    const md = (loc: string): string => `A claim [1].\n\n[1]: “a quote” — manual.pdf, ${loc}\n`;
+    expect(parseAnswer(md('p. iv'), 'a.md').citations[0]).toMatchObject({ sourceRef: { file: 'manual.pdf' }, locator: { pageLabel: 'iv' } });
+    expect(parseAnswer(md('p. xxix'), 'a.md').citations[0]?.locator).toEqual({ pageLabel: 'xxix' });
+    expect(parseAnswer(md('page T-3'), 'a.md').citations[0]?.locator).toEqual({ pageLabel: 'T-3' });
+    expect(parseAnswer(md('p. A-2'), 'a.md').citations[0]?.locator).toEqual({ pageLabel: 'A-2' });
+    expect(parseAnswer(md('p. 12'), 'a.md').citations[0]?.locator).toEqual({ page: 12 });
+    expect(parseAnswer(md('pp. 12–13'), 'a.md').citations[0]?.locator).toEqual({ page: 12, pageEnd: 13 });
+    // A title that merely contains a word is no label.
+    expect(parseAnswer('A claim [1].\n\n[1]: “a quote” — Annual Report, page two\n', 'a.md').citations[0]?.locator).toEqual({});
+  });
+
+  it('reads a printed page label in an evidence ledger', () => {
+    const ledger = JSON.stringify([{ claim_text: 'A claim.', evidence_snippet: 'a quote', source_document: { filename: 'manual.pdf', page_number: 'xii' } }]);
+    expect(parseAnswer(ledger, 'l.json').citations[0]?.locator).toEqual({ pageLabel: 'xii' });
+  });
+});

@@ -27,5 +27,7 @@ describe('sentences and markers', () => {
     const text = 'A [1]. B [S2][^3]. C [4, 5]. D [^note]. See [the site](https://x.org) and [6](https://y.org).\n[7]: definition';
     expect(findMarkers(text).map((m) => m.label)).toEqual(['1', 'S2', '3', '4', '5', 'note']);
     expect(stripMarkers('Leave is 14 days [1] .')).toBe('Leave is 14 days.');
+    // A figure as extracted from a right-to-left line keeps its shape: "3 .1" is not "3.1".
+    expect(stripMarkers('در جدول ۳ .۱ در [1]')).toBe('در جدول ۳ .۱ در');
   });
 });

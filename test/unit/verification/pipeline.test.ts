@@ -16,14 +16,19 @@ interface Citation {
   page?: number;
 }
 
-function verify(c: Citation): LedgerItem & { score: number | null; text: string | null } {
+function verify(c: Citation): LedgerItem & { score: number | null; text: string | null; misquoted: string | null } {
   const claimed = hintFromLocator(c.page === undefined ? null : { page: c.page });
-  const match = c.quote ? findQuote(c.quote, source, { hint: claimed }) : null;
+  const found = c.quote ? findQuote(c.quote, source, { hint: claimed, reportMisquotes: true }) : null;
+  // A misquote (the quote but for a number) is no match: the status says not_found, the verdict
+  // compares the claim with what the source says there.
+  const match = found && !found.numberMismatch ? found : null;
+  const misquote = found?.numberMismatch ? found : null;
   const status = citationStatus({ quote: c.quote, sourceKnown: true, match, claimed });
-  const page = match ? corpus.pages.find((p) => p.id === match.segmentId) : undefined;
-  const context = match && page ? page.text.slice(Math.max(0, match.start - 200), match.end + 200) : null;
-  const v = claimVerdict({ claim: c.claim, status, score: match?.score ?? null, matchText: match?.text ?? null, quote: c.quote, context });
-  return { marker: c.marker, claim: c.claim, status, verdict: v.verdict, confidence: v.confidence, score: match?.score ?? null, text: match?.text ?? null };
+  const at = match ?? misquote;
+  const page = at ? corpus.pages.find((p) => p.id === at.segmentId) : undefined;
+  const context = at && page ? page.text.slice(Math.max(0, at.start - 200), at.end + 200) : null;
+  const v = claimVerdict({ claim: c.claim, status, score: match?.score ?? null, matchText: match?.text ?? null, quote: c.quote, context, misquotedText: misquote?.text ?? null });
+  return { marker: c.marker, claim: c.claim, status, verdict: v.verdict, confidence: v.confidence, score: match?.score ?? null, text: match?.text ?? null, misquoted: misquote?.text ?? null };
 }
 
 describe('verification pipeline on the generated corpus', () => {
@@ -39,13 +44,13 @@ describe('verification pipeline on the generated corpus', () => {
     expect(r.verdict).toBe('contradicted');
   });
 
-  it('contradicts when the quote itself was altered to carry the wrong number', () => {
+  it('never verifies a quote altered to carry the wrong number, and contradicts its claim', () => {
     const r = verify({ marker: '3', claim: 'Contractors must give 45 days of written notice.', quote: NOTICE.replace('30', '45'), page: 17 });
-    expect(r.status).toBe('verified');
-    expect(r.score).toBeLessThan(1);
-    expect(r.text).toContain('30 days');
+    expect(r.status).toBe('not_found');
+    expect(r.text).toBeNull();
+    expect(r.misquoted).toContain('30 days');
     expect(r.verdict).toBe('contradicted');
-    const diff = wordDiff(NOTICE.replace('30', '45'), r.text ?? '');
+    const diff = wordDiff(NOTICE.replace('30', '45'), r.misquoted ?? '');
     expect(diff.filter((d) => d.op !== 'equal')).toEqual([
       { op: 'delete', text: '45' },
       { op: 'insert', text: '30' },

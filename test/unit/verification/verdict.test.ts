@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  alignedNumberChanges,
   CLAIM_VERDICTS,
   claimVerdict,
   extractDates,
@@ -122,5 +123,42 @@ describe('claimVerdict', () => {
     expect(a).toEqual(claimVerdict(input));
     expect(a.confidence).toBeLessThanOrEqual(1);
     expect(a.confidence).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('numbers changed in a claim that follows its evidence word for word', () => {
+  it('finds the changed figure between shared words: counts, years, section numbers, ratios', () => {
+    expect(alignedNumberChanges('Travel is reimbursed within 45 days of a claim.', 'Travel is reimbursed within 30 days of a claim.')).toEqual([{ claim: '45', source: '30' }]);
+    expect(alignedNumberChanges('took place in Bordeaux in July 2024', 'took place in Bordeaux in July 2000')).toEqual([{ claim: '2024', source: '2000' }]);
+    expect(alignedNumberChanges('to the project under §11.2.1, it', 'to the project under §4.2.1, it')).toHaveLength(1);
+    expect(alignedNumberChanges('this requires a 3:3 majority', 'this requires a 3:1 majority')).toHaveLength(1);
+    // Han text has no spaces: characters are the words.
+    expect(alignedNumberChanges('彼の生涯の戦いでした。2003 年の', '彼の生涯の戦いでした。1997 年の')).toEqual([{ claim: '2003', source: '1997' }]);
+  });
+
+  it('leaves alone the same figure written differently, and loose paraphrases', () => {
+    expect(alignedNumberChanges('the fund holds 1,000 shares today', 'the fund holds 1000 shares today')).toEqual([]);
+    // A right-to-left line as extracted ("۳ .۱") and the same figure tidied ("۳.۱").
+    expect(alignedNumberChanges('ارائه شده در جدول ۳.۱ در صفحه', 'ارائه شده در جدول ۳ .۱ در صفحه')).toEqual([]);
+    expect(alignedNumberChanges('In 2004 the policy changed to 14 days', 'The policy (2004) sets 14 days of leave for staff')).toEqual([]);
+    expect(alignedNumberChanges('Staff rarely travel', 'Travel is reimbursed within 30 days')).toEqual([]);
+  });
+
+  it('contradicts a claim that changes a number of its verified quote, whatever the unit', () => {
+    const quote = 'When the Technical Committee proposes a general resolution to the project under §4.2.1, it';
+    const v = claimVerdict({ claim: quote.replace('4.2.1', '11.2.1'), status: 'verified', score: 1, matchText: quote, quote });
+    expect(v.verdict).toBe('contradicted');
+    expect(v.reasons.join(' ')).toMatch(/11\.2\.1.*4\.2\.1/);
+    expect(claimVerdict({ claim: quote, status: 'verified', score: 1, matchText: quote, quote }).verdict).toBe('supported');
+  });
+
+  it('contradicts a claim repeating a misquoted number, and otherwise keeps not_found', () => {
+    const source = 'Travel expenses are reimbursed within 30 days of a complete claim.';
+    const misquoted = claimVerdict({ claim: 'Travel expenses are reimbursed within 45 days.', status: 'not_found', misquotedText: source });
+    expect(misquoted.verdict).toBe('contradicted');
+    expect(misquoted.reasons[0]).toMatch(/misquotes a number/);
+    expect(misquoted.reasons.join(' ')).toMatch(/45 days.*30 days/);
+    expect(claimVerdict({ claim: 'Travel is fast.', status: 'not_found', misquotedText: source }).verdict).toBe('not_found');
+    expect(claimVerdict({ claim: 'Travel expenses are reimbursed within 45 days.', status: 'not_found' }).verdict).toBe('not_found');
   });
 });
