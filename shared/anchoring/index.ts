@@ -1,3 +1,10 @@
+// The public face of anchoring; the modules behind it are internal.
 export * from './normalise.ts';
-export * from './match.ts';
 export * from './context.ts';
+export * from './match-types.ts';
+export { clearNormalisationCache, defaultIsAdjacent, prepareSegments, type PreparedSegments } from './prepared-segments.ts';
+export { candidateTerms, cjkNeedles, STOPWORDS } from './candidate-terms.ts';
+export { effectiveLength, fuzzyErrorBudget } from './fuzzy-budget.ts';
+export { ELISION_MAX_GAP, splitElisions } from './elided-quotes.ts';
+export { numberMismatch } from './number-check.ts';
+export { findQuote } from './find-quote.ts';

@@ -1,7 +1,7 @@
 /**
  * Citation status (DESIGN.md §5): where the quote was placed relative to the claimed location.
  */
-import { MIN_MATCH_SCORE, VERIFIED_MATCH_SCORE, type QuoteHint, type SegmentId } from '../anchoring/match.ts';
+import { MIN_MATCH_SCORE, VERIFIED_MATCH_SCORE, type QuoteHint, type SegmentId } from '../anchoring/match-types.ts';
 
 export const CITATION_STATUSES = [
   'verified',

@@ -6,7 +6,7 @@
 import { stemmer } from 'stemmer';
 import { wordDiff, type DiffPart } from '../anchoring/context.ts';
 import { isCjkCode, normalise } from '../anchoring/normalise.ts';
-import { STOPWORDS } from '../anchoring/match.ts';
+import { STOPWORDS } from '../anchoring/candidate-terms.ts';
 import type { CitationStatus } from './status.ts';
 
 export const CLAIM_VERDICTS = ['supported', 'weak', 'contradicted', 'not_found'] as const;

@@ -34,17 +34,10 @@ import { answerOffline } from '../answerers/offline.ts';
 import { answerWithModel, resolveModelSettings, type ModelSettings } from '../answerers/openai-compatible.ts';
 import type { AnchoringStore } from '../store/anchoring-store.ts';
 import type { AnswersStore, CitationRow, ResultRow, ReviewRow, RunRow } from '../store/answers-store.ts';
-import {
-  citationInputs,
-  resultRow,
-  searchableQuote,
-  toAnchorSegment,
-  verificationMatch,
-  verificationResult,
-  VERIFIER_NAME,
-  type CitationInput,
-  type Verifier,
-} from './verifier.ts';
+import { toAnchorSegment } from './anchor-segment.ts';
+import { searchableQuote } from './searchable-quote.ts';
+import { resultRow, verificationMatch, verificationResult } from './verification-output.ts';
+import { citationInputs, VERIFIER_NAME, type CitationInput, type Verifier } from './verifier.ts';
 
 export interface AnswersServiceOptions {
   model?: Partial<ModelSettings>;

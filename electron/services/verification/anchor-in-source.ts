@@ -1,0 +1,177 @@
+/**
+ * Finding a quote in one source without reading all of it: the claimed location first, then
+ * passages narrowed by full-text search (substring needles for Han and kana), then, for a small
+ * source, everything. A misquote (the quote but for a number) is kept apart from the match.
+ */
+import { candidateTerms, cjkNeedles, findQuote, type QuoteHint, type QuoteMatch } from '../../../shared/anchoring/index.ts';
+import type { ClaimedLocator } from '../../../shared/imports/model.ts';
+import { VERIFIED_SCORE } from '../../../shared/verification/index.ts';
+import type { AnchoringStore } from '../store/anchoring-store.ts';
+import type { SearchStore } from '../store/search-store.ts';
+import type { SegmentRow } from '../store/sources-store.ts';
+import { toAnchorSegment, type AnchorSegment } from './anchor-segment.ts';
+import { ClaimedLocations } from './claimed-location.ts';
+
+/** Sources up to this many characters are scanned whole when the narrowed search finds nothing. */
+export const SMALL_SOURCE_CHARS = 400_000;
+/** FTS-ranked passages of the cited source handed to the anchoring engine. */
+const FTS_CANDIDATES = 24;
+/** The best FTS candidates also bring their neighbours: a quote may run across a page break. */
+const FTS_WITH_NEIGHBOURS = 4;
+/** Short blocks (table cells, list items) bring up to this many neighbours each way, to cover the quote. */
+const MAX_BLOCK_NEIGHBOURS = 12;
+
+export interface AnchorResult {
+  /** The best placement of the quote (never a misquote). */
+  match: QuoteMatch<AnchorSegment> | null;
+  /** When no better placement exists: the passage the quote would be but for a changed number. */
+  misquote: QuoteMatch<AnchorSegment> | null;
+  hint: QuoteHint | null;
+  notes: string[];
+  /** Pages claimed through their printed label rather than their number. */
+  labelPages: number[];
+  /** The citation claims a page the source does not have. */
+  claimedMissing: boolean;
+}
+
+export class SourceAnchorer {
+  private readonly anchoring: AnchoringStore;
+  private readonly search: SearchStore;
+  private readonly fullScanChars: number;
+  private readonly locations: ClaimedLocations;
+  /** Characters of text per source (a source's text never changes: new bytes are a new source). */
+  private readonly chars = new Map<number, number>();
+
+  constructor(anchoring: AnchoringStore, search: SearchStore, fullScanChars: number = SMALL_SOURCE_CHARS) {
+    this.anchoring = anchoring;
+    this.search = search;
+    this.fullScanChars = fullScanChars;
+    this.locations = new ClaimedLocations(anchoring);
+  }
+
+  private textLength(sourceId: number): number {
+    let n = this.chars.get(sourceId);
+    if (n === undefined) {
+      n = this.anchoring.textLength(sourceId);
+      this.chars.set(sourceId, n);
+    }
+    return n;
+  }
+
+  /**
+   * Candidate rows with their neighbours: one each way, or for short blocks (table cells, list
+   * items) as many as it takes to hold the quote on either side.
+   */
+  private withNeighbours(sourceId: number, rows: SegmentRow[], quoteChars: number): SegmentRow[] {
+    const out: SegmentRow[] = [];
+    const short = rows.filter((r) => r.text.length < quoteChars);
+    const ordinals = rows.filter((r) => r.text.length >= quoteChars).flatMap((r) => [r.ordinal - 1, r.ordinal + 1]).filter((o) => o >= 0);
+    out.push(...this.anchoring.segmentsByOrdinals(sourceId, ordinals));
+    for (const r of short) {
+      const around = this.anchoring.segmentsByOrdinalRange(sourceId, Math.max(0, r.ordinal - MAX_BLOCK_NEIGHBOURS), r.ordinal + MAX_BLOCK_NEIGHBOURS);
+      const at = around.findIndex((x) => x.id === r.id);
+      let chars = 0;
+      for (let i = at - 1; i >= 0 && chars < quoteChars; i--) {
+        const x = around[i] as SegmentRow;
+        out.push(x);
+        chars += x.text.length + 1;
+      }
+      chars = 0;
+      for (let i = at + 1; i < around.length && chars < quoteChars; i++) {
+        const x = around[i] as SegmentRow;
+        out.push(x);
+        chars += x.text.length + 1;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Finds a quote in one source: claimed location first, then FTS candidates (for Han and kana,
+   * substring candidates), then (small sources) everything. A misquote (the quote but for a
+   * number) is kept apart: it is never the match.
+   */
+  anchor(
+    sourceId: number,
+    quote: string,
+    locator: ClaimedLocator,
+    context: { prefix?: string | undefined; suffix?: string | undefined } = {},
+  ): AnchorResult {
+    const claimed = this.locations.claimed(sourceId, locator);
+    const notes = [...claimed.notes];
+    const options = { hint: claimed.hint, prefix: context.prefix ?? null, suffix: context.suffix ?? null, reportMisquotes: true };
+    let best: QuoteMatch<AnchorSegment> | null = null;
+    let misquote: QuoteMatch<AnchorSegment> | null = null;
+    const consider = (m: QuoteMatch<AnchorSegment> | null): void => {
+      if (!m) return;
+      if (m.numberMismatch) {
+        if (!misquote || m.score > misquote.score + 1e-9) misquote = m;
+      } else if (!best || m.score > best.score + 1e-9) best = m;
+    };
+    const found = (): boolean => best !== null && best.score >= VERIFIED_SCORE - 1e-9;
+
+    const searched = new Set<number>();
+    const tryRows = (rows: SegmentRow[]): void => {
+      const union = new Map<number, SegmentRow>();
+      for (const r of [...claimed.search, ...rows]) union.set(r.id, r);
+      if ([...union.keys()].some((id) => !searched.has(id))) {
+        consider(findQuote(quote, [...union.values()].sort((a, b) => a.ordinal - b.ordinal).map(toAnchorSegment), options));
+        union.forEach((_, id) => searched.add(id));
+      }
+    };
+    if (claimed.search.length > 0) {
+      consider(findQuote(quote, claimed.search.map(toAnchorSegment), options));
+      claimed.search.forEach((r) => searched.add(r.id));
+    }
+    if (!found()) {
+      // Narrowing queries, cheapest first: all of the rarest terms (an intact quote), then any two of
+      // them (a typo spoils one term), then any term (short quotes, heavy damage).
+      const terms = candidateTerms(quote, 8).map((t) => `"${t}"`);
+      const top = terms.slice(0, 5);
+      const pairs: string[] = [];
+      for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) pairs.push(`(${top[i]} AND ${top[j]})`);
+      const queries: { match: string; kind: 'all' | 'pairs' | 'any' }[] = [];
+      if (terms.length >= 2) queries.push({ match: terms.slice(0, 4).join(' AND '), kind: 'all' });
+      if (pairs.length >= 3) queries.push({ match: pairs.join(' OR '), kind: 'pairs' });
+      if (terms.length > 0) queries.push({ match: terms.join(' OR '), kind: 'any' });
+      let pairRows = -1;
+      for (const q of queries) {
+        if (found()) break;
+        // Any two of five rare terms hold the true place unless most terms are damaged.
+        if (q.kind === 'any' && pairRows > 0 && terms.length >= 4) break;
+        let rows: SegmentRow[] = [];
+        try {
+          rows = this.search.candidateSegments(q.match, sourceId, FTS_CANDIDATES);
+        } catch {
+          rows = [];
+        }
+        if (q.kind === 'pairs') pairRows = rows.length;
+        if (rows.length === 0) continue;
+        tryRows([...rows, ...this.withNeighbours(sourceId, rows.slice(0, FTS_WITH_NEIGHBOURS), quote.length)]);
+      }
+    }
+    if (!found()) {
+      // Han and kana have no FTS terms: passages holding pieces of the quote as typed.
+      const needles = cjkNeedles(quote);
+      if (needles.length > 0) {
+        const rows = this.anchoring.segmentsContaining(sourceId, needles, FTS_CANDIDATES);
+        if (rows.length > 0) tryRows([...rows, ...this.withNeighbours(sourceId, rows.slice(0, FTS_WITH_NEIGHBOURS), quote.length)]);
+      }
+    }
+    if (!found()) {
+      const chars = this.textLength(sourceId);
+      if (chars <= this.fullScanChars) {
+        const all = this.anchoring.allSegments(sourceId);
+        if (all.some((r) => !searched.has(r.id))) consider(findQuote(quote, all.map(toAnchorSegment), options));
+        notes.push('searched the whole source');
+      } else {
+        notes.push(`searched ${searched.size} candidate passages; the source is too large (${Math.round(chars / 1000)}k characters) for a full scan`);
+      }
+    }
+    // A misquote closer to the quote than any placement found explains it better than that placement.
+    const mq = misquote as QuoteMatch<AnchorSegment> | null;
+    const b = best as QuoteMatch<AnchorSegment> | null;
+    if (mq && (!b || (b.score < VERIFIED_SCORE - 1e-9 && mq.score > b.score))) return { match: null, misquote: mq, hint: claimed.hint, notes, labelPages: claimed.labelPages, claimedMissing: claimed.missing };
+    return { match: b, misquote: null, hint: claimed.hint, notes, labelPages: claimed.labelPages, claimedMissing: claimed.missing };
+  }
+}

@@ -1,0 +1,51 @@
+/** How a citation's outcome is explained: locators in words, where a match is, what it leaves out, a word diff. */
+import { wordDiff, type QuoteMatch } from '../../../shared/anchoring/index.ts';
+import type { ClaimedLocator } from '../../../shared/imports/model.ts';
+import { lineOf, type AnchorSegment } from './anchor-segment.ts';
+
+function pageWord(m: { page?: number; endPage?: number }): string {
+  if (m.page === undefined) return '';
+  return m.endPage !== undefined && m.endPage !== m.page ? `pp. ${m.page}–${m.endPage}` : `p. ${m.page}`;
+}
+
+export function describeLocator(l: ClaimedLocator): string {
+  const parts: string[] = [];
+  if (l.page !== undefined) parts.push(l.pageEnd !== undefined && l.pageEnd !== l.page ? `pp. ${l.page}–${l.pageEnd}` : `p. ${l.page}`);
+  else if (l.pageLabel !== undefined) parts.push(`p. ${l.pageLabel}`);
+  if (l.paragraph !== undefined) parts.push(`¶ ${l.paragraph}`);
+  if (l.line !== undefined) parts.push(l.lineEnd !== undefined && l.lineEnd !== l.line ? `lines ${l.line}–${l.lineEnd}` : `line ${l.line}`);
+  if (l.section !== undefined) parts.push(`§ ${l.section}`);
+  return parts.join(', ');
+}
+
+export function whereIs(m: QuoteMatch<AnchorSegment>): string {
+  const seg = m.segment;
+  if (m.page !== undefined) return pageWord(m);
+  if (seg.lineStart !== null) return `line ${lineOf(seg, m.start)}`;
+  if (seg.paragraph !== null) return `¶ ${seg.paragraph}`;
+  return `passage ${seg.ordinal + 1}`;
+}
+
+/** What the quote leaves out: its elisions, the page furniture it runs over. */
+export function gapNotes(m: QuoteMatch<AnchorSegment>): string[] {
+  const gaps = m.gaps ?? [];
+  const out: string[] = [];
+  const elided = gaps.filter((g) => g.kind === 'elision');
+  if (elided.length > 0) {
+    const sizes = elided.map((g) => g.text.replace(/\s+/g, ' ').trim().length);
+    out.push(`the quote leaves out text in ${elided.length === 1 ? 'one place' : `${elided.length} places`} (${sizes.map((n) => `${n} characters`).join(', ')}); its parts were found in order`);
+  }
+  const skipped = gaps
+    .filter((g) => g.kind === 'page-furniture')
+    .map((g) => g.text.replace(/\s+/g, ' ').trim())
+    .filter((t) => /[\p{L}\p{N}]/u.test(t));
+  if (skipped.length > 0) out.push(`the quote runs over the page break; the running head / foot between its parts was skipped: "${skipped.join('" · "').slice(0, 160)}"`);
+  return out;
+}
+
+export function diffNote(quote: string, found: string): string | null {
+  const parts = wordDiff(quote, found).filter((p) => p.op !== 'equal');
+  if (parts.length === 0) return null;
+  const shown = parts.slice(0, 6).map((p) => `${p.op === 'delete' ? '−' : '+'}"${p.text.length > 60 ? `${p.text.slice(0, 57)}…` : p.text}"`);
+  return `differences (quote → source): ${shown.join(' ')}${parts.length > 6 ? ' …' : ''}`;
+}
