@@ -8,6 +8,7 @@ import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
 import type { Platform } from './platform.ts';
 import { SearchService } from './search/search-service.ts';
 import { SourceFiles } from './sources/source-files.ts';
+import { setRestricted } from './sources/restriction.ts';
 import { BlobStore } from './store/blobs.ts';
 import { openDatabase, schemaVersion, type Db } from './store/database.ts';
 import { HealthStore } from './store/health-store.ts';
@@ -66,6 +67,7 @@ function summary(row: SourceRow, health: Health): SourceSummary {
     health,
     hasSnapshot: row.snapshot !== null,
     predecessorId: row.predecessor_id,
+    restricted: row.restricted === 1,
     warnings: parseWarnings(row.warnings),
   };
 }
@@ -83,7 +85,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const ingest = new IngestService(sources, blobs, events, () => ({ ...ingestSettingsFrom(settings.get()), ...options.ingest }), pool);
   const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
   const anchoring = new AnchoringStore(db);
-  const answers = new AnswersService(new AnswersStore(db), anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
+  const answersStore = new AnswersStore(db);
+  const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -104,6 +107,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'sources.ingest': (input) => ingest.ingest(input.password === undefined ? { paths: input.paths } : { paths: input.paths, password: input.password }),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'sources.list': () => sources.list().map((row) => summary(row, health.healthOf(row.id))),
+    'sources.setRestricted': ({ ids, restricted }) => {
+      const changed = setRestricted(sources, answersStore, ids, restricted);
+      const rows = [...new Set(ids)].map(requireSource);
+      return { sources: rows.map((row) => summary(row, health.healthOf(row.id))), changed: changed.length };
+    },
     'sources.get': async ({ id }) => {
       const row = requireSource(id);
       const servedFrom = await sourceFiles.resolve(id).then(

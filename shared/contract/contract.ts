@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IngestResult, WorkspaceSettings, PageText, SearchHit, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
+import { IngestResult, WorkspaceSettings, PageText, SearchHit, SetRestrictedResult, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
 import { FolderSearchResult, HealthReport, RelinkManyResult, RelinkResult } from './schemas.ts';
 import { answersContract } from './answer-schemas.ts';
 
@@ -39,6 +39,11 @@ export const contract = {
   'sources.get': {
     input: z.object({ id: SourceId }),
     output: SourceDetail,
+  },
+  /** Marks sources restricted (or lifts it), all or none: an unknown id changes nothing. */
+  'sources.setRestricted': {
+    input: z.object({ ids: z.array(SourceId).min(1).max(100_000), restricted: z.boolean() }),
+    output: SetRestrictedResult,
   },
   'sources.pageText': {
     input: z.object({ id: SourceId, page: z.number().int().positive() }),

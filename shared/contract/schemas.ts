@@ -46,6 +46,8 @@ export const SourceSummary = z.object({
   health: Health,
   hasSnapshot: z.boolean(),
   predecessorId: SourceId.nullable(),
+  /** Never sent to a model endpoint, not even a passage of it (DESIGN.md §8). */
+  restricted: z.boolean(),
   warnings: z.array(Warning),
 });
 export type SourceSummary = z.infer<typeof SourceSummary>;
@@ -58,6 +60,14 @@ export const SourceDetail = SourceSummary.extend({
   servedFrom: z.enum(['original', 'snapshot', 'unavailable']),
 });
 export type SourceDetail = z.infer<typeof SourceDetail>;
+
+export const SetRestrictedResult = z.object({
+  /** The sources asked about, as they are now. */
+  sources: z.array(SourceSummary),
+  /** How many of them changed (the others already had the flag asked for). */
+  changed: z.number().int().nonnegative(),
+});
+export type SetRestrictedResult = z.infer<typeof SetRestrictedResult>;
 
 export const PageText = z.object({
   sourceId: SourceId,

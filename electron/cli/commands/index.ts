@@ -4,9 +4,10 @@ import { checkCommand } from './check.ts';
 import { infoCommand } from './info.ts';
 import { ingestCommand } from './ingest.ts';
 import { relinkCommand } from './relink.ts';
+import { restrictCommand } from './restrict.ts';
 import { searchCommand } from './search.ts';
 import { sourcesCommand } from './sources.ts';
 import { verifyCommand } from './verify.ts';
 
 /** Every evidesk command, in the order the usage text lists them. */
-export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, verifyCommand, askCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, verifyCommand, askCommand];

@@ -1,5 +1,6 @@
 import { call, EXIT, type Command } from '../command.ts';
 import { table } from '../table.ts';
+import { restrictedLabel } from './restrict.ts';
 
 export const sourcesCommand: Command = {
   name: 'sources',
@@ -10,8 +11,8 @@ export const sourcesCommand: Command = {
     else {
       io.out(
         table(
-          ['id', 'file', 'kind', 'pages', 'health', 'sha256', 'path'],
-          list.map((s) => [String(s.id), s.fileName, s.kind, String(s.pageCount ?? s.segmentCount), s.health, s.sha256.slice(0, 12), s.path ?? '']),
+          ['id', 'file', 'kind', 'pages', 'health', 'restricted', 'sha256', 'path'],
+          list.map((s) => [String(s.id), s.fileName, s.kind, String(s.pageCount ?? s.segmentCount), s.health, restrictedLabel(s.restricted), s.sha256.slice(0, 12), s.path ?? '']),
         ),
       );
     }

@@ -135,8 +135,10 @@ export class SourcesStore {
   /** One document's whole ingestion as one transaction: after a crash it is fully present or absent. */
   insert(src: NewSource, now: string): number {
     const insertSource = this.db.prepare(
-      `INSERT INTO sources (sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, added_at)
-       VALUES (@sha256, @kind, @fileName, @byteSize, @pageCount, @title, @method, @warnings, @predecessorId, @snapshot, @now)`,
+      // A new version of a restricted document is restricted too: its text is the same secret.
+      `INSERT INTO sources (sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, restricted, added_at)
+       VALUES (@sha256, @kind, @fileName, @byteSize, @pageCount, @title, @method, @warnings, @predecessorId, @snapshot,
+               coalesce((SELECT restricted FROM sources WHERE id = @predecessorId), 0), @now)`,
     );
     const insertSegment = this.db.prepare(
       `INSERT INTO segments (source_id, ordinal, locator, page, page_label, paragraph, line_start, line_end, heading_path, block_type, text, item_starts, no_text_layer)
@@ -184,6 +186,19 @@ export class SourcesStore {
         .run(id, src.path, src.stat.size, src.stat.mtimeMs, now, now);
       return id;
     })();
+  }
+
+  /** The ids among `ids` that are not sources of this workspace. */
+  missingIds(ids: readonly number[]): number[] {
+    const known = this.db.prepare('SELECT 1 FROM sources WHERE id = ?');
+    return ids.filter((id) => known.get(id) === undefined);
+  }
+
+  /** Sets the restricted flag of existing sources; returns the ids whose flag changed. */
+  setRestricted(ids: readonly number[], restricted: boolean): number[] {
+    const update = this.db.prepare('UPDATE sources SET restricted = ? WHERE id = ? AND restricted <> ?');
+    const flag = restricted ? 1 : 0;
+    return [...new Set(ids)].filter((id) => update.run(flag, id, flag).changes > 0);
   }
 
   segments(sourceId: number): SegmentRow[] {

@@ -1,26 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXIT, runCli, type CliIo } from '../../../electron/cli/main.ts';
+import { EXIT } from '../../../electron/cli/main.ts';
+import { evidesk } from '../../support/cli.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
 import { tempDir } from '../../support/workspace.ts';
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
 
 describe('evidesk check and relink', () => {
   let dir: string;
   let workspace: string;
-  const cli = async (...argv: string[]): Promise<Run> => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t) };
-    const code = await runCli(['--workspace', workspace, ...argv], io, {});
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  };
+  const cli = (...argv: string[]) => evidesk(workspace, ...argv);
 
   beforeEach(() => {
     dir = tempDir('evidesk-cli-health-');

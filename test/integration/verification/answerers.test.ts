@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_FOUND_ANSWER } from '../../../electron/services/answerers/offline.ts';
 import { AnchoringStore } from '../../../electron/services/store/anchoring-store.ts';
@@ -9,53 +7,10 @@ import { AnswersService } from '../../../electron/services/verification/answers-
 import { Verifier } from '../../../electron/services/verification/verifier.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
+import { startModelEndpoint, type ChatRequest } from '../../support/model-endpoint.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
 import { openTestServices } from '../../support/workspace.ts';
 import { ingestAll, policyWorkspace } from './fixtures.ts';
-
-interface ChatRequest {
-  model: string;
-  messages: { role: string; content: string }[];
-}
-
-/** A local OpenAI-compatible endpoint (127.0.0.1 only) that records what it is sent. */
-async function fakeModel(reply: (req: ChatRequest) => string | { status: number; body: string }, delayMs = 0) {
-  const received: string[] = [];
-  const headers: http.IncomingHttpHeaders[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      received.push(body);
-      headers.push(req.headers);
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404).end('not found');
-        return;
-      }
-      const out = reply(JSON.parse(body) as ChatRequest);
-      setTimeout(() => {
-        if (typeof out !== 'string') {
-          res.writeHead(out.status, { 'content-type': 'text/plain' }).end(out.body);
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: out }, finish_reason: 'stop' }] }),
-        );
-      }, delayMs);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    received,
-    headers,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
 
 /** The passage number whose text contains `needle`, read from the prompt the answerer sent. */
 function passageWith(req: ChatRequest, needle: string): number {
@@ -113,7 +68,7 @@ describe('the answerers', () => {
   });
 
   it('model: sends numbered passages, never a restricted source, maps markers and flags uncited sentences', async () => {
-    const server = await fakeModel((req) => {
+    const server = await startModelEndpoint((req) => {
       const n = passageWith(req, 'Employees receive 14 days');
       return `Employees receive 14 days of annual leave per calendar year [${n}]. Leave requests go through the staff portal. Directors get "a company jet for holidays" [${n}]. Managers decide everything [7].`;
     });
@@ -152,7 +107,7 @@ describe('the answerers', () => {
 
   it('model: a reply that cites nothing, or NOT_FOUND, becomes the not-found answer', async () => {
     const replies = ['NOT_FOUND', 'Employees get plenty of leave. It is generous.'];
-    const server = await fakeModel(() => replies.shift() ?? 'NOT_FOUND');
+    const server = await startModelEndpoint(() => replies.shift() ?? 'NOT_FOUND');
     try {
       const svc = serviceWith({ baseUrl: server.baseUrl, model: 'm' });
       const a = await svc.ask('How much annual leave do employees receive?', true);
@@ -181,11 +136,11 @@ describe('the answerers', () => {
       return 'no error';
     };
     expect(await code(serviceWith({}).ask('annual leave days?', true))).toBe('MODEL_NOT_CONFIGURED');
-    const failing = await fakeModel(() => ({ status: 500, body: 'model crashed' }));
+    const failing = await startModelEndpoint(() => ({ status: 500, body: 'model crashed' }));
     expect(await code(serviceWith({ baseUrl: failing.baseUrl, model: 'm' }).ask('annual leave days?', true))).toBe('MODEL_ENDPOINT_FAILED');
     await failing.close();
     expect(await code(serviceWith({ baseUrl: failing.baseUrl, model: 'm' }).ask('annual leave days?', true))).toBe('MODEL_ENDPOINT_FAILED');
-    const slow = await fakeModel(() => 'late [1].', 1000);
+    const slow = await startModelEndpoint(() => 'late [1].', 1000);
     try {
       expect(await code(serviceWith({ baseUrl: slow.baseUrl, model: 'm', timeoutMs: 100 }).ask('annual leave days?', true))).toBe('MODEL_ENDPOINT_FAILED');
     } finally {

@@ -5,10 +5,11 @@ import { useRelink } from '../relink/relink-store.ts';
 import { healthSummary, needsRelink } from '../relink/selectors.ts';
 import { useViewer } from '../viewer/viewer-store.ts';
 import { useLibrary } from './library-store.ts';
+import { RestrictedToggle } from './RestrictedToggle.tsx';
 import { formatBytes, ingestSummary } from './selectors.ts';
 
 export function LibraryPanel() {
-  const { sources, error, ingesting, progress, lastIngest, refresh, ingest, setProgress, cancel } = useLibrary();
+  const { sources, error, ingesting, progress, lastIngest, refresh, ingest, setProgress, cancel, setRestricted } = useLibrary();
   const openSource = useViewer((s) => s.open);
   const openId = useViewer((s) => s.sourceId);
   const [pathText, setPathText] = useState('');
@@ -104,12 +105,17 @@ export function LibraryPanel() {
         </thead>
         <tbody>
           {sources.map((s) => (
-            <tr key={s.id} className={s.id === openId ? 'selected' : undefined} data-source-id={s.id}>
+            <tr key={s.id} className={[s.id === openId && 'selected', s.restricted && 'restricted'].filter(Boolean).join(' ') || undefined} data-source-id={s.id}>
               <td>
-                <button type="button" className="link" onClick={() => openSource(s.id, s.kind)} title={s.path ?? s.fileName}>
-                  {s.fileName}
-                </button>
-                {s.warnings.length > 0 && <span className="badge" title={s.warnings.map((w) => w.message).join('\n')}>⚠ {s.warnings.length}</span>}
+                <div className="name-cell">
+                  <span>
+                    <button type="button" className="link" onClick={() => openSource(s.id, s.kind)} title={s.path ?? s.fileName}>
+                      {s.fileName}
+                    </button>
+                    {s.warnings.length > 0 && <span className="badge" title={s.warnings.map((w) => w.message).join('\n')}>⚠ {s.warnings.length}</span>}
+                  </span>
+                  <RestrictedToggle fileName={s.fileName} restricted={s.restricted} onToggle={() => void setRestricted(s.id, !s.restricted)} />
+                </div>
               </td>
               <td>{s.pageCount ?? s.segmentCount}</td>
               <td>

@@ -15,6 +15,8 @@ interface LibraryState {
   setProgress(progress: IngestProgress | null): void;
   /** Stops the running batch: files already stored stay, the rest are not ingested. */
   cancel(): Promise<void>;
+  /** Marks a source restricted (never sent to a model endpoint), or lifts it. */
+  setRestricted(id: number, restricted: boolean): Promise<void>;
 }
 
 function message(e: unknown): string {
@@ -57,6 +59,16 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     if (!batchId) return;
     try {
       await client.call('sources.cancelIngest', { batchId });
+    } catch (e) {
+      set({ error: message(e) });
+    }
+  },
+  setRestricted: async (id, restricted) => {
+    set({ error: null });
+    try {
+      const result = await client.call('sources.setRestricted', { ids: [id], restricted });
+      const now = new Map(result.sources.map((s) => [s.id, s]));
+      set({ sources: get().sources.map((s) => now.get(s.id) ?? s) });
     } catch (e) {
       set({ error: message(e) });
     }
