@@ -14,14 +14,23 @@ import { Sha256, SourceId } from './schemas.ts';
 export const AnswerId = z.number().int().positive();
 export const CitationId = z.number().int().positive();
 
-/** Largest answer file accepted inline (the path form reads files up to the same size). */
+/** Largest answer file accepted, in characters (the CLI refuses larger files before reading them). */
 export const MAX_ANSWER_CHARS = 20_000_000;
 
-export const AnswerFileInput = z.union([
-  z.object({ path: z.string().min(1) }),
-  z.object({ content: z.string().max(MAX_ANSWER_CHARS), fileName: z.string().min(1).max(500) }),
-]);
-export type AnswerFileInput = z.infer<typeof AnswerFileInput>;
+/**
+ * An answer file as its text, never as a path: no caller, the renderer least of all, asks the
+ * services to read a file (DESIGN.md §8); the CLI reads it and sends the text. The format is
+ * detected from the content; the name only labels the answer (and names it in errors).
+ */
+export const AnswerFile = z.object({
+  content: z.string().max(MAX_ANSWER_CHARS),
+  fileName: z
+    .string()
+    .min(1)
+    .max(500)
+    .refine((name) => !/[/\\]/.test(name), 'a file name, not a path'),
+}).strict();
+export type AnswerFile = z.infer<typeof AnswerFile>;
 
 export const ReviewDecision = z.enum(['accepted', 'rejected', 'flagged']);
 export type ReviewDecision = z.infer<typeof ReviewDecision>;
@@ -155,9 +164,9 @@ export type AuditCheckData = z.infer<typeof AuditCheckData>;
 
 /** The answers part of the contract; contract.ts spreads it into the table. */
 export const answersContract = {
-  'answers.import': { input: AnswerFileInput, output: AnswerDetail },
+  'answers.import': { input: AnswerFile, output: AnswerDetail },
   /** Verifies an answer file without storing anything (evidesk verify without --save). */
-  'answers.check': { input: AnswerFileInput, output: VerificationResult },
+  'answers.check': { input: AnswerFile, output: VerificationResult },
   'answers.list': { input: z.object({}), output: z.array(AnswerSummaryData) },
   'answers.get': { input: z.object({ id: AnswerId }), output: AnswerDetail },
   'answers.verify': { input: z.object({ id: AnswerId }), output: AnswerDetail },

@@ -24,10 +24,18 @@ export function testPlatform(): Platform & { dialogAnswers: string[][] } {
   };
 }
 
-export function openTestServices(options: ServicesOptions = {}): Services & { dir: string } {
+export type TestServices = Services & { dir: string };
+
+export function openTestServices(options: ServicesOptions = {}): TestServices {
   const dir = tempDir();
   const services = createServices(testPlatform(), path.join(dir, 'workspace'), options);
   return Object.assign(services, { dir });
+}
+
+/** Closes the services (if still open) and opens the same workspace again, as a restart of the app does. */
+export function reopenTestServices(services: TestServices, options: ServicesOptions = {}): TestServices {
+  services.close();
+  return Object.assign(createServices(testPlatform(), services.workspaceDir, options), { dir: services.dir });
 }
 
 /** Every row of every user table plus the blob files: equal snapshots mean nothing changed. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { VerificationCitation, VerificationResult } from '../../../shared/verification/result-schema.ts';
+import { readAnswerFile } from '../answer-file.ts';
 import { call, EXIT, type Command } from '../command.ts';
 import { table } from '../table.ts';
 
@@ -57,7 +58,7 @@ export const verifyCommand: Command = {
       io.err('evidesk verify: give one answer file (native JSON, Markdown, Anthropic response, evidence ledger or Web Annotation).');
       return EXIT.usage;
     }
-    const input = { path: path.resolve(file) };
+    const input = readAnswerFile(path.resolve(file));
     let result: VerificationResult;
     let saved: number | null = null;
     if (args.flags.has('save')) {

@@ -4,11 +4,9 @@
  * and the audit chain. Every write appends an audit row in the same transaction.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type {
   AnswerDetail,
-  AnswerFileInput,
+  AnswerFile,
   AnswerSummaryData,
   CitationDetail,
   CitationResultData,
@@ -18,7 +16,6 @@ import type {
   RunData,
   StoredClaimedLocator,
 } from '../../../shared/contract/answer-schemas.ts';
-import { MAX_ANSWER_CHARS } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { parseAnswer } from '../../../shared/imports/index.ts';
 import { SourceRef, type ImportedAnswer } from '../../../shared/imports/model.ts';
@@ -81,38 +78,13 @@ export class AnswersService {
     this.options = options;
   }
 
-  /** The file's text and name; errors name the file and say what to do. */
-  readInput(input: AnswerFileInput): { content: string; fileName: string } {
-    if ('content' in input) return { content: input.content, fileName: input.fileName };
-    const file = input.path;
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(file);
-    } catch {
-      throw new AppError('FILE_MISSING', `${file} does not exist. Check the path and try again.`, { path: file });
-    }
-    if (!stat.isFile()) throw new AppError('FILE_UNREADABLE', `${file} is not a file. Give the path of an answer file.`, { path: file });
-    if (stat.size > MAX_ANSWER_CHARS) {
-      throw new AppError('FILE_TOO_LARGE', `${file} is ${Math.round(stat.size / 1e6)} MB; answer files up to ${MAX_ANSWER_CHARS / 1e6} MB are accepted.`, { path: file });
-    }
-    let bytes: Buffer;
-    try {
-      bytes = fs.readFileSync(file);
-    } catch (e) {
-      throw new AppError('FILE_UNREADABLE', `${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Check its permissions.`, { path: file });
-    }
-    return { content: new TextDecoder('utf-8').decode(bytes), fileName: path.basename(file) };
-  }
-
   /** Verifies an answer file without writing anything. */
-  check(input: AnswerFileInput): VerificationResult {
-    const { content, fileName } = this.readInput(input);
+  check({ content, fileName }: AnswerFile): VerificationResult {
     const answer = parseAnswer(content, fileName);
     return verificationResult(answer.question, this.verifier.verifyAll(citationInputs(answer)), new Date().toISOString());
   }
 
-  importFile(input: AnswerFileInput): AnswerDetail {
-    const { content, fileName } = this.readInput(input);
+  importFile({ content, fileName }: AnswerFile): AnswerDetail {
     const answer = parseAnswer(content, fileName);
     return this.get(this.save(answer, `import:${fileName}`, content));
   }

@@ -1,19 +1,16 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/main.ts';
-import { createServices } from '../../../electron/services/create-services.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import type { SetRestrictedResult, SourceSummary } from '../../../shared/contract/schemas.ts';
 import { evidesk } from '../../support/cli.ts';
 import { startModelEndpoint } from '../../support/model-endpoint.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices, testPlatform } from '../../support/workspace.ts';
+import { openTestServices, reopenTestServices, type TestServices } from '../../support/workspace.ts';
 
 const PUBLIC_TEXT = 'Staff handbook\n\nEmployees receive 14 days of annual leave per calendar year.\n';
 const SECRET_TEXT = 'Board minutes (confidential)\n\nDirectors receive 40 days of annual leave per calendar year under the executive plan.\n';
 const QUESTION = 'How many days of annual leave per calendar year?';
-
-type TestServices = ReturnType<typeof openTestServices>;
 
 async function call<T>(services: TestServices, name: string, input: unknown): Promise<T> {
   const reply = await services.dispatch(name, input);
@@ -66,8 +63,7 @@ describe('restricted sources', () => {
     const actions = () => (services.db.prepare('SELECT action, payload FROM audit_log ORDER BY id').all() as { action: string; payload: string }[]).map((r) => [r.action, JSON.parse(r.payload) as unknown]);
     expect(actions()).toEqual([['source.restrict', { sourceIds: [ws.minutes] }]]);
 
-    services.close();
-    services = Object.assign(createServices(testPlatform(), services.workspaceDir), { dir: services.dir });
+    services = reopenTestServices(services);
     expect(restrictedById(await call(services, 'sources.list', {}))).toEqual({ 'handbook.txt': false, 'board-minutes.txt': true });
 
     const lifted = await call<SetRestrictedResult>(services, 'sources.setRestricted', { ids: [ws.minutes, ws.handbook], restricted: false });
@@ -91,8 +87,7 @@ describe('restricted sources', () => {
 
   it('the model answerer never receives a restricted source\'s text once the flag is set through the handler', async () => {
     const endpoint = await startModelEndpoint(() => 'Employees receive 14 days of annual leave per calendar year [1].');
-    services.close();
-    services = Object.assign(createServices(testPlatform(), services.workspaceDir, { model: { baseUrl: endpoint.baseUrl, model: 'local-test' } }), { dir: services.dir });
+    services = reopenTestServices(services, { model: { baseUrl: endpoint.baseUrl, model: 'local-test' } });
     try {
       // Control: unrestricted, the minutes are retrieved and sent.
       await call<AnswerDetail>(services, 'answers.ask', { question: QUESTION, useModel: true });

@@ -6,6 +6,7 @@ import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
 import path from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import { candidateTerms } from '../../../shared/anchoring/index.ts';
 import { parseAnswer } from '../../../shared/imports/index.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
@@ -21,7 +22,7 @@ type Services = ReturnType<typeof openTestServices>;
 
 function check(services: Services, docs: string, citations: Record<string, unknown>[]): Record<string, VerificationResult['citations'][number]> {
   const file = writeFile(docs, `answer-${Math.random().toString(36).slice(2)}.json`, nativeAnswer(citations));
-  const v = VerificationResult.parse(services.answers.check({ path: file }));
+  const v = VerificationResult.parse(services.answers.check(readAnswerFile(file)));
   return Object.fromEntries(v.citations.map((c) => [c.marker, c]));
 }
 
@@ -137,7 +138,7 @@ describe('citations as written in the wild, verified through the services', () =
     expect(by['3']).toMatchObject({ status: 'verified', match: { page: 2 } });
     expect(by['3']?.notes.join(' ')).toMatch(/runs on to p\. 3/);
     const file = writeFile(ws.docs, 'flags.json', nativeAnswer([{ marker: '2', claim: 'Travel expenses are reimbursed within 45 days.', quote: 'Travel expenses are reimbursed within 45 days of a complete claim.', source: { file: 'HR_Policy.pdf' } }]));
-    const v = VerificationResult.parse(services.answers.check({ path: file }));
+    const v = VerificationResult.parse(services.answers.check(readAnswerFile(file)));
     expect(v.riskFlags.map((f) => f.code)).toEqual(expect.arrayContaining(['contradiction', 'missing_evidence']));
   });
 });

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
@@ -9,7 +10,7 @@ import { openTestServices } from '../../support/workspace.ts';
 import { ingestAll, nativeAnswer, POLICY_PAGES, policyWorkspace } from './fixtures.ts';
 
 async function importFile(services: ReturnType<typeof openTestServices>, file: string): Promise<AnswerDetail> {
-  const reply = await services.dispatch('answers.import', { path: file });
+  const reply = await services.dispatch('answers.import', readAnswerFile(file));
   if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
   return reply.value as AnswerDetail;
 }
@@ -190,7 +191,7 @@ describe('citation verification, end to end through the services', () => {
       'span.json',
       nativeAnswer([{ marker: '1', claim: 'The old site closes at year end.', quote: 'the old site will close at the end of the same year', source: { file: 'facilities.pdf' }, locator: { page: 1 } }]),
     );
-    const v = services.answers.check({ path: answerFile });
+    const v = services.answers.check(readAnswerFile(answerFile));
     expect(v.citations[0]).toMatchObject({ status: 'verified', match: { page: 1 } });
     expect(v.citations[0]?.notes.join(' ')).toMatch(/runs on to p\. 2/);
   });
