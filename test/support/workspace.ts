@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { HandlerName } from '../../shared/contract/contract.ts';
 import { AppError } from '../../shared/contract/errors.ts';
 import { createServices, type Services, type ServicesOptions } from '../../electron/services/create-services.ts';
 import type { Platform } from '../../electron/services/platform.ts';
@@ -36,6 +37,13 @@ export function openTestServices(options: ServicesOptions = {}): TestServices {
 export function reopenTestServices(services: TestServices, options: ServicesOptions = {}): TestServices {
   services.close();
   return Object.assign(createServices(testPlatform(), services.workspaceDir, options), { dir: services.dir });
+}
+
+/** A handler's value through the dispatcher, as a client gets it; a failed envelope throws its coded AppError. */
+export async function callHandler<T>(services: Services, name: HandlerName, input: unknown): Promise<T> {
+  const reply = await services.dispatch(name, input);
+  if (!reply.ok) throw new AppError(reply.error.code, reply.error.message, reply.error.details);
+  return reply.value as T;
 }
 
 /** Every row of every user table plus the blob files: equal snapshots mean nothing changed. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import { EXIT } from '../../../electron/cli/main.ts';
 import { startHost } from '../../../electron/host/server.ts';
@@ -7,8 +7,8 @@ import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { evidesk } from '../../support/cli.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices, reopenTestServices, tempDir, workspaceSnapshot } from '../../support/workspace.ts';
-import { nativeAnswer, policyWorkspace } from '../verification/fixtures.ts';
+import { nativeAnswer, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
+import { reopenTestServices, tempDir, type TestServices, workspaceSnapshot } from '../../support/workspace.ts';
 
 const MARKDOWN = `Question: How much annual leave do employees get?
 
@@ -28,13 +28,9 @@ function codeOf(fn: () => unknown): string {
 }
 
 describe('answers.import and answers.check take the answer as text, never a path', () => {
-  let services: ReturnType<typeof openTestServices>;
-  let ws: Awaited<ReturnType<typeof policyWorkspace>>;
-  beforeEach(async () => {
-    services = openTestServices();
-    ws = await policyWorkspace(services);
-  });
-  afterEach(() => services.close());
+  let services: TestServices;
+  let ws: PolicyWorkspace;
+  withPolicyWorkspace((opened) => ({ services, ws } = opened));
 
   it('imports { fileName, content } as the renderer sends it: the format comes from the content, the name only labels it', async () => {
     // Names that lie about the format: detection reads the text.
@@ -108,7 +104,11 @@ describe('answers.import and answers.check take the answer as text, never a path
     expect(missing.code).toBe(EXIT.error);
     expect(missing.err).toContain('gone.md does not exist. Check the path and try again. [FILE_MISSING]');
 
-    services = reopenTestServices(services);
-    expect(services.answers.list()).toMatchObject([{ format: 'markdown', origin: 'import:leave.md' }]);
+    const reopened = reopenTestServices(services);
+    try {
+      expect(reopened.answers.list()).toMatchObject([{ format: 'markdown', origin: 'import:leave.md' }]);
+    } finally {
+      reopened.close();
+    }
   });
 });

@@ -3,9 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HealthReport, SourceHealth, SourceSummary } from '../../../shared/contract/schemas.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices } from '../../support/workspace.ts';
-
-type TestServices = ReturnType<typeof openTestServices>;
+import { callHandler, openTestServices, type TestServices } from '../../support/workspace.ts';
 
 async function ingestAll(services: TestServices, paths: string[]): Promise<Map<string, number>> {
   const result = await services.ingest.ingest({ paths });
@@ -30,12 +28,6 @@ function cite(services: TestServices, citations: [sourceId: number, count: numbe
   for (const [sourceId, count] of citations) {
     for (let i = 0; i < count; i++) insert.run(answer.lastInsertRowid, ordinal, String(ordinal + 1), sourceId, now), ordinal++;
   }
-}
-
-async function call<T>(services: TestServices, name: string, input: unknown): Promise<T> {
-  const envelope = await services.dispatch(name, input);
-  if (!envelope.ok) throw Object.assign(new Error(envelope.error.message), { code: envelope.error.code });
-  return envelope.value as T;
 }
 
 function byName(report: HealthReport): Map<string, SourceHealth> {
@@ -65,7 +57,7 @@ describe('source health and relinking', () => {
     fs.writeFileSync(sameSize, fs.readFileSync(sameSize, 'utf8').toUpperCase());
     fs.rmSync(path.join(docs, 'gone.txt'));
 
-    const report = await call<HealthReport>(services, 'sources.check', {});
+    const report = await callHandler<HealthReport>(services, 'sources.check', {});
     const got = byName(report);
     expect(got.get('kept.txt')).toMatchObject({ health: 'ok', citations: 1, path: path.join(docs, 'kept.txt') });
     expect(got.get('edited.txt')).toMatchObject({ health: 'modified', citations: 2 });
@@ -76,7 +68,7 @@ describe('source health and relinking', () => {
     expect(report.counts).toEqual({ ok: 1, modified: 2, missing: 1 });
 
     // sources.list reports the last known health instead of 'unchecked'.
-    const list = await call<SourceSummary[]>(services, 'sources.list', {});
+    const list = await callHandler<SourceSummary[]>(services, 'sources.list', {});
     expect(Object.fromEntries(list.map((s) => [s.fileName, s.health]))).toEqual({
       'kept.txt': 'ok',
       'edited.txt': 'modified',
@@ -87,11 +79,11 @@ describe('source health and relinking', () => {
 
   it('says unchecked before any check, and checks only the named sources when asked', async () => {
     const ids = await ingestAll(services, [writeFile(docs, 'a.txt', 'alpha\n'), writeFile(docs, 'b.txt', 'beta\n')]);
-    const list = await call<SourceSummary[]>(services, 'sources.list', {});
+    const list = await callHandler<SourceSummary[]>(services, 'sources.list', {});
     expect(list.map((s) => s.health)).toEqual(['unchecked', 'unchecked']);
-    const report = await call<HealthReport>(services, 'sources.check', { ids: [ids.get('b.txt')] });
+    const report = await callHandler<HealthReport>(services, 'sources.check', { ids: [ids.get('b.txt')] });
     expect(report.sources.map((s) => s.fileName)).toEqual(['b.txt']);
-    const after = await call<SourceSummary[]>(services, 'sources.list', {});
+    const after = await callHandler<SourceSummary[]>(services, 'sources.list', {});
     expect(Object.fromEntries(after.map((s) => [s.fileName, s.health]))).toEqual({ 'a.txt': 'unchecked', 'b.txt': 'ok' });
   });
 
@@ -145,7 +137,7 @@ describe('source health and relinking', () => {
     expect(found.examined).toBe(2);
     expect(found.truncated).toBe(false);
 
-    await call(services, 'sources.relink', { id, path: found.results[0]?.matches[0] });
+    await callHandler(services, 'sources.relink', { id, path: found.results[0]?.matches[0] });
     expect((await services.health.checkAll()).sources[0]).toMatchObject({ health: 'ok', path: path.join(elsewhere, 'renamed-report.txt') });
   });
 
@@ -157,10 +149,10 @@ describe('source health and relinking', () => {
     writeFile(path.join(target, 'one'), 'dup.txt', 'Duplicated bytes.\n');
     writeFile(path.join(target, 'two'), 'dup-copy.txt', 'Duplicated bytes.\n');
     fs.rmSync(file);
-    const found = await call<{ results: { matches: string[] }[] }>(services, 'sources.searchFolder', { ids: [id], dir: target });
+    const found = await callHandler<{ results: { matches: string[] }[] }>(services, 'sources.searchFolder', { ids: [id], dir: target });
     expect(found.results[0]?.matches).toEqual([path.join(target, 'one', 'dup.txt'), path.join(target, 'two', 'dup-copy.txt')]);
-    await expect(call(services, 'sources.searchFolder', { ids: [id], dir: services.workspaceDir })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(call(services, 'sources.searchFolder', { ids: [id], dir: path.join(target, 'nope') })).rejects.toMatchObject({ code: 'FILE_MISSING' });
+    await expect(callHandler(services, 'sources.searchFolder', { ids: [id], dir: services.workspaceDir })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(callHandler(services, 'sources.searchFolder', { ids: [id], dir: path.join(target, 'nope') })).rejects.toMatchObject({ code: 'FILE_MISSING' });
   });
 
   it('relinks a renamed folder of 5 sources with one relink and one confirmation of the suggestions', async () => {
@@ -174,7 +166,7 @@ describe('source health and relinking', () => {
     const before = await services.health.checkAll();
     expect(before.counts).toEqual({ ok: 0, modified: 0, missing: 5 });
 
-    const relinked = await call<{ source: SourceSummary; previousPath: string; suggestions: { id: number; fileName: string; fromPath: string; path: string }[] }>(
+    const relinked = await callHandler<{ source: SourceSummary; previousPath: string; suggestions: { id: number; fileName: string; fromPath: string; path: string }[] }>(
       services,
       'sources.relink',
       { id: ids.get('a.txt'), path: path.join(renamed, 'a.txt') },
@@ -184,11 +176,11 @@ describe('source health and relinking', () => {
     expect(relinked.suggestions.map((s) => s.path).sort()).toEqual(names.slice(1).map((n) => path.join(renamed, n)).sort());
     expect(relinked.suggestions.every((s) => s.fromPath.startsWith(old + path.sep))).toBe(true);
 
-    const many = await call<{ results: { ok: boolean }[] }>(services, 'sources.relinkMany', {
+    const many = await callHandler<{ results: { ok: boolean }[] }>(services, 'sources.relinkMany', {
       items: relinked.suggestions.map((s) => ({ id: s.id, path: s.path })),
     });
     expect(many.results.map((r) => r.ok)).toEqual([true, true, true, true]);
-    const after = await call<HealthReport>(services, 'sources.check', {});
+    const after = await callHandler<HealthReport>(services, 'sources.check', {});
     expect(after.counts).toEqual({ ok: 5, modified: 0, missing: 0 });
     expect(after.sources.every((s) => s.path?.startsWith(renamed + path.sep))).toBe(true);
     expect(byName(after).get('a.txt')?.citations).toBe(2);
@@ -221,10 +213,10 @@ describe('source health and relinking', () => {
     }
     // Nothing was recorded: the source still points at its old (missing) path only.
     expect(services.sources.paths(id).map((p) => [p.path, p.current])).toEqual([[file, 1]]);
-    await expect(call(services, 'sources.relink', { id, path: path.join(services.dir, 'nowhere.txt') })).rejects.toMatchObject({ code: 'FILE_MISSING' });
-    await expect(call(services, 'sources.relink', { id, path: services.dir })).rejects.toMatchObject({ code: 'FILE_UNREADABLE' });
-    await expect(call(services, 'sources.relink', { id: 9999, path: impostor })).rejects.toMatchObject({ code: 'SOURCE_NOT_FOUND' });
-    await expect(call(services, 'sources.relink', { id, path: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(callHandler(services, 'sources.relink', { id, path: path.join(services.dir, 'nowhere.txt') })).rejects.toMatchObject({ code: 'FILE_MISSING' });
+    await expect(callHandler(services, 'sources.relink', { id, path: services.dir })).rejects.toMatchObject({ code: 'FILE_UNREADABLE' });
+    await expect(callHandler(services, 'sources.relink', { id: 9999, path: impostor })).rejects.toMatchObject({ code: 'SOURCE_NOT_FOUND' });
+    await expect(callHandler(services, 'sources.relink', { id, path: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
   it('keeps the path history: old paths stay, no longer current, and a file moved back becomes current again', async () => {
@@ -244,7 +236,7 @@ describe('source health and relinking', () => {
       [second, 0],
       [third, 1],
     ]);
-    const detail = await call<{ knownPaths: { path: string; current: boolean }[]; path: string }>(services, 'sources.get', { id });
+    const detail = await callHandler<{ knownPaths: { path: string; current: boolean }[]; path: string }>(services, 'sources.get', { id });
     expect(detail.path).toBe(third);
     expect(detail.knownPaths.filter((p) => p.current).map((p) => p.path)).toEqual([third]);
 
@@ -266,7 +258,7 @@ describe('source health and relinking', () => {
     fs.mkdirSync(moved);
     fs.renameSync(a, path.join(moved, 'a.txt'));
     fs.renameSync(b, path.join(moved, 'b.txt'));
-    const out = await call<{ results: ({ ok: true; id: number } | { ok: false; id: number; error: { code: string } })[] }>(services, 'sources.relinkMany', {
+    const out = await callHandler<{ results: ({ ok: true; id: number } | { ok: false; id: number; error: { code: string } })[] }>(services, 'sources.relinkMany', {
       items: [
         { id: ids.get('a.txt'), path: path.join(moved, 'b.txt') },
         { id: ids.get('b.txt'), path: path.join(moved, 'b.txt') },

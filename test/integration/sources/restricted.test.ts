@@ -6,33 +6,23 @@ import type { SetRestrictedResult, SourceSummary } from '../../../shared/contrac
 import { evidesk } from '../../support/cli.ts';
 import { startModelEndpoint } from '../../support/model-endpoint.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices, reopenTestServices, type TestServices } from '../../support/workspace.ts';
+import { ingestAll } from '../../support/policy-workspace.ts';
+import { callHandler, openTestServices, reopenTestServices, type TestServices } from '../../support/workspace.ts';
 
 const PUBLIC_TEXT = 'Staff handbook\n\nEmployees receive 14 days of annual leave per calendar year.\n';
 const SECRET_TEXT = 'Board minutes (confidential)\n\nDirectors receive 40 days of annual leave per calendar year under the executive plan.\n';
 const QUESTION = 'How many days of annual leave per calendar year?';
-
-async function call<T>(services: TestServices, name: string, input: unknown): Promise<T> {
-  const reply = await services.dispatch(name, input);
-  if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
-  return reply.value as T;
-}
 
 /** A workspace with a handbook and confidential board minutes; ids by file name. */
 async function twoSources(services: TestServices): Promise<{ docs: string; handbook: number; minutes: number }> {
   const docs = path.join(services.dir, 'docs');
   writeFile(docs, 'handbook.txt', PUBLIC_TEXT);
   writeFile(docs, 'board-minutes.txt', SECRET_TEXT);
-  const result = await services.ingest.ingest({ paths: [docs] });
-  const id = (name: string) => {
-    const f = result.files.find((x) => path.basename(x.path) === name);
-    if (!f?.ok) throw new Error(`${name} was not ingested: ${JSON.stringify(f)}`);
-    return f.sourceId;
-  };
-  return { docs, handbook: id('handbook.txt'), minutes: id('board-minutes.txt') };
+  const ids = await ingestAll(services, [docs]);
+  return { docs, handbook: ids['handbook.txt'] ?? 0, minutes: ids['board-minutes.txt'] ?? 0 };
 }
 
-const restrictedById = (list: SourceSummary[]) => Object.fromEntries(list.map((s) => [s.fileName, s.restricted]));
+const restrictedByName = (list: SourceSummary[]) => Object.fromEntries(list.map((s) => [s.fileName, s.restricted]));
 
 describe('restricted sources', () => {
   let services: TestServices;
@@ -44,44 +34,44 @@ describe('restricted sources', () => {
   afterEach(() => services.close());
 
   it('sources.setRestricted sets the flag, all or none, audited, and it persists when the workspace is opened again', async () => {
-    expect(restrictedById(await call(services, 'sources.list', {}))).toEqual({ 'handbook.txt': false, 'board-minutes.txt': false });
+    expect(restrictedByName(await callHandler(services, 'sources.list', {}))).toEqual({ 'handbook.txt': false, 'board-minutes.txt': false });
 
-    const set = await call<SetRestrictedResult>(services, 'sources.setRestricted', { ids: [ws.minutes, ws.minutes], restricted: true });
+    const set = await callHandler<SetRestrictedResult>(services, 'sources.setRestricted', { ids: [ws.minutes, ws.minutes], restricted: true });
     expect(set.changed).toBe(1);
     expect(set.sources.map((s) => [s.id, s.restricted])).toEqual([[ws.minutes, true]]);
     // Asking again changes nothing and records nothing.
-    expect((await call<SetRestrictedResult>(services, 'sources.setRestricted', { ids: [ws.minutes], restricted: true })).changed).toBe(0);
+    expect((await callHandler<SetRestrictedResult>(services, 'sources.setRestricted', { ids: [ws.minutes], restricted: true })).changed).toBe(0);
 
     // An unknown id refuses the whole request: the handbook stays unrestricted.
     const refused = await services.dispatch('sources.setRestricted', { ids: [ws.handbook, 9999], restricted: true });
     expect(refused.ok ? null : refused.error).toMatchObject({ code: 'SOURCE_NOT_FOUND', details: { ids: [9999] } });
     const invalid = await services.dispatch('sources.setRestricted', { ids: [], restricted: true });
     expect(invalid.ok ? null : invalid.error.code).toBe('INVALID_INPUT');
-    expect(restrictedById(await call(services, 'sources.list', {}))).toEqual({ 'handbook.txt': false, 'board-minutes.txt': true });
-    expect(await call(services, 'sources.get', { id: ws.minutes })).toMatchObject({ restricted: true });
+    expect(restrictedByName(await callHandler(services, 'sources.list', {}))).toEqual({ 'handbook.txt': false, 'board-minutes.txt': true });
+    expect(await callHandler(services, 'sources.get', { id: ws.minutes })).toMatchObject({ restricted: true });
 
     const actions = () => (services.db.prepare('SELECT action, payload FROM audit_log ORDER BY id').all() as { action: string; payload: string }[]).map((r) => [r.action, JSON.parse(r.payload) as unknown]);
     expect(actions()).toEqual([['source.restrict', { sourceIds: [ws.minutes] }]]);
 
     services = reopenTestServices(services);
-    expect(restrictedById(await call(services, 'sources.list', {}))).toEqual({ 'handbook.txt': false, 'board-minutes.txt': true });
+    expect(restrictedByName(await callHandler(services, 'sources.list', {}))).toEqual({ 'handbook.txt': false, 'board-minutes.txt': true });
 
-    const lifted = await call<SetRestrictedResult>(services, 'sources.setRestricted', { ids: [ws.minutes, ws.handbook], restricted: false });
+    const lifted = await callHandler<SetRestrictedResult>(services, 'sources.setRestricted', { ids: [ws.minutes, ws.handbook], restricted: false });
     expect(lifted.changed).toBe(1);
     expect(actions()).toEqual([
       ['source.restrict', { sourceIds: [ws.minutes] }],
       ['source.unrestrict', { sourceIds: [ws.minutes] }],
     ]);
-    expect(await call(services, 'audit.verify', {})).toMatchObject({ ok: true, rows: 2 });
+    expect(await callHandler(services, 'audit.verify', {})).toMatchObject({ ok: true, rows: 2 });
   });
 
   it('a new version of a restricted file is restricted too', async () => {
-    await call(services, 'sources.setRestricted', { ids: [ws.minutes], restricted: true });
+    await callHandler(services, 'sources.setRestricted', { ids: [ws.minutes], restricted: true });
     writeFile(ws.docs, 'board-minutes.txt', `${SECRET_TEXT}Directors may carry over 10 days.\n`);
     const again = await services.ingest.ingest({ paths: [path.join(ws.docs, 'board-minutes.txt')] });
     const file = again.files[0];
     expect(file).toMatchObject({ ok: true, outcome: 'new_version' });
-    const newer = (await call<SourceSummary[]>(services, 'sources.list', {})).find((s) => file?.ok && s.id === file.sourceId);
+    const newer = (await callHandler<SourceSummary[]>(services, 'sources.list', {})).find((s) => file?.ok && s.id === file.sourceId);
     expect(newer).toMatchObject({ predecessorId: ws.minutes, restricted: true });
   });
 
@@ -90,12 +80,12 @@ describe('restricted sources', () => {
     services = reopenTestServices(services, { model: { baseUrl: endpoint.baseUrl, model: 'local-test' } });
     try {
       // Control: unrestricted, the minutes are retrieved and sent.
-      await call<AnswerDetail>(services, 'answers.ask', { question: QUESTION, useModel: true });
+      await callHandler<AnswerDetail>(services, 'answers.ask', { question: QUESTION, useModel: true });
       expect(endpoint.received.join('\n')).toContain('Directors receive 40 days');
 
-      await call(services, 'sources.setRestricted', { ids: [ws.minutes], restricted: true });
+      await callHandler(services, 'sources.setRestricted', { ids: [ws.minutes], restricted: true });
       endpoint.received.length = 0;
-      const d = await call<AnswerDetail>(services, 'answers.ask', { question: QUESTION, useModel: true });
+      const d = await callHandler<AnswerDetail>(services, 'answers.ask', { question: QUESTION, useModel: true });
       expect(endpoint.received).toHaveLength(1);
       const sent = endpoint.received.join('\n');
       expect(sent).toContain('Employees receive 14 days');
@@ -104,12 +94,12 @@ describe('restricted sources', () => {
       expect(d.citations[0]).toMatchObject({ source: { fileName: 'handbook.txt' }, result: { status: 'verified' } });
 
       // The offline answerer runs on this machine: it still answers from the restricted source.
-      const offline = await call<AnswerDetail>(services, 'answers.ask', { question: 'How many days of annual leave do directors receive under the executive plan?' });
+      const offline = await callHandler<AnswerDetail>(services, 'answers.ask', { question: 'How many days of annual leave do directors receive under the executive plan?' });
       expect(offline.citations.map((c) => c.source?.fileName)).toContain('board-minutes.txt');
 
       // Only the restricted source is held back: a question only it answers is not sent at all.
       endpoint.received.length = 0;
-      const onlySecret = await call<AnswerDetail>(services, 'answers.ask', { question: 'What does the executive plan give directors?', useModel: true });
+      const onlySecret = await callHandler<AnswerDetail>(services, 'answers.ask', { question: 'What does the executive plan give directors?', useModel: true });
       expect(endpoint.received.join('\n')).not.toContain('Directors receive 40 days');
       expect(onlySecret.citations).toEqual([]);
     } finally {
@@ -118,7 +108,7 @@ describe('restricted sources', () => {
   });
 
   it('evidesk restrict marks sources by id or SHA-256 prefix, evidesk sources shows it, --off lifts it', async () => {
-    const list = await call<SourceSummary[]>(services, 'sources.list', {});
+    const list = await callHandler<SourceSummary[]>(services, 'sources.list', {});
     const minutes = list.find((s) => s.id === ws.minutes);
     services.close();
     const workspace = services.workspaceDir;
@@ -138,12 +128,12 @@ describe('restricted sources', () => {
     expect(typo.code).toBe(EXIT.error);
     expect(typo.err).toContain('No source matches "no-such-file.pdf"');
     const afterTypo = JSON.parse((await evidesk(workspace, 'sources', '--json')).out) as SourceSummary[];
-    expect(restrictedById(afterTypo)).toEqual({ 'handbook.txt': true, 'board-minutes.txt': true });
+    expect(restrictedByName(afterTypo)).toEqual({ 'handbook.txt': true, 'board-minutes.txt': true });
 
     const off = await evidesk(workspace, 'restrict', '--off', String(ws.handbook));
     expect(off.code).toBe(EXIT.ok);
     expect(off.out).toContain('1 source unrestricted.');
-    expect(restrictedById(JSON.parse((await evidesk(workspace, 'sources', '--json')).out) as SourceSummary[])).toEqual({ 'handbook.txt': false, 'board-minutes.txt': true });
+    expect(restrictedByName(JSON.parse((await evidesk(workspace, 'sources', '--json')).out) as SourceSummary[])).toEqual({ 'handbook.txt': false, 'board-minutes.txt': true });
 
     expect((await evidesk(workspace, 'restrict')).code).toBe(EXIT.usage);
   });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { NOT_FOUND_ANSWER } from '../../../electron/services/answerers/offline.ts';
 import { AnchoringStore } from '../../../electron/services/store/anchoring-store.ts';
 import { AnswersStore } from '../../../electron/services/store/answers-store.ts';
@@ -9,8 +9,8 @@ import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { startModelEndpoint, type ChatRequest } from '../../support/model-endpoint.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices } from '../../support/workspace.ts';
-import { ingestAll, policyWorkspace } from './fixtures.ts';
+import { ingestAll, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
+import type { TestServices } from '../../support/workspace.ts';
 
 /** The passage number whose text contains `needle`, read from the prompt the answerer sent. */
 function passageWith(req: ChatRequest, needle: string): number {
@@ -23,16 +23,14 @@ function passageWith(req: ChatRequest, needle: string): number {
 }
 
 describe('the answerers', () => {
-  let services: ReturnType<typeof openTestServices>;
-  let ws: Awaited<ReturnType<typeof policyWorkspace>>;
+  let services: TestServices;
+  let ws: PolicyWorkspace;
   let secretId = 0;
+  withPolicyWorkspace((opened) => ({ services, ws } = opened));
   beforeEach(async () => {
-    services = openTestServices();
-    ws = await policyWorkspace(services);
     const secret = writeFile(ws.docs, 'board-minutes.txt', 'Board minutes (confidential)\n\nDirectors receive 40 days of annual leave per calendar year under the executive plan.\n');
     secretId = (await ingestAll(services, [secret]))['board-minutes.txt'] ?? 0;
   });
-  afterEach(() => services.close());
 
   const serviceWith = (model: { baseUrl?: string; model?: string; timeoutMs?: number }, env: Record<string, string> = {}) => {
     const db = services.db;

@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../../../electron/cli/main.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices, workspaceSnapshot } from '../../support/workspace.ts';
-import { nativeAnswer, policyWorkspace } from './fixtures.ts';
+import { nativeAnswer, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
+import { type TestServices, workspaceSnapshot } from '../../support/workspace.ts';
 
 function capture(): CliIo & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
@@ -13,13 +13,9 @@ function capture(): CliIo & { stdout: string[]; stderr: string[] } {
 }
 
 describe('evidesk verify and evidesk ask', () => {
-  let services: ReturnType<typeof openTestServices>;
-  let ws: Awaited<ReturnType<typeof policyWorkspace>>;
-  beforeEach(async () => {
-    services = openTestServices();
-    ws = await policyWorkspace(services);
-  });
-  afterEach(() => services.close());
+  let services: TestServices;
+  let ws: PolicyWorkspace;
+  withPolicyWorkspace((opened) => ({ services, ws } = opened));
 
   const good = () =>
     nativeAnswer([

@@ -1,20 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { IMPORT_FORMATS } from '../../../shared/imports/model.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices, workspaceSnapshot } from '../../support/workspace.ts';
-import { ingestAll, policyWorkspace } from './fixtures.ts';
+import { ingestAll, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
+import { type TestServices, workspaceSnapshot } from '../../support/workspace.ts';
 
 describe('answer imports through the services, each format from a real file', () => {
-  let services: ReturnType<typeof openTestServices>;
-  let ws: Awaited<ReturnType<typeof policyWorkspace>>;
-  beforeEach(async () => {
-    services = openTestServices();
-    ws = await policyWorkspace(services);
-  });
-  afterEach(() => services.close());
+  let services: TestServices;
+  let ws: PolicyWorkspace;
+  withPolicyWorkspace((opened) => ({ services, ws } = opened));
 
   const imported = async (name: string, content: string): Promise<AnswerDetail> => {
     const file = writeFile(ws.docs, name, content);

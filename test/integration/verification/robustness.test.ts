@@ -16,7 +16,7 @@ import { citationInputs, Verifier, type CitationOutcome } from '../../../electro
 import { makePdf, writeFile, type PageSpec } from '../../support/pdf-fixtures.ts';
 import { rng } from '../../support/random.ts';
 import { openTestServices } from '../../support/workspace.ts';
-import { ingestAll, nativeAnswer, policyWorkspace } from './fixtures.ts';
+import { ingestAll, nativeAnswer, policyWorkspace } from '../../support/policy-workspace.ts';
 
 type Services = ReturnType<typeof openTestServices>;
 

@@ -1,13 +1,13 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices } from '../../support/workspace.ts';
-import { ingestAll, nativeAnswer, POLICY_PAGES, policyWorkspace } from './fixtures.ts';
+import { ingestAll, nativeAnswer, POLICY_PAGES, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
+import { openTestServices, type TestServices } from '../../support/workspace.ts';
 
 async function importFile(services: ReturnType<typeof openTestServices>, file: string): Promise<AnswerDetail> {
   const reply = await services.dispatch('answers.import', readAnswerFile(file));
@@ -16,13 +16,9 @@ async function importFile(services: ReturnType<typeof openTestServices>, file: s
 }
 
 describe('citation verification, end to end through the services', () => {
-  let services: ReturnType<typeof openTestServices>;
-  let ws: Awaited<ReturnType<typeof policyWorkspace>>;
-  beforeEach(async () => {
-    services = openTestServices();
-    ws = await policyWorkspace(services);
-  });
-  afterEach(() => services.close());
+  let services: TestServices;
+  let ws: PolicyWorkspace;
+  withPolicyWorkspace((opened) => ({ services, ws } = opened));
 
   it('gives each kind of citation its status, verdict and true location', async () => {
     const answer = nativeAnswer([

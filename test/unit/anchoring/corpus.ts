@@ -53,9 +53,16 @@ const LIGATURES: [string, string][] = [
   ['fl', '\uFB02'],
 ];
 
+/** The word as a typesetter sets it: ff, fi, fl, ffi, ffl as single ligature characters. */
+export function withLigatures(word: string): string {
+  let out = word;
+  for (const [from, to] of LIGATURES) out = out.split(from).join(to);
+  return out;
+}
+
 function typesetWord(r: Rng, w: string): string {
   let out = w;
-  if (r() < 0.6) for (const [from, to] of LIGATURES) out = out.split(from).join(to);
+  if (r() < 0.6) out = withLigatures(out);
   if (r() < 0.03 && out.length > 3) {
     const at = int(r, 1, out.length - 1);
     out = out.slice(0, at) + pick(r, ['\u00AD', '\u200B', '\u200D']) + out.slice(at);

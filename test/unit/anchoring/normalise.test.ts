@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { findQuote, isClusterAligned, normalise, normaliseWithMap, originalRange, type Segment } from '../../../shared/anchoring/index.ts';
+import { withLigatures } from './corpus.ts';
 
 describe('normaliseWithMap', () => {
   it('applies NFKC, ligatures, quotes, dashes, invisible chars, whitespace, case and trim', () => {
@@ -87,13 +88,6 @@ describe('normaliseWithMap', () => {
 // normalised text, and the offset map sends it to an original span that normalises to the quote.
 
 const LETTERS = ['a', 'b', 'e', 'f', 'i', 'l', 'o', 'n', 't', 's', 'é', 'ø', '1', '7'];
-const LIGATURES: [string, string][] = [
-  ['ffi', '\uFB03'],
-  ['ffl', '\uFB04'],
-  ['ff', '\uFB00'],
-  ['fi', '\uFB01'],
-  ['fl', '\uFB02'],
-];
 
 const wordArb = fc.array(fc.constantFrom(...LETTERS), { minLength: 1, maxLength: 9 }).map((cs) => cs.join(''));
 const tokenArb = fc.oneof(
@@ -132,7 +126,7 @@ function typeset(tok: string, nz: WordNoise): string {
   let w = tok;
   if (nz.curly) w = w.replace(/^"(.*)"$/u, '\u201C$1\u201D').replace(/^'(.*)'$/u, '\u2018$1\u2019');
   if (nz.upper) w = w.toUpperCase();
-  if (nz.ligature) for (const [from, to] of LIGATURES) w = w.split(from).join(to);
+  if (nz.ligature) w = withLigatures(w);
   if (nz.decomposed) w = w.normalize('NFD');
   if (nz.fullwidth) w = w.replace(/[a-z]/u, (c) => String.fromCharCode(c.charCodeAt(0) - 0x61 + 0xff41));
   if (nz.invisible > 0 && nz.invisible < w.length) w = w.slice(0, nz.invisible) + nz.invisibleChar + w.slice(nz.invisible);

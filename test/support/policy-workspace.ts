@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { expect } from 'vitest';
-import type { Services } from '../../../electron/services/create-services.ts';
-import { makePdf, writeFile, type PageSpec } from '../../support/pdf-fixtures.ts';
+import { afterEach, beforeEach, expect } from 'vitest';
+import type { Services } from '../../electron/services/create-services.ts';
+import { makePdf, writeFile, type PageSpec } from './pdf-fixtures.ts';
+import { openTestServices, type TestServices } from './workspace.ts';
 
 export const POLICY_PAGES: PageSpec[] = [
   { lines: ['Human Resources Policy', 'Version 3, approved by the board in January 2024.', 'This policy applies to all permanent staff.'] },
@@ -52,12 +53,33 @@ export async function ingestAll(services: Services, files: string[]): Promise<Re
   return ids;
 }
 
-export async function policyWorkspace(services: Services & { dir: string }): Promise<{ docs: string; policy: string; notes: string; ids: Record<string, number> }> {
+export interface PolicyWorkspace {
+  docs: string;
+  policy: string;
+  notes: string;
+  ids: Record<string, number>;
+}
+
+/** HR_Policy.pdf (POLICY_PAGES) and onboarding-notes.txt (NOTES_TEXT), written under `docs` and ingested. */
+export async function policyWorkspace(services: Services & { dir: string }): Promise<PolicyWorkspace> {
   const docs = path.join(services.dir, 'docs');
   const policy = writeFile(docs, 'HR_Policy.pdf', await makePdf(POLICY_PAGES, 'HR Policy'));
   const notes = writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT);
   const ids = await ingestAll(services, [policy, notes]);
   return { docs, policy, notes, ids };
+}
+
+/**
+ * For each test of the enclosing describe: fresh services over a new policy workspace, handed to
+ * `use`, and closed after the test (a test that reopens the workspace closes what it opened).
+ */
+export function withPolicyWorkspace(use: (opened: { services: TestServices; ws: PolicyWorkspace }) => void): void {
+  let services: TestServices | undefined;
+  beforeEach(async () => {
+    services = openTestServices();
+    use({ services, ws: await policyWorkspace(services) });
+  });
+  afterEach(() => services?.close());
 }
 
 export function nativeAnswer(citations: Record<string, unknown>[], question = 'What does the HR policy say?'): string {
