@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError, toErrorData } from '../../shared/contract/errors.ts';
+import { MAX_ANSWER_CHARS } from '../../shared/contract/answer-schemas.ts';
 import { fail } from '../../shared/contract/envelope.ts';
 import { parseRange } from '../services/sources/byte-range.ts';
 import type { Services } from '../services/create-services.ts';
@@ -25,7 +26,9 @@ export interface Host {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 16 * 1024 * 1024;
+// The largest request is an answer file's content: up to 3 UTF-8 bytes per UTF-16 unit, plus room for
+// the JSON around it. A smaller cap would refuse answers the contract accepts.
+const MAX_BODY = MAX_ANSWER_CHARS * 3 + 1024 * 1024;
 
 function send(res: http.ServerResponse, status: number, body: string | Buffer, type: string, extra: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff', ...extra });
@@ -41,7 +44,7 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new AppError('INVALID_INPUT', 'Request body too large.');
+    if (size > MAX_BODY) throw new AppError('INVALID_INPUT', `Request body too large: the host accepts up to ${Math.round(MAX_BODY / 1e6)} MB.`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -100,6 +100,13 @@ describe('loopback host: token, Host and Origin checks', () => {
     expect(missing).toMatchObject({ ok: false, error: { code: 'SOURCE_NOT_FOUND' } });
   });
 
+  it('takes an answer file larger than 16 MB over HTTP to the handler, which judges its content', async () => {
+    const auth = { 'x-evidesk-token': host.token, host: `127.0.0.1:${host.port}`, 'content-type': 'application/json' };
+    const content = 'Not an answer format. '.repeat(800_000); // 17.6 MB
+    const reply = await request(host.port, { path: '/api/answers.import', method: 'POST', headers: auth, body: JSON.stringify({ fileName: 'big.txt', content }) });
+    expect(JSON.parse(reply.body)).toMatchObject({ ok: false, error: { code: 'ANSWER_FORMAT_UNKNOWN' } });
+  });
+
   it('serves source bytes by id with range requests, and refuses unknown ids and paths', async () => {
     const auth = { 'x-evidesk-token': host.token, host: `127.0.0.1:${host.port}` };
     const whole = await request(host.port, { path: '/source/1', headers: auth });
