@@ -8,6 +8,7 @@ import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
 import type { Platform } from './platform.ts';
 import { SearchService } from './search/search-service.ts';
 import { SourceFiles } from './sources/source-files.ts';
+import { SourceContentService } from './sources/source-content.ts';
 import { setRestricted } from './sources/restriction.ts';
 import { BlobStore } from './store/blobs.ts';
 import { openDatabase, schemaVersion, type Db } from './store/database.ts';
@@ -82,7 +83,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const search = new SearchService(new SearchStore(db));
   const pool = new WorkerPool(options.pool);
   const settings = new WorkspaceSettingsService(new SettingsStore(db));
-  const ingest = new IngestService(sources, blobs, events, () => ({ ...ingestSettingsFrom(settings.get()), ...options.ingest }), pool);
+  const ingestSettings = () => ({ ...ingestSettingsFrom(settings.get()), ...options.ingest });
+  const ingest = new IngestService(sources, blobs, events, ingestSettings, pool);
+  // The viewer's conversions get a worker of their own: opening a document never waits behind an ingest.
+  const viewPool = new WorkerPool({ ...options.pool, size: 1 });
+  const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs);
   const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
   const anchoring = new AnchoringStore(db);
   const answersStore = new AnswersStore(db);
@@ -126,6 +131,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
         pages: sources.pageSummaries(id),
       };
     },
+    'sources.content': ({ id }) => content.get(id),
     'sources.pageText': ({ id, page }) => {
       const row = requireSource(id);
       const seg = sources.pageSegment(id, page);
@@ -176,6 +182,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     dispatch: createDispatcher(handlers),
     close: () => {
       void pool.close();
+      void viewPool.close();
       db.close();
     },
   };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IngestResult, WorkspaceSettings, PageText, SearchHit, SetRestrictedResult, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
 import { FolderSearchResult, HealthReport, RelinkManyResult, RelinkResult } from './schemas.ts';
 import { answersContract } from './answer-schemas.ts';
+import { SourceContent } from './content-schemas.ts';
 
 /**
  * Every operation the renderer (or any client) can ask of the services: a name, a zod schema for
@@ -48,6 +49,11 @@ export const contract = {
   'sources.pageText': {
     input: z.object({ id: SourceId, page: z.number().int().positive() }),
     output: PageText,
+  },
+  /** A DOCX, HTML, text or Markdown source as the viewer shows it, with its stored segments. */
+  'sources.content': {
+    input: z.object({ id: SourceId }),
+    output: SourceContent,
   },
   'search.query': {
     input: z.object({

@@ -5,11 +5,13 @@ import { toErrorData } from '../../../shared/contract/errors.ts';
 import type { SourceKind } from '../../../shared/contract/schemas.ts';
 import { extract } from './extractors/index.ts';
 import { countPdfPages, extractPdfPart } from './extractors/pdf.ts';
+import { viewableContent } from './viewable.ts';
 
 export type WorkerRequest =
   | { id: number; op: 'extract'; kind: SourceKind; bytes: Uint8Array; fileName: string; password?: string }
   | { id: number; op: 'countPdfPages'; bytes: Uint8Array; fileName: string; password?: string }
-  | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number };
+  | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number }
+  | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string };
 
 export type WorkerReply =
   | { id: number; type: 'progress'; page: number; pageCount: number }
@@ -22,14 +24,16 @@ if (port) {
     const ctx = {
       fileName: req.fileName,
       onProgress: (page: number, pageCount: number) => port.postMessage({ id: req.id, type: 'progress', page, pageCount } satisfies WorkerReply),
-      ...(req.password !== undefined ? { password: req.password } : {}),
+      ...('password' in req && req.password !== undefined ? { password: req.password } : {}),
     };
     const work =
       req.op === 'extract'
         ? extract(req.kind, req.bytes, ctx)
         : req.op === 'countPdfPages'
           ? countPdfPages(req.bytes, ctx)
-          : extractPdfPart(req.bytes, { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage });
+          : req.op === 'view'
+            ? viewableContent(req.kind, req.bytes, req.fileName)
+            : extractPdfPart(req.bytes, { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage });
     work.then(
       (result) => port.postMessage({ id: req.id, type: 'done', result } satisfies WorkerReply),
       (e: unknown) => port.postMessage({ id: req.id, type: 'error', error: toErrorData(e) } satisfies WorkerReply),

@@ -19,9 +19,8 @@ import type { ExtractedDocument } from '../../../electron/services/ingest/extrac
 import {
   DEFAULT_DOCX_LIMITS,
   DOCX_BLOCK_SELECTOR,
-  annotateDocxHtml,
   createDocxExtractor,
-  docxToHtml,
+  docxView,
   extractDocx,
   scanZip,
 } from '../../../electron/services/ingest/extractors/docx.ts';
@@ -157,9 +156,9 @@ describe('DOCX extraction', () => {
   });
 
   it('gives the viewer the same blocks: mammoth HTML annotated with data-ed-block', async () => {
-    const html = await docxToHtml(bytes);
-    expect(html).toContain('<h1>Chapter 1</h1>');
-    const annotated = annotateDocxHtml(html);
+    const { html: annotated, unannotated } = await docxView(bytes, 'policy.docx');
+    expect(unannotated).toBe(0);
+    expect(annotated).toContain('<h1 data-ed-block="0"><span data-ed-b="0" data-ed-at="0">Chapter 1</span></h1>');
     const blockTags = new Set(DOCX_BLOCK_SELECTOR.split(',').map((s) => s.trim()));
 
     // An independent walk keyed on the annotations, as the viewer would do it.

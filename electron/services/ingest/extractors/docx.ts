@@ -19,8 +19,9 @@ import { blockTypeInContext, packageVersion, splitHtmlBlocks, type BlockRule, ty
  * one space, <br> → "\n", trimmed; every nested element matching the selector, emitted or not, e.g.
  * a sub-list's <li> inside an <li>, counts as a space in its parent). Blocks whose text is then
  * empty (empty paragraphs, image-only paragraphs, a <td> whose text is all in its <p>s) are skipped
- * and take no index. `annotateDocxHtml` writes the resulting index on each emitted block as
- * `data-ed-block="N"`, so the viewer need not re-derive it.
+ * and take no index. `docxView` writes the resulting index on each emitted block as
+ * `data-ed-block="N"` and each piece of its text as a span with its offset, so the viewer need not
+ * re-derive either.
  */
 export const DOCX_BLOCK_SELECTOR = 'p, h1, h2, h3, h4, h5, h6, li, td, th';
 
@@ -341,7 +342,15 @@ interface Converted {
   html: string;
   messages: { type: string; message: string }[];
   entries: ZipEntry[];
+  /** Images given an empty src: all of them with 'omit', else those a browser cannot show or past the budget. */
+  imagesOmitted: number;
 }
+
+/** Image types Chromium shows in an <img>; EMF, WMF and TIFF are not among them. */
+const VIEWABLE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/svg+xml']);
+
+/** Inline images past this many bytes (all together) are left out of the viewer's HTML. */
+export const MAX_INLINE_IMAGE_BYTES = 24 * 1024 * 1024;
 
 async function convert(bytes: Uint8Array, options: DocxHtmlOptions): Promise<Converted> {
   const fileName = options.fileName ?? 'document.docx';
@@ -351,33 +360,46 @@ async function convert(bytes: Uint8Array, options: DocxHtmlOptions): Promise<Con
   const entries = scanZip(bytes, fileName, options.limits ?? DEFAULT_DOCX_LIMITS);
   verifyDeclaredSizes(bytes, entries, fileName);
   mainDocumentPath(bytes, entries, fileName);
+  let imagesOmitted = 0;
+  let inlineBytes = 0;
+  const inline = options.images === 'inline';
+  // The src is the only thing images change: block structure and text are the same either way.
+  const convertImage = mammoth.images.imgElement(async (image) => {
+    if (inline && VIEWABLE_IMAGES.has(image.contentType)) {
+      const data = await image.readAsBase64String();
+      if (inlineBytes + data.length <= MAX_INLINE_IMAGE_BYTES) {
+        inlineBytes += data.length;
+        return { src: `data:${image.contentType};base64,${data}` };
+      }
+    }
+    imagesOmitted++;
+    return { src: '' };
+  });
   try {
     const result = await mammoth.convertToHtml(
       { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
-      {
-        // Untrusted input: no reading of linked files, no style map smuggled in by the document.
-        externalFileAccess: false,
-        includeEmbeddedStyleMap: false,
-        convertImage: options.images === 'omit' ? mammoth.images.imgElement(async () => ({ src: '' })) : undefined,
-      },
+      // Untrusted input: no reading of linked files, no style map smuggled in by the document.
+      { externalFileAccess: false, includeEmbeddedStyleMap: false, convertImage },
     );
-    return { html: result.value, messages: result.messages, entries };
+    return { html: result.value, messages: result.messages, entries, imagesOmitted };
   } catch (e) {
     throw invalid(fileName, `Word content could not be read: ${e instanceof Error ? e.message : String(e)}`, { stage: 'mammoth' });
   }
 }
 
-/**
- * mammoth's HTML for a DOCX, after the same ZIP checks as extraction (the viewer handler gets
- * untrusted bytes too). Sanitise it before showing it (DESIGN.md §8).
- */
-export async function docxToHtml(bytes: Uint8Array, options: DocxHtmlOptions = {}): Promise<string> {
-  return (await convert(bytes, { images: 'inline', ...options })).html;
+export interface DocxView {
+  /** mammoth's HTML annotated by the walker that made the stored segments (see SplitOptions.annotate). */
+  html: string;
+  imagesOmitted: number;
+  /** Blocks whose start tag the parser implied, so the viewer cannot find them (0 for mammoth's HTML). */
+  unannotated: number;
 }
 
-/** mammoth's HTML with `data-ed-block="N"` on each emitted block and `data-ed-skip` on skipped markers. */
-export function annotateDocxHtml(html: string): string {
-  return splitHtmlBlocks(html, DOCX_BLOCK_RULE, { annotate: true }).annotatedHtml ?? html;
+/** What the viewer shows of a DOCX: the same conversion and the same block walk as extraction. */
+export async function docxView(bytes: Uint8Array, fileName: string): Promise<DocxView> {
+  const { html, imagesOmitted } = await convert(bytes, { fileName, images: 'inline' });
+  const split = splitHtmlBlocks(html, DOCX_BLOCK_RULE, { annotate: true });
+  return { html: split.annotatedHtml ?? html, imagesOmitted, unannotated: split.unannotated ?? 0 };
 }
 
 export const MAMMOTH_VERSION = packageVersion('mammoth');

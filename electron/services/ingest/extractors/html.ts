@@ -40,7 +40,12 @@ export interface HtmlBlock {
 }
 
 export interface SplitOptions {
-  /** Also return the HTML with `data-ed-block="N"` on every emitted block and `data-ed-skip` on skipped elements. */
+  /**
+   * Also return the HTML with `data-ed-block="N"` on every emitted block, `data-ed-skip` on skipped
+   * elements, and each piece of a block's own text replaced by exactly what it contributes to the
+   * block's text, as `<span data-ed-b="N" data-ed-at="offset">…</span>`: a viewer then maps a stored
+   * range [start, end) to spans and characters without re-deriving white space rules.
+   */
   annotate?: boolean;
   /** XHTML: honour `<x/>` on non-void elements. */
   recognizeSelfClosing?: boolean;
@@ -60,7 +65,20 @@ export interface SplitResult {
 }
 
 /** A block's own content, in order: text, <br>, or the place of a nested block. */
-export type Token = { kind: 'text'; s: string } | { kind: 'br' } | { kind: 'sep' };
+export type Token = { kind: 'text'; s: string; raw?: RawRange } | { kind: 'br' } | { kind: 'sep' };
+
+/** Where a text token sits in the HTML source: [start, end) of its raw characters (entities undecoded). */
+export interface RawRange {
+  start: number;
+  end: number;
+}
+
+/** What one text token contributes to its block's text: `s` at offset `at`. */
+export interface TextPiece {
+  token: number;
+  at: number;
+  s: string;
+}
 
 interface Frame {
   el: ElementInfo;
@@ -73,6 +91,8 @@ interface Frame {
   pathAtText: string[] | null;
   insertAt: number | null;
   text: string;
+  /** Annotate only: the block's text pieces, each with the raw range of its token. */
+  pieces: { at: number; s: string; raw: RawRange }[];
 }
 
 interface OpenElement {
@@ -94,24 +114,39 @@ const HAS_VISIBLE = /[^ \t\n\r\f]/;
  * HTML parser drops it too) and trailing white space.
  */
 export function renderBlockText(tokens: readonly Token[], pre: boolean): string {
-  if (pre) {
-    let s = tokens.map((t) => (t.kind === 'text' ? t.s : '\n')).join('');
-    if (s.startsWith('\n')) s = s.slice(1);
-    s = s.replace(/[ \t\n\r\f]+$/, '');
-    return HAS_VISIBLE.test(s) ? s : '';
-  }
+  return renderBlock(tokens, pre).text;
+}
+
+/**
+ * The block's text and, for each text token, the characters it contributes and where: a collapsed
+ * space goes with the word after it. The pieces tile the text except for <br> newlines and the spaces
+ * that stand for nested blocks.
+ */
+export function renderBlock(tokens: readonly Token[], pre: boolean): { text: string; pieces: TextPiece[] } {
+  const raw: TextPiece[] = [];
   let out = '';
+  if (pre) {
+    tokens.forEach((t, token) => {
+      const s = t.kind === 'text' ? t.s : '\n';
+      if (t.kind === 'text' && s !== '') raw.push({ token, at: out.length, s });
+      out += s;
+    });
+    const from = out.startsWith('\n') ? 1 : 0;
+    const to = out.replace(/[ \t\n\r\f]+$/, '').length;
+    return HAS_VISIBLE.test(out.slice(from, to)) ? clipPieces(out, raw, from, Math.max(from, to)) : { text: '', pieces: [] };
+  }
   let pendingSpace = false;
   const space = (): void => {
     if (out !== '' && !out.endsWith('\n')) pendingSpace = true;
   };
-  for (const t of tokens) {
+  tokens.forEach((t, token) => {
     if (t.kind === 'br') {
       out += '\n';
       pendingSpace = false;
     } else if (t.kind === 'sep') {
       space();
     } else {
+      const before = out.length;
       const parts = t.s.split(CSS_SPACE);
       parts.forEach((word, i) => {
         if (i > 0) space();
@@ -120,9 +155,27 @@ export function renderBlockText(tokens: readonly Token[], pre: boolean): string 
         pendingSpace = false;
         out += word;
       });
+      if (out.length > before) raw.push({ token, at: before, s: out.slice(before) });
     }
+  });
+  // Only <br> makes leading or trailing newlines, and it is in no piece.
+  const from = /^\n*/.exec(out)?.[0].length ?? 0;
+  const to = Math.max(from, out.length - (/\n*$/.exec(out)?.[0].length ?? 0));
+  return clipPieces(out, raw, from, to);
+}
+
+function clipPieces(out: string, raw: readonly TextPiece[], from: number, to: number): { text: string; pieces: TextPiece[] } {
+  const pieces: TextPiece[] = [];
+  for (const p of raw) {
+    const a = Math.max(p.at, from);
+    const b = Math.min(p.at + p.s.length, to);
+    if (a < b) pieces.push({ token: p.token, at: a - from, s: out.slice(a, b) });
   }
-  return out.replace(/^\n+|\n+$/g, '');
+  return { text: out.slice(from, to), pieces };
+}
+
+function escapeText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**
@@ -135,7 +188,8 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
   const frames: Frame[] = []; // open block frames, innermost last
   const all: Frame[] = []; // every block frame, in start-tag order
   const headings: { level: number; text: string }[] = [];
-  const insertions: { at: number; text: string }[] = [];
+  /** Annotate only: replace html[at, end) by text (an insertion when end === at). */
+  const edits: { at: number; end: number; text: string }[] = [];
   let skipDepth = 0;
   let titleDepth = 0;
   let title: string | null = null;
@@ -154,6 +208,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
         pathAtText: null,
         insertAt: null,
         text: '',
+        pieces: [],
       }
     : null;
   if (root) {
@@ -170,7 +225,14 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
   };
 
   const finish = (frame: Frame): void => {
-    frame.text = renderBlockText(frame.tokens, frame.pre);
+    const rendered = renderBlock(frame.tokens, frame.pre);
+    frame.text = rendered.text;
+    if (options.annotate) {
+      for (const p of rendered.pieces) {
+        const t = frame.tokens[p.token];
+        if (t?.kind === 'text' && t.raw) frame.pieces.push({ at: p.at, s: p.s, raw: t.raw });
+      }
+    }
     frame.tokens = [];
     if (frame.headingLevel !== null && frame.text !== '') {
       const level = frame.headingLevel;
@@ -197,7 +259,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
           skipDepth++;
           if (options.annotate) {
             const at = tagInsertPoint(name, isImplied);
-            if (at !== null) insertions.push({ at, text: ' data-ed-skip=""' });
+            if (at !== null) edits.push({ at, end: at, text: ' data-ed-skip=""' });
           }
         }
         if (skipDepth === 0) {
@@ -215,6 +277,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
               pathAtText: null,
               insertAt: options.annotate ? tagInsertPoint(name, isImplied) : null,
               text: '',
+              pieces: [],
             };
             entry.frame = frame;
             frames.push(frame);
@@ -235,7 +298,8 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
           strayChars += visible.length;
           return;
         }
-        frame.tokens.push({ kind: 'text', s: data });
+        // htmlparser2 reports each text run (and each entity) with its raw range in the source.
+        frame.tokens.push(options.annotate ? { kind: 'text', s: data, raw: { start: parser.startIndex, end: parser.endIndex + 1 } } : { kind: 'text', s: data });
         if (frame.pathAtText === null && HAS_VISIBLE.test(data)) {
           const level = frame.headingLevel;
           frame.pathAtText = level === null ? currentPath() : headings.filter((h) => h.level < level).map((h) => h.text);
@@ -282,7 +346,10 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
     blocks.push({ text: frame.text, paragraph, headingPath, blockType: frame.blockType, tag: frame.el.name });
     if (options.annotate) {
       if (frame.insertAt === null) unannotated++;
-      else insertions.push({ at: frame.insertAt, text: ` data-ed-block="${paragraph}"` });
+      else edits.push({ at: frame.insertAt, end: frame.insertAt, text: ` data-ed-block="${paragraph}"` });
+      for (const p of frame.pieces) {
+        edits.push({ at: p.raw.start, end: p.raw.end, text: `<span data-ed-b="${paragraph}" data-ed-at="${p.at}">${escapeText(p.s)}</span>` });
+      }
     }
   }
 
@@ -292,12 +359,12 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
     strayChars,
   };
   if (options.annotate) {
-    insertions.sort((a, b) => a.at - b.at);
+    edits.sort((a, b) => a.at - b.at);
     let out = '';
     let last = 0;
-    for (const ins of insertions) {
-      out += html.slice(last, ins.at) + ins.text;
-      last = ins.at;
+    for (const edit of edits) {
+      out += html.slice(last, edit.at) + edit.text;
+      last = edit.end;
     }
     result.annotatedHtml = out + html.slice(last);
     result.unannotated = unannotated;
@@ -380,22 +447,27 @@ function throwIfAborted(ctx: ExtractContext): void {
 
 const HTMLPARSER2_VERSION = packageVersion('htmlparser2');
 
-export const extractHtml: Extractor = async (bytes, ctx) => {
-  throwIfAborted(ctx);
-  const decoded = decodeText(bytes, ctx.fileName, { declared: sniffDeclaredCharset(bytes) });
+/** An HTML document's blocks as extraction and the viewer both see them: one decoding, one walk. */
+export function htmlDocumentBlocks(bytes: Uint8Array, fileName: string): { split: SplitResult; encoding: string; warnings: Warning[] } {
+  const decoded = decodeText(bytes, fileName, { declared: sniffDeclaredCharset(bytes) });
   const html = normaliseLineEndings(decoded.text);
   const xhtml = /^\s*<\?xml/.test(html) || /<html[^>]+xmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml/i.test(html.slice(0, 4096));
-  let split: SplitResult;
   try {
-    split = splitHtmlBlocks(html, HTML_BLOCK_RULE, { recognizeSelfClosing: xhtml, implicitRootBlock: true });
+    const split = splitHtmlBlocks(html, HTML_BLOCK_RULE, { recognizeSelfClosing: xhtml, implicitRootBlock: true });
+    return { split, encoding: decoded.encoding, warnings: decoded.warnings };
   } catch (e) {
     throw new AppError(
       'EXTRACTION_FAILED',
-      `Could not read the HTML of "${ctx.fileName}": ${e instanceof Error ? e.message : String(e)}. Save the page again (or as text) and ingest it again.`,
-      { fileName: ctx.fileName },
+      `Could not read the HTML of "${fileName}": ${e instanceof Error ? e.message : String(e)}. Save the page again (or as text) and ingest it again.`,
+      { fileName },
     );
   }
-  const warnings: Warning[] = [...decoded.warnings];
+}
+
+export const extractHtml: Extractor = async (bytes, ctx) => {
+  throwIfAborted(ctx);
+  const { split, encoding, warnings: decodeWarnings } = htmlDocumentBlocks(bytes, ctx.fileName);
+  const warnings: Warning[] = [...decodeWarnings];
   if (split.blocks.length === 0) {
     warnings.push({ code: 'FILE_EMPTY', message: `"${ctx.fileName}" contains no visible text; nothing in it can be cited.` });
   }
@@ -408,7 +480,7 @@ export const extractHtml: Extractor = async (bytes, ctx) => {
   const firstH1 = split.blocks.find((b) => b.tag === 'h1')?.text.replace(/\n/g, ' ') ?? null;
   return {
     kind: 'html',
-    method: `htmlparser2@${HTMLPARSER2_VERSION}; encoding=${decoded.encoding}`,
+    method: `htmlparser2@${HTMLPARSER2_VERSION}; encoding=${encoding}`,
     title: split.title ?? firstH1,
     pageCount: null,
     segments,

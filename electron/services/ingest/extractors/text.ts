@@ -149,15 +149,16 @@ function emptyWarning(fileName: string): Warning {
   return { code: 'FILE_EMPTY', message: `"${fileName}" contains no text (only whitespace); nothing in it can be cited.` };
 }
 
-function decodeLines(bytes: Uint8Array, ctx: ExtractContext): { lines: string[]; encoding: string; warnings: Warning[] } {
-  const decoded = decodeText(bytes, ctx.fileName);
+/** A text file's lines as extraction and the viewer both see them (decoded, line endings normalised). */
+export function decodeLines(bytes: Uint8Array, fileName: string): { lines: string[]; encoding: string; warnings: Warning[] } {
+  const decoded = decodeText(bytes, fileName);
   const text = normaliseLineEndings(decoded.text);
   return { lines: text.split('\n'), encoding: decoded.encoding, warnings: [...decoded.warnings] };
 }
 
 export const extractText: Extractor = async (bytes, ctx) => {
   throwIfAborted(ctx);
-  const { lines, encoding, warnings } = decodeLines(bytes, ctx);
+  const { lines, encoding, warnings } = decodeLines(bytes, ctx.fileName);
   const segments = plainBlocks(lines)
     .flatMap(capBlock)
     .map((b) => toSegment(lines, b, undefined));
@@ -168,7 +169,7 @@ export const extractText: Extractor = async (bytes, ctx) => {
 
 export const extractMarkdown: Extractor = async (bytes, ctx) => {
   throwIfAborted(ctx);
-  const { lines, encoding, warnings } = decodeLines(bytes, ctx);
+  const { lines, encoding, warnings } = decodeLines(bytes, ctx.fileName);
   const { blocks, frontMatterTitle } = markdownBlocks(lines);
   const stack: { level: number; text: string }[] = [];
   const segments: ExtractedSegment[] = [];

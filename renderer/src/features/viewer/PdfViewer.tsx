@@ -4,6 +4,7 @@ import type { PDFPageProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
 import { client, ClientError } from '../../api/client.ts';
 import { useRelink } from '../relink/relink-store.ts';
+import { OriginNote } from './OriginNote.tsx';
 import { DOCUMENT_OPTIONS } from './pdfjs-setup.ts';
 import { PdfTextLayer } from './PdfTextLayer.tsx';
 import { useViewer } from './viewer-store.ts';
@@ -83,12 +84,7 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
           {stored?.noTextLayer && ' · this page is a scan with no text layer'}
         </span>
       </nav>
-      {origin?.servedFrom === 'snapshot' && (
-        <p className="origin-note" role="note">
-          Showing the workspace’s snapshot of this file: the original{origin.path ? ` at ${origin.path}` : ''} is missing or has changed since it was
-          ingested.
-        </p>
-      )}
+      {origin?.servedFrom === 'snapshot' && <OriginNote path={origin.path} />}
       {loadError && <p className="error" role="alert">{loadError}</p>}
       <div className="pdf-scroll">
         <Document

@@ -1,3 +1,4 @@
+import { FlowViewer } from './FlowViewer.tsx';
 import { PdfViewer } from './PdfViewer.tsx';
 import { ViewerErrorBoundary } from './ViewerErrorBoundary.tsx';
 import { useViewer } from './viewer-store.ts';
@@ -13,13 +14,7 @@ export function ViewerPanel() {
   }
   return (
     <section className="viewer" aria-label="Viewer">
-      {kind === 'pdf' ? (
-        <ViewerErrorBoundary key={sourceId}>
-          <PdfViewer sourceId={sourceId} />
-        </ViewerErrorBoundary>
-      ) : (
-        <p>This viewer shows PDF sources; other formats open in a later version.</p>
-      )}
+      <ViewerErrorBoundary key={sourceId}>{kind === 'pdf' ? <PdfViewer sourceId={sourceId} /> : <FlowViewer sourceId={sourceId} />}</ViewerErrorBoundary>
     </section>
   );
 }

@@ -7,15 +7,36 @@ export interface Highlight {
   end: number;
 }
 
+/**
+ * A place in a document that flows (DOCX and HTML blocks, text lines), as locators give it: what
+ * a page and a Highlight are to a PDF.
+ */
+export interface FlowTarget {
+  /** DOCX/HTML: a block index (locator.paragraph). Text/Markdown: a line (locator.line). */
+  at: number;
+  /** The last block or line of the target, when it runs on past `at`. */
+  endAt?: number;
+  /**
+   * The exact characters to highlight: `start` counts from the start of `at`, `end` from the start
+   * of `endAt ?? at` (for text, from that line on, as a segment's offsets do). Without it the viewer
+   * shows the place and highlights nothing.
+   */
+  range?: { start: number; end: number };
+}
+
 interface ViewerState {
   sourceId: number | null;
   kind: SourceKind | null;
   page: number;
   pageCount: number;
   highlight: Highlight | null;
+  target: FlowTarget | null;
   open(sourceId: number, kind: SourceKind, page?: number, highlight?: Highlight | null): void;
+  /** Opens a DOCX, HTML, text or Markdown source at a block or line, with an optional exact range. */
+  openAt(sourceId: number, kind: SourceKind, target: FlowTarget): void;
   setPageCount(n: number): void;
   goTo(page: number): void;
+  setTarget(target: FlowTarget | null): void;
 }
 
 export const useViewer = create<ViewerState>((set, get) => ({
@@ -24,11 +45,15 @@ export const useViewer = create<ViewerState>((set, get) => ({
   page: 1,
   pageCount: 0,
   highlight: null,
-  open: (sourceId, kind, page = 1, highlight = null) => set({ sourceId, kind, page, highlight, pageCount: get().sourceId === sourceId ? get().pageCount : 0 }),
+  target: null,
+  open: (sourceId, kind, page = 1, highlight = null) =>
+    set({ sourceId, kind, page, highlight, target: null, pageCount: get().sourceId === sourceId ? get().pageCount : 0 }),
+  openAt: (sourceId, kind, target) => set({ sourceId, kind, page: 1, highlight: null, target, pageCount: 0 }),
   setPageCount: (pageCount) => set({ pageCount, page: Math.min(get().page, Math.max(1, pageCount)) }),
   goTo: (page) => {
     const { pageCount } = get();
     const clamped = Math.max(1, pageCount > 0 ? Math.min(page, pageCount) : page);
     set({ page: clamped });
   },
+  setTarget: (target) => set({ target }),
 }));

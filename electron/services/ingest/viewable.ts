@@ -1,0 +1,43 @@
+// What the viewer shows of a DOCX, HTML, text or Markdown file, made by the extractors' own code
+// (the same decoding, conversion and block walk), so that its block and line numbers are the
+// stored segments' by construction. Runs in an extraction worker: documents are untrusted input.
+import { AppError } from '../../../shared/contract/errors.ts';
+import type { SourceKind } from '../../../shared/contract/schemas.ts';
+import type { ViewBlock } from '../../../shared/contract/content-schemas.ts';
+import { docxView } from './extractors/docx.ts';
+import { htmlDocumentBlocks } from './extractors/html.ts';
+import { decodeLines } from './extractors/text.ts';
+
+export type ViewPayload =
+  | { view: 'docx'; html: string; imagesOmitted: number; unannotated: number }
+  | { view: 'blocks'; blocks: ViewBlock[] }
+  | { view: 'lines'; lines: string[] };
+
+export async function viewableContent(kind: SourceKind, bytes: Uint8Array, fileName: string): Promise<ViewPayload> {
+  switch (kind) {
+    case 'docx':
+      return { view: 'docx', ...(await docxView(bytes, fileName)) };
+    case 'html': {
+      const { split } = htmlDocumentBlocks(bytes, fileName);
+      return {
+        view: 'blocks',
+        blocks: split.blocks.map((b) => ({
+          paragraph: b.paragraph,
+          text: b.text,
+          // The HTML walker makes no page or line blocks.
+          blockType: b.blockType === 'page' || b.blockType === 'lines' ? 'paragraph' : b.blockType,
+          headingLevel: /^h[1-6]$/.test(b.tag) ? Number(b.tag[1]) : null,
+        })),
+      };
+    }
+    case 'text':
+    case 'markdown': {
+      const { lines } = decodeLines(bytes, fileName);
+      // A final newline ends the last line; it does not start an empty one (as editors number them).
+      if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+      return { view: 'lines', lines };
+    }
+    case 'pdf':
+      throw new AppError('UNSUPPORTED_TYPE', `${fileName} is a PDF: the viewer reads it page by page through its source URL.`);
+  }
+}
