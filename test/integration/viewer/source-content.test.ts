@@ -98,9 +98,9 @@ describe('sources.content: the viewer is given the stored text, block for block 
     const { pieces } = docxPieces(c.html);
     const seg = c.segments.find((s) => s.text.startsWith('Employees accrue'));
     const mine = pieces.get(seg?.paragraph ?? -1) ?? [];
-    // The bold run is its own piece; collapsed spaces went with the word after them.
-    expect(mine.map((p) => p.s)).toEqual(['Employees accrue', ' 14 days', ' of annual leave per year,', ' subject to approval by their manager.']);
-    expect(mine.map((p) => p.at)).toEqual([0, 16, 24, 50]);
+    // The bold run is its own piece; a collapsed space stays with the run whose white space it was.
+    expect(mine.map((p) => p.s)).toEqual(['Employees accrue ', '14 days', ' of annual leave per year,', ' subject to approval by their manager.']);
+    expect(mine.map((p) => p.at)).toEqual([0, 17, 24, 50]);
   });
 
   it('HTML: every stored segment is the text of the viewer block with its index, headings marked', async () => {

@@ -119,8 +119,8 @@ export function renderBlockText(tokens: readonly Token[], pre: boolean): string 
 
 /**
  * The block's text and, for each text token, the characters it contributes and where: a collapsed
- * space goes with the word after it. The pieces tile the text except for <br> newlines and the spaces
- * that stand for nested blocks.
+ * space goes with the token whose white space it was (so a link or a bold run does not start with
+ * one). The pieces tile the text except for <br> newlines and the spaces that stand for nested blocks.
  */
 export function renderBlock(tokens: readonly Token[], pre: boolean): { text: string; pieces: TextPiece[] } {
   const raw: TextPiece[] = [];
@@ -136,26 +136,39 @@ export function renderBlock(tokens: readonly Token[], pre: boolean): { text: str
     return HAS_VISIBLE.test(out.slice(from, to)) ? clipPieces(out, raw, from, Math.max(from, to)) : { text: '', pieces: [] };
   }
   let pendingSpace = false;
-  const space = (): void => {
-    if (out !== '' && !out.endsWith('\n')) pendingSpace = true;
+  /** The token whose white space the pending space is; null for a nested block's boundary. */
+  let spaceOwner: number | null = null;
+  const last = new Map<number, TextPiece>();
+  const emit = (token: number | null, s: string): void => {
+    const piece = token === null ? undefined : last.get(token);
+    if (piece && piece.at + piece.s.length === out.length) piece.s += s;
+    else if (token !== null && !piece) {
+      const fresh = { token, at: out.length, s };
+      last.set(token, fresh);
+      raw.push(fresh);
+    }
+    out += s;
+  };
+  const space = (owner: number | null): void => {
+    if (out !== '' && !out.endsWith('\n')) {
+      pendingSpace = true;
+      spaceOwner = owner;
+    }
   };
   tokens.forEach((t, token) => {
     if (t.kind === 'br') {
       out += '\n';
       pendingSpace = false;
     } else if (t.kind === 'sep') {
-      space();
+      space(null);
     } else {
-      const before = out.length;
-      const parts = t.s.split(CSS_SPACE);
-      parts.forEach((word, i) => {
-        if (i > 0) space();
+      t.s.split(CSS_SPACE).forEach((word, i) => {
+        if (i > 0) space(token);
         if (word === '') return;
-        if (pendingSpace) out += ' ';
+        if (pendingSpace) emit(spaceOwner, ' ');
         pendingSpace = false;
-        out += word;
+        emit(token, word);
       });
-      if (out.length > before) raw.push({ token, at: before, s: out.slice(before) });
     }
   });
   // Only <br> makes leading or trailing newlines, and it is in no piece.
