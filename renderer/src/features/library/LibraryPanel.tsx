@@ -1,4 +1,5 @@
 import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
+import type { SourceSummary } from '../../../../shared/contract/schemas.ts';
 import { client } from '../../api/client.ts';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
 import { useRelink } from '../relink/relink-store.ts';
@@ -6,7 +7,7 @@ import { healthSummary, needsRelink } from '../relink/selectors.ts';
 import { useViewer } from '../viewer/viewer-store.ts';
 import { useLibrary } from './library-store.ts';
 import { RestrictedToggle } from './RestrictedToggle.tsx';
-import { formatBytes, ingestSummary } from './selectors.ts';
+import { formatBytes, ingestSummary, sourceExtent } from './selectors.ts';
 
 export function LibraryPanel() {
   const { sources, error, ingesting, progress, lastIngest, refresh, ingest, setProgress, cancel, setRestricted } = useLibrary();
@@ -97,7 +98,7 @@ export function LibraryPanel() {
         <thead>
           <tr>
             <th scope="col">Name</th>
-            <th scope="col">Pages</th>
+            <th scope="col">Length</th>
             <th scope="col">Health</th>
             <th scope="col">Size</th>
             <th scope="col">SHA-256</th>
@@ -117,7 +118,7 @@ export function LibraryPanel() {
                   <RestrictedToggle fileName={s.fileName} restricted={s.restricted} onToggle={() => void setRestricted(s.id, !s.restricted)} />
                 </div>
               </td>
-              <td>{s.pageCount ?? s.segmentCount}</td>
+              <ExtentCell source={s} />
               <td>
                 <div className="health-cell">
                   <HealthBadge health={s.health} title={healthById[s.id]?.detail ?? s.path ?? undefined} />
@@ -145,4 +146,9 @@ export function LibraryPanel() {
       </table>
     </section>
   );
+}
+
+function ExtentCell({ source }: { source: SourceSummary }) {
+  const { label, title } = sourceExtent(source);
+  return <td title={title}>{label}</td>;
 }
