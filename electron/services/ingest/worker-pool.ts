@@ -99,14 +99,15 @@ export class WorkerPool {
     worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
     worker.on('error', (e: Error & { code?: string }) => {
       const name = slot.task?.request.fileName ?? 'a file';
+      const { doing, outcome } = wordsFor(slot.task?.request);
       const error =
         e.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new AppError('EXTRACTION_FAILED', `${name} needs more memory to extract than one document may use (${this.maxHeapMb} MB). It may be malformed or hostile; it was not ingested.`)
-          : new AppError('EXTRACTION_FAILED', `Extracting ${name} crashed its worker (${e.message}). The file was not ingested.`);
+          ? new AppError('EXTRACTION_FAILED', `${name} needs more memory than one document may use (${this.maxHeapMb} MB). It may be malformed or hostile; ${outcome}`)
+          : new AppError('EXTRACTION_FAILED', `${doing} ${name} crashed its worker (${e.message}). ${capitalise(outcome)}`);
       this.finish(slot, error, true);
     });
     worker.on('exit', () => {
-      if (slot.task) this.finish(slot, new AppError('EXTRACTION_FAILED', `The worker extracting ${slot.task.request.fileName} stopped unexpectedly.`), true);
+      if (slot.task) this.finish(slot, new AppError('EXTRACTION_FAILED', `The worker ${wordsFor(slot.task.request).doing.toLowerCase()} ${slot.task.request.fileName} stopped unexpectedly. ${capitalise(wordsFor(slot.task.request).outcome)}`), true);
     });
     // Idle workers must not keep the process alive.
     worker.unref();
@@ -121,7 +122,7 @@ export class WorkerPool {
     if (deadline !== undefined) {
       const ms = Math.max(0, deadline - Date.now());
       slot.timer = setTimeout(() => {
-        this.finish(slot, new AppError('EXTRACTION_TIMEOUT', `${task.request.fileName} took longer than the extraction time limit and was stopped. It may be malformed; if it is just very large, raise the limit in the workspace settings.`), true);
+        this.finish(slot, new AppError('EXTRACTION_TIMEOUT', `${task.request.fileName} took longer than the extraction time limit and was stopped; ${wordsFor(task.request).outcome} It may be malformed; if it is just very large, raise the limit in the workspace settings.`), true);
       }, ms);
     }
     const message = { ...task.request, id: task.id } as WorkerRequest;
@@ -173,6 +174,17 @@ export class WorkerPool {
 
 function cancelled(fileName: string): AppError {
   return new AppError('CANCELLED', `Ingestion of ${fileName} was cancelled.`);
+}
+
+/** Workers serve ingestion and the viewer alike: a failure says which of the two it stopped. */
+function wordsFor(request: Request | undefined): { doing: string; outcome: string } {
+  return request?.op === 'view'
+    ? { doing: 'Converting', outcome: 'it cannot be shown in the viewer.' }
+    : { doing: 'Extracting', outcome: 'it was not ingested.' };
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 function fromData(data: ErrorData): AppError {

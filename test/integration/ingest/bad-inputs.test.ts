@@ -138,6 +138,7 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
     const e = failureOf((await s.ingest.ingest({ paths: [slow] })).files[0]);
     expect(e.code).toBe('EXTRACTION_TIMEOUT');
     expect(e.message).toContain('slow.pdf');
+    expect(e.message).toContain('not ingested');
     expect(workspaceSnapshot(s)).toBe(before);
   });
 

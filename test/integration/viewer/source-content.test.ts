@@ -8,7 +8,7 @@ import type { SourceContent } from '../../../shared/contract/content-schemas.ts'
 import { differingBlocks, differingLines, piecesMatch, type Piece } from '../../../renderer/src/features/viewer/flow-place.ts';
 import { makePdf, threePages, writeFile } from '../../support/pdf-fixtures.ts';
 import { HANDBOOK_HTML, NOTES_MARKDOWN, REPORT, makeHandbookDocx, makeReportText } from '../../support/viewer-documents.ts';
-import { callHandler, openTestServices } from '../../support/workspace.ts';
+import { callHandler, openTestServices, reopenTestServices } from '../../support/workspace.ts';
 
 type Services = ReturnType<typeof openTestServices>;
 
@@ -145,6 +145,22 @@ describe('sources.content: the viewer is given the stored text, block for block 
     expect(after.segments).toEqual(before.segments);
     if (after.view !== 'docx' || before.view !== 'docx') throw new Error('not docx');
     expect(after.html).toBe(before.html);
+  });
+
+  it('a conversion past the time limit says the viewer cannot show the file, not that it was not ingested', async () => {
+    const own = openTestServices();
+    const id = await ingestOne(own, writeFile(path.join(own.dir, 'docs'), 'slow-handbook.docx', await makeHandbookDocx()));
+    const hurried = reopenTestServices(own, { ingest: { extractionTimeoutMs: 1 } });
+    try {
+      const reply = await hurried.dispatch('sources.content', { id });
+      expect(reply).toMatchObject({ ok: false, error: { code: 'EXTRACTION_TIMEOUT' } });
+      const message = reply.ok ? '' : reply.error.message;
+      expect(message).toContain('slow-handbook.docx');
+      expect(message).toContain('cannot be shown in the viewer');
+      expect(message).not.toContain('not ingested');
+    } finally {
+      hurried.close();
+    }
   });
 
   it('says FILE_MISSING when neither the original nor a snapshot is there, and refuses PDFs', async () => {
