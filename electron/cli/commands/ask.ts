@@ -3,7 +3,7 @@ import { printResult } from './verify.ts';
 
 export const askCommand: Command = {
   name: 'ask',
-  usage: 'ask QUESTION… [--model]        answer from the workspace\'s documents (extractive; --model: EVIDESK_MODEL_* endpoint)',
+  usage: 'ask QUESTION… [--model]       answer from the workspace\'s documents (extractive; --model: EVIDESK_MODEL_* endpoint)',
   run: async (ctx) => {
     const { services, json, io, args } = ctx;
     const question = args.positionals.join(' ').trim();
