@@ -29,6 +29,8 @@ export interface ClaimVerdictInput {
    * number is then contradicted by what the source says.
    */
   misquotedText?: string | null;
+  /** With `misquotedText`: the quote's numbers the source lacks there, and the source's own. */
+  misquotedNumbers?: { quote: readonly string[]; source: readonly string[] } | null;
 }
 
 export interface ClaimVerdictResult {
@@ -51,6 +53,12 @@ export interface NumberMention {
   unit: string[];
   /** The number with the word it counts, as written ("14 days"), for messages. */
   label: string;
+  /** It names something rather than counts it: "Article 5", "§ 3.2", "page 12", "version 2". */
+  reference: boolean;
+  /** Written as an ordinal ("3rd"): a rank, comparable only with ranks. */
+  ordinal: boolean;
+  /** Stems of the content words just before the number: what a percentage is of ("revenue rose"). */
+  subject: string[];
 }
 
 export interface DateMention {
@@ -74,6 +82,10 @@ const WRITTEN: Record<string, number> = {
 const SCALES: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9 };
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+// Words after which a number is a label, not a quantity ("Article 5", "§ 3.2", "clause 7(b)").
+const REFERENCE_BEFORE =
+  /(?:^|[^\p{L}])(?:art(?:icle)?s?|sec(?:tion)?s?|ss?|§+|¶+|clauses?|para(?:graph)?s?|chapters?|ch|parts?|rules?|schedules?|annex(?:es)?|appendix|appendices|exhibits?|items?|pages?|pp?|fig(?:ure)?s?|tables?|nos?|numbers?|steps?|versions?|v|levels?|tiers?|phases?|stages?|titles?|regulations?|directives?|amendments?|footnotes?|notes?|lines?|questions?|q|cases?|vol(?:ume)?s?|editions?|eds?|class|categor(?:y|ies)|types?|models?|options?|rounds?|boxes|box|forms?|lots?|rooms?|floors?|routes?|grades?)\.?\s*(?:no\.?\s*)?$/u;
 
 function validDay(y: number, m: number, d: number): boolean {
   return m >= 1 && m <= 12 && d >= 1 && d <= 31 && y >= 1000 && y <= 2999;
@@ -122,7 +134,7 @@ export function extractNumbers(text: string): NumberMention[] {
   let t = t0;
   for (const d of extractDates(t0)) t = t.slice(0, d.index) + ' '.repeat(d.raw.length) + t.slice(d.index + d.raw.length);
   const out: NumberMention[] = [];
-  const re = /(?<![\p{L}\p{N}.,])([$€£¥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\.\d)(\s?%|\s?percent\b|\s?per cent\b)?(?:\s?(thousand|million|billion|bn|mn|k|m|b)\b)?/gu;
+  const re = /(?<![\p{L}\p{N}.,])([$€£¥]\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?!\d|[.,]\d)(\s?%|\s?percent\b|\s?per cent\b)?(?:\s?(thousand|million|billion|bn|mn|k|m|b)\b)?/gu;
   for (const m of t.matchAll(re)) {
     const currency = m[1] ? m[1].trim() : null;
     let value = Number((m[2] ?? '').replace(/,/g, '') + (m[3] ?? ''));
@@ -134,13 +146,15 @@ export function extractNumbers(text: string): NumberMention[] {
     const raw = m[0].trim();
     const next = percent ? undefined : tokensAfter(t, m.index + m[0].length, 1)[0];
     const label = next && !STOPWORDS.has(next) && !/^\d/.test(next) ? `${raw} ${next}` : raw;
-    out.push({ value, raw, index: m.index, percent, currency, unit: unitOf(t, m.index, m.index + m[0].length, percent, currency), label });
+    const reference = !percent && !currency && REFERENCE_BEFORE.test(t.slice(Math.max(0, m.index - 24), m.index));
+    const ordinal = /^(?:st|nd|rd|th)\b/.test(t.slice(m.index + m[0].length));
+    out.push({ value, raw, index: m.index, percent, currency, unit: unitOf(t, m.index, m.index + m[0].length, percent, currency), label, reference, ordinal, subject: subjectOf(t, m.index) });
   }
   for (const m of t.matchAll(/\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)\b/g)) {
     // A written number counts only when it directly counts something ("five days", not "one of").
     const next = tokensAfter(t, m.index + m[0].length, 1)[0];
     if (!next || STOPWORDS.has(next) || /^\d/.test(next)) continue;
-    out.push({ value: WRITTEN[m[1] ?? ''] ?? 0, raw: m[0], index: m.index, percent: false, currency: null, unit: [stem(next)], label: `${m[0]} ${next}` });
+    out.push({ value: WRITTEN[m[1] ?? ''] ?? 0, raw: m[0], index: m.index, percent: false, currency: null, unit: [stem(next)], label: `${m[0]} ${next}`, reference: false, ordinal: false, subject: subjectOf(t, m.index) });
   }
   return out.sort((a, b) => a.index - b.index);
 }
@@ -163,19 +177,31 @@ function unitOf(t: string, start: number, end: number, percent: boolean, currenc
   return unit;
 }
 
-/** A light English stemmer: enough to meet "days"/"day", "employees"/"employee", "entitled"/"entitlement". */
+/** Up to three content words within the 40 characters before `start`, stemmed. */
+function subjectOf(t: string, start: number): string[] {
+  const words = (t.slice(Math.max(0, start - 40), start).match(/\p{L}+/gu) ?? []).filter((w) => !STOPWORDS.has(w) && !NUMBER_WORDS.has(w));
+  return words.slice(-3).map(stem);
+}
+
 /** English stemming (Porter), so "vote", "votes" and "voting" count as one key term. */
 export function stem(word: string): string {
   return stemmer(word.toLowerCase().replace(/'s$/, ''));
 }
 
-/** Content words of the text (stopwords and pure numbers dropped), stemmed, distinct, in order. */
+// Words of numbers: the number rules compare them ("five" and "5", "million" and "000,000").
+const NUMBER_WORDS: ReadonlySet<string> = new Set([
+  ...Object.keys(WRITTEN),
+  ...Object.keys(SCALES),
+  'hundred', 'hundreds', 'thousands', 'millions', 'billions', 'trillion', 'trillions', 'dozen', 'percent', 'cent', 'zero',
+]);
+
+/** Content words of the text (stopwords, numbers and number words dropped), stemmed, distinct, in order. */
 export function keyTerms(text: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const m of normalise(text).matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu)) {
     const w = m[0];
-    if (STOPWORDS.has(w) || /^\p{N}+$/u.test(w) || w.length < 2 || /n't$/.test(w)) continue;
+    if (STOPWORDS.has(w) || NUMBER_WORDS.has(w) || /^\p{N}+$/u.test(w) || w.length < 2 || /n't$/.test(w)) continue;
     const s = stem(w);
     if (!seen.has(s)) {
       seen.add(s);
@@ -209,7 +235,11 @@ function sameValue(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
+/** Whether two numbers count the same thing (labels and ranks never count anything). */
 function sameUnit(a: NumberMention, b: NumberMention): boolean {
+  if (a.reference || b.reference || a.ordinal !== b.ordinal) return false;
+  // Two percentages of the same thing: "revenue rose 15 percent", "revenue grew by 12%".
+  if (a.percent && b.percent && a.subject.some((w) => b.subject.includes(w))) return true;
   const aw = a.unit.filter((u) => u !== '%' && !/^[$€£¥]$/.test(u));
   const bw = b.unit.filter((u) => u !== '%' && !/^[$€£¥]$/.test(u));
   if (aw.length > 0 && bw.length > 0) {
@@ -238,6 +268,30 @@ function sameFigures(a: string[], b: string[]): boolean {
 }
 
 const MAX_CHANGE_WORDS = 4;
+
+/**
+ * The quantities a few words state, however written: values of numbers, keys of dates; null
+ * when some of their digits are neither ("H9958", "4.2.1").
+ */
+function quantities(text: string): string[] | null {
+  const dates = extractDates(text);
+  const numbers = extractNumbers(text);
+  let rest = normalise(text);
+  for (const m of [...dates, ...numbers]) rest = rest.slice(0, m.index) + ' '.repeat(m.raw.length) + rest.slice(m.index + m.raw.length);
+  if (/\d/.test(rest)) return null;
+  return [...dates.map((d) => `d:${d.key}`), ...numbers.map((n) => `n:${n.percent ? '%' : ''}${n.value}`)].sort();
+}
+
+/** What `a` has that `b` lacks, counting repeats. */
+function without(a: readonly string[], b: readonly string[]): string[] {
+  const left = [...b];
+  return a.filter((x) => {
+    const i = left.indexOf(x);
+    if (i < 0) return true;
+    left.splice(i, 1);
+    return false;
+  });
+}
 
 /** Text as diff words: normalised (line breaks, hyphenation and case aside), Han and kana one per character. */
 function diffTokens(text: string): string {
@@ -278,7 +332,13 @@ export function alignedNumberChanges(claim: string, evidence: string): { claim: 
     }
     const fa = figures(removed);
     const fb = figures(added);
-    if (fa.length > 0 && fb.length > 0 && count(removed) <= MAX_CHANGE_WORDS && count(added) <= MAX_CHANGE_WORDS && !sameFigures(fa, fb)) {
+    // A figure replaced by another: not one the claim merely leaves out or adds, nor the same
+    // quantity written another way ("5 million" for "5,000,000", "12 per cent" for "12%").
+    const replaced = without(fa, fb).length > 0 && without(fb, fa).length > 0;
+    const qa = quantities(removed);
+    const qb = quantities(added);
+    const same = qa !== null && qb !== null && qa.length > 0 && qa.join(' ') === qb.join(' ');
+    if (replaced && !same && count(removed) <= MAX_CHANGE_WORDS && count(added) <= MAX_CHANGE_WORDS && !sameFigures(fa, fb)) {
       out.push({ claim: removed.trim(), source: added.trim() });
     }
     i = j;
@@ -321,6 +381,10 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
       // The quote was altered where a number is: what the source says there contradicts a claim that
       // repeats the altered number.
       const changes = contradictionsAgainst(input.claim, misquoted, input.context ?? '');
+      // A number the misquote changed where nothing says what it counts (a list or section number).
+      const said = new Set(figures(input.claim));
+      const wrong = (input.misquotedNumbers?.quote ?? []).filter((n) => said.has(n));
+      if (changes.length === 0 && wrong.length > 0) changes.push(`the claim says "${wrong.join(', ')}", the source says "${(input.misquotedNumbers?.source ?? []).join(', ')}"`);
       if (changes.length > 0) {
         return { verdict: 'contradicted', confidence: 0.8, reasons: ['the quote misquotes a number of the source', ...changes] };
       }
@@ -362,7 +426,10 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
   for (const d of cDates) if (!dateCovered(d, eDates)) missing.push(d.raw);
 
   const terms = keyTerms(claim);
-  const eTerms = new Set(keyTerms(evidence));
+  // A found quote says in the quoter's spelling what the source says (its text may have lost
+  // ligature letters, or carry the typos the match forgave): its words count as the source's.
+  const found = status === 'verified' || status === 'verified_elsewhere';
+  const eTerms = new Set(keyTerms(found && input.quote ? `${evidence}\n${input.quote}` : evidence));
   const present = terms.filter((t) => termPresent(t, eTerms));
   const overlap = terms.length === 0 ? null : present.length / terms.length;
 

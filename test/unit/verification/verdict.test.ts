@@ -162,3 +162,54 @@ describe('numbers changed in a claim that follows its evidence word for word', (
     expect(claimVerdict({ claim: 'Travel expenses are reimbursed within 45 days.', status: 'not_found' }).verdict).toBe('not_found');
   });
 });
+
+describe('numbers a claim writes another way, labels and ranks', () => {
+  const quote = 'Revenue grew by 12% in 2023 to 5,000,000 euros, and headcount rose to twenty people on 1 March 2024.';
+  const verdict = (claim: string): string => claimVerdict({ claim, status: 'verified', score: 1, matchText: quote, quote }).verdict;
+
+  it('supports the same quantities written differently', () => {
+    expect(alignedNumberChanges('Revenue grew by 12% in 2023 to 5 million euros', 'Revenue grew by 12% in 2023 to 5,000,000 euros')).toEqual([]);
+    expect(alignedNumberChanges('Revenue grew by 12 per cent in 2023 to €5m', 'Revenue grew by 12% in 2023 to 5,000,000 euros')).toEqual([]);
+    expect(alignedNumberChanges('rose to twenty people on March 1, 2024', 'rose to twenty people on 1 March 2024')).toEqual([]);
+    for (const claim of [
+      'Revenue grew 12% to 5 million euros in 2023.',
+      'Revenue grew 12.0 per cent in 2023 to €5m.',
+      'Revenue grew by 12 percent in 2023 to 5 million euros.',
+      'Headcount rose to 20 people on March 1, 2024.',
+    ]) expect(verdict(claim), claim).toBe('supported');
+  });
+
+  it('still contradicts a changed quantity, and only a replaced one', () => {
+    expect(verdict('Revenue grew by 15% in 2023.')).toBe('contradicted');
+    expect(verdict('Revenue rose 15 percent in 2023 to 5,000,000 euros.')).toBe('contradicted');
+    expect(verdict('Headcount rose to 25 people.')).toBe('contradicted');
+    expect(verdict('Revenue grew by 12% in 2023 to 6 million euros.')).toBe('contradicted');
+    // A claim that leaves a figure of its quote out contradicts nothing.
+    expect(alignedNumberChanges('Revenue grew by 12% in 2023.', 'Revenue grew by 12% in 2023 to 5,000,000 euros.')).toEqual([]);
+  });
+
+  it('reads numbers after Article, Section, §, page and the like as labels, never as counts', () => {
+    const ns = extractNumbers('Under Article 5, § 3.2 and page 12, members need 7 votes in the 3rd round.');
+    expect(ns.map((n) => [n.value, n.reference, n.ordinal])).toEqual([[5, true, false], [3.2, true, false], [12, true, false], [7, false, false], [3, false, true]]);
+    const evidence = 'The quorum is 7 members.';
+    const v = claimVerdict({ claim: 'Under Article 5 members need a quorum of 7 members.', status: 'verified', score: 1, matchText: evidence, quote: evidence });
+    expect(v.verdict).not.toBe('contradicted');
+    expect(v.reasons.join(' ')).toMatch(/not in the evidence: 5/);
+    expect(claimVerdict({ claim: 'Members need 5 members present.', status: 'verified', score: 1, matchText: evidence, quote: evidence }).verdict).toBe('contradicted');
+    // A rank is compared with ranks only.
+    expect(claimVerdict({ claim: 'It was their 3rd year of operation.', status: 'verified', score: 1, matchText: 'They operated for 5 years.', quote: 'They operated for 5 years.' }).verdict).not.toBe('contradicted');
+  });
+
+  it('does not count number words as key terms', () => {
+    expect(keyTerms('Costs were 3.2 million, five hundred per cent higher')).toEqual(['cost', 'higher']);
+  });
+});
+
+describe('a claim repeating a misquoted number that counts nothing', () => {
+  it('is contradicted by the number the source gives there (a list or section number)', () => {
+    const v = claimVerdict({ claim: '11. They obtain the wood for their dams.', status: 'not_found', misquotedText: 'They obtain the wood for their dams', misquotedNumbers: { quote: ['11'], source: ['9'] } });
+    expect(v.verdict).toBe('contradicted');
+    expect(v.reasons.join(' ')).toMatch(/the claim says "11", the source says "9"/);
+    expect(claimVerdict({ claim: 'They obtain the wood for their dams.', status: 'not_found', misquotedText: 'They obtain the wood for their dams', misquotedNumbers: { quote: ['11'], source: ['9'] } }).verdict).toBe('not_found');
+  });
+});
