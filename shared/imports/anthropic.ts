@@ -5,8 +5,12 @@
  * end_block_index, exclusive); each with cited_text, document_index and document_title. The claim
  * is the text block the citation is attached to. Accepted as the bare response, or wrapped as
  * `{ "request": {...}, "response": {...} }` (the request's document blocks name the documents and
- * its last user message is the question) or `{ "question": "...", "response": {...} }`.
+ * its last user message is the question) or `{ "question": "...", "response": {...} }`. A
+ * document the request carries is known by its SHA-256 too (a base64 PDF's bytes, an untitled
+ * text's), and its text gives each char_location / content_block_location citation the text
+ * around it, which picks the cited occurrence where ours repeats it.
  */
+import { base64Bytes, sha256Hex, utf8Bytes } from './document-digest.ts';
 import { baseName, compact, isPlainObject, nonNegativeInt, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
 
 function isMessage(x: unknown): x is { content: unknown[] } & Record<string, unknown> {
@@ -15,6 +19,40 @@ function isMessage(x: unknown): x is { content: unknown[] } & Record<string, unk
 
 interface RequestDoc {
   title?: string;
+  /** The document's file name, from a URL source. */
+  file?: string;
+  /** SHA-256 of the bytes of a base64 document, or of an untitled plain-text document's text as UTF-8. */
+  sha256?: string;
+  /** The text the API saw: a plain-text document's, or its content blocks' joined. */
+  text?: string;
+  /** Where each content block starts in `text`. */
+  blockStarts?: number[];
+}
+
+/** What a document block tells about its document (Anthropic `source` types text, base64, content, url). */
+function requestDocument(block: Record<string, unknown>): RequestDoc {
+  const doc: RequestDoc = compact({ title: str(block.title) });
+  const source = isPlainObject(block.source) ? block.source : {};
+  if (source.type === 'text' && typeof source.data === 'string') {
+    doc.text = source.data;
+    // A title names it; an untitled text is known by content when it is the ingested file's text.
+    if (!doc.title) doc.sha256 = sha256Hex(utf8Bytes(source.data));
+  } else if (source.type === 'base64' && typeof source.data === 'string') {
+    const bytes = base64Bytes(source.data);
+    if (bytes && bytes.length > 0) doc.sha256 = sha256Hex(bytes);
+  } else if (source.type === 'content' && Array.isArray(source.content)) {
+    const texts = source.content.filter((b): b is Record<string, unknown> => isPlainObject(b) && typeof b.text === 'string').map((b) => String(b.text));
+    doc.blockStarts = [];
+    let at = 0;
+    for (const t of texts) {
+      doc.blockStarts.push(at);
+      at += t.length + 1;
+    }
+    doc.text = texts.join('\n');
+  } else if (source.type === 'url' && typeof source.url === 'string') {
+    doc.file = baseName(source.url);
+  }
+  return doc;
 }
 
 /** Document blocks of the request in order (document_index counts them across messages). */
@@ -24,7 +62,7 @@ function requestDocuments(request: unknown): RequestDoc[] {
   for (const msg of request.messages) {
     if (!isPlainObject(msg) || !Array.isArray(msg.content)) continue;
     for (const block of msg.content) {
-      if (isPlainObject(block) && block.type === 'document') docs.push(compact({ title: str(block.title) }));
+      if (isPlainObject(block) && block.type === 'document') docs.push(requestDocument(block));
     }
   }
   return docs;
@@ -48,18 +86,54 @@ function requestQuestion(request: unknown): string | null {
   return null;
 }
 
-function sourceRefOf(c: Record<string, unknown>, docs: RequestDoc[]): SourceRef {
+function sourceRefOf(c: Record<string, unknown>, doc: RequestDoc | undefined): SourceRef {
   const index = nonNegativeInt(c.document_index);
-  const title = str(c.document_title) ?? (index !== undefined ? docs[index]?.title : undefined) ?? str(c.title);
+  const title = str(c.document_title) ?? doc?.title ?? str(c.title);
   const url = str(c.url) ?? str(c.source);
   const ref: SourceRef = {};
+  if (doc?.sha256) ref.sha256 = doc.sha256;
   if (index !== undefined) ref.documentIndex = index;
   if (title) {
     ref.title = title;
     if (/\.[A-Za-z0-9]{2,5}$/.test(title)) ref.file = baseName(title);
   }
   if (!ref.file && url) ref.file = baseName(url);
+  if (!ref.file && doc?.file) ref.file = doc.file;
   return ref;
+}
+
+const CONTEXT = 32;
+
+/**
+ * The text around a citation in the document the API saw (a plain-text document's char_location,
+ * a content document's blocks): it chooses between repeated occurrences of the cited text in ours,
+ * whose spacing may differ. Nothing when the offsets do not hold the cited text.
+ */
+function contextOf(c: Record<string, unknown>, doc: RequestDoc | undefined, quote: string | null): { prefix?: string; suffix?: string } {
+  const text = doc?.text;
+  if (!text || !quote) return {};
+  let a: number | undefined;
+  let b: number | undefined;
+  if (c.type === 'char_location') {
+    a = nonNegativeInt(c.start_char_index);
+    b = nonNegativeInt(c.end_char_index);
+  } else if (c.type === 'content_block_location' && doc.blockStarts) {
+    const first = nonNegativeInt(c.start_block_index);
+    const last = nonNegativeInt(c.end_block_index);
+    if (first !== undefined) a = doc.blockStarts[first];
+    if (last !== undefined) b = last < doc.blockStarts.length ? (doc.blockStarts[last] ?? text.length) - 1 : text.length;
+  }
+  if (a === undefined || b === undefined || b <= a) return {};
+  // The API counts characters; a string here counts UTF-16 units. Either reading must hold the cited text.
+  const same = (x: string): boolean => x.replace(/\s+/g, ' ').trim() === quote.replace(/\s+/g, ' ').trim();
+  if (!same(text.slice(a, b))) {
+    const chars = Array.from(text);
+    if (c.type !== 'char_location' || !same(chars.slice(a, b).join(''))) return {};
+    const unitsBefore = chars.slice(0, a).join('').length;
+    b = unitsBefore + chars.slice(a, b).join('').length;
+    a = unitsBefore;
+  }
+  return compact({ prefix: str(text.slice(Math.max(0, a - CONTEXT), a)), suffix: str(text.slice(b, b + CONTEXT)) });
 }
 
 function locatorOf(c: Record<string, unknown>): { locator: ClaimedLocator; notes: string[] } {
@@ -128,14 +202,17 @@ export function parseAnthropic(json: unknown): ParseOutcome {
       markers.push(marker);
       const { locator, notes } = locatorOf(c);
       const quote = typeof c.cited_text === 'string' && c.cited_text.trim() ? c.cited_text : null;
+      const index = nonNegativeInt(c.document_index);
+      const doc = index !== undefined ? docs[index] : undefined;
       citations.push(
         compact({
           marker,
           claim: text.trim(),
           quote,
           context: null,
-          sourceRef: sourceRefOf(c, docs),
+          sourceRef: sourceRefOf(c, doc),
           locator,
+          ...contextOf(c, doc, quote),
           method: quote ? ('direct_quote' as const) : undefined,
           notes: notes.length > 0 ? notes : undefined,
         }),
