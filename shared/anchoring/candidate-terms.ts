@@ -58,6 +58,18 @@ export function candidateTerms(quote: string, max = 8): string[] {
   return terms.slice(0, max).map((t) => t.w);
 }
 
+const LIGATURES: readonly [RegExp, string][] = [[/ffi/g, '\uFB03'], [/ffl/g, '\uFB04'], [/ff/g, '\uFB00'], [/fi/g, '\uFB01'], [/fl/g, '\uFB02']];
+
+/**
+ * A term as a typeset PDF's text may spell it: with ligature characters for ff, fi, fl, ffi, ffl
+ * ("oﬃce"). Storage keeps the extractor's text, and FTS5's tokenizer does not expand them.
+ */
+export function ligatureSpellings(term: string): string[] {
+  let lig = term;
+  for (const [re, ch] of LIGATURES) lig = lig.replace(re, ch);
+  return lig === term ? [term] : [term, lig];
+}
+
 const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{3,}/gu;
 
 /**

@@ -23,7 +23,7 @@ export interface Candidate {
   /** False when a boundary falls inside one original char's expansion (e.g. a ligature). */
   aligned: boolean;
   /** Ranges of `joined` inside [jStart, jEnd) that the quote leaves out. */
-  gaps?: { ja: number; jb: number; kind: MatchGap['kind'] }[];
+  gaps?: { ja: number; jb: number; kind: MatchGap['kind']; mark?: string }[];
   /** The candidate's numbers differ from the quote's: a misquote, not a match. */
   mismatch?: NumberMismatch;
 }
@@ -96,8 +96,17 @@ export interface PartHit {
   mismatch: NumberMismatch | null;
 }
 
-/** A candidate from parts found in order, spanning the first part's start to the last one's end. */
-export function partsCandidate(p: PreparedSegments<Segment>, hits: PartHit[], kind: MatchGap['kind']): Candidate | null {
+/** What lies between two parts of a quote: its kind, and for an alteration the quote's bracketed words. */
+export interface PartGap {
+  kind: MatchGap['kind'];
+  mark?: string;
+}
+
+/**
+ * A candidate from parts found in order, spanning the first part's start to the last one's end;
+ * `gaps[i]` says what lies between hits i and i + 1.
+ */
+export function partsCandidate(p: PreparedSegments<Segment>, hits: PartHit[], gaps: readonly PartGap[]): Candidate | null {
   const first = hits[0];
   const last = hits[hits.length - 1];
   if (!first || !last) return null;
@@ -106,7 +115,10 @@ export function partsCandidate(p: PreparedSegments<Segment>, hits: PartHit[], ki
   const c = candidateFromJoined(p, first.a, last.b, hits.some((h) => h.fuzzy) ? 'fuzzy' : 'normalised', errors, score);
   if (!c) return null;
   c.gaps = [];
-  for (let i = 1; i < hits.length; i++) c.gaps.push({ ja: (hits[i - 1] as PartHit).b, jb: (hits[i] as PartHit).a, kind });
+  for (let i = 1; i < hits.length; i++) {
+    const gap = gaps[i - 1] ?? { kind: 'elision' };
+    c.gaps.push({ ja: (hits[i - 1] as PartHit).b, jb: (hits[i] as PartHit).a, kind: gap.kind, ...(gap.kind === 'alteration' && gap.mark ? { mark: gap.mark } : {}) });
+  }
   const mismatches = hits.flatMap((h) => (h.mismatch ? [h.mismatch] : []));
   if (mismatches.length > 0) c.mismatch = { quote: mismatches.flatMap((m) => m.quote), source: mismatches.flatMap((m) => m.source) };
   return c;

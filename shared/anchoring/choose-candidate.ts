@@ -1,8 +1,8 @@
 /** Choosing between a quote's candidates: found beats weak, the hint, prefix/suffix, then literalness. */
 import type { MatchMethod, QuoteHint, Segment } from './match-types.ts';
 import type { PreparedSegments } from './prepared-segments.ts';
-import type { Candidate } from './candidates.ts';
-import { editDistance } from './context.ts';
+import { lowerBound, type Candidate } from './candidates.ts';
+import { similarity } from './context.ts';
 
 export function hintedIndexes(segments: readonly Segment[], hint: QuoteHint | null | undefined): Set<number> {
   const set = new Set<number>();
@@ -15,9 +15,16 @@ export function hintedIndexes(segments: readonly Segment[], hint: QuoteHint | nu
   return set;
 }
 
-function similarity(expected: string, actual: string): number {
-  if (expected.length === 0) return 0;
-  return 1 - Math.min(1, editDistance(expected, actual) / expected.length);
+/** The hint's `near` range as a range of the joined haystack; null when it names no searched segment. */
+export function nearRange(p: PreparedSegments<Segment>, hint: QuoteHint | null | undefined): { ja: number; jb: number } | null {
+  const near = hint?.near;
+  if (!near) return null;
+  const i = p.segments.findIndex((s) => String(s.id) === String(near.segmentId));
+  const base = i >= 0 ? (p.starts[i] ?? -1) : -1;
+  const norm = p.norms[i];
+  if (base < 0 || !norm) return null;
+  const at = (offset: number): number => base + lowerBound(norm.map, offset, norm.text.length);
+  return { ja: at(near.start), jb: at(Math.max(near.start, near.end)) };
 }
 
 const METHOD_RANK: Record<MatchMethod, number> = { exact: 0, normalised: 1, fuzzy: 2 };
@@ -26,7 +33,8 @@ const SCORE_TIE = 0.02;
 /**
  * Chooses between candidates: a found (≥ verifiedScore) occurrence beats a weaker one; then the
  * hinted location; then scores within SCORE_TIE count as equal and prefix/suffix decide; then the
- * more literal method; then whole-character boundaries; then document order.
+ * one nearest the hint's `near` range; then the more literal method; then whole-character
+ * boundaries; then document order.
  */
 export function choose(
   p: PreparedSegments<Segment>,
@@ -35,6 +43,7 @@ export function choose(
   prefixN: string,
   suffixN: string,
   verifiedScore: number,
+  near: { ja: number; jb: number } | null = null,
 ): Candidate | null {
   if (cands.length === 0) return null;
   let group = cands.filter((c) => c.score >= verifiedScore - 1e-9);
@@ -52,6 +61,11 @@ export function choose(
     });
     const best = Math.max(...ctx);
     group = group.filter((_, i) => (ctx[i] ?? 0) >= best - 1e-9);
+  }
+  if (group.length > 1 && near) {
+    const distance = (c: Candidate): number => Math.max(0, near.ja - c.jEnd, c.jStart - near.jb);
+    const closest = Math.min(...group.map(distance));
+    group = group.filter((c) => distance(c) === closest);
   }
   group.sort(
     (a, b) =>

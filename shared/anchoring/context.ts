@@ -53,6 +53,25 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length] ?? 0;
 }
 
+/** 1 − edit distance / expected length, floored at 0: how much of `expected` `actual` keeps. */
+export function similarity(expected: string, actual: string): number {
+  if (expected.length === 0) return 0;
+  return 1 - Math.min(1, editDistance(expected, actual) / expected.length);
+}
+
+/**
+ * How well the text around a match agrees with the text a citation expects around it (a W3C
+ * TextQuoteSelector's prefix and suffix), 0..1, compared normalised; 1 when it expects nothing.
+ */
+export function contextAgreement(found: Surrounding, expected: { prefix?: string | null; suffix?: string | null }): number {
+  const scores: number[] = [];
+  const p = normalise(expected.prefix ?? '').slice(-CONTEXT_CHARS);
+  const s = normalise(expected.suffix ?? '').slice(0, CONTEXT_CHARS);
+  if (p) scores.push(similarity(p, normalise(found.prefix).slice(-p.length)));
+  if (s) scores.push(similarity(s, normalise(found.suffix).slice(0, s.length)));
+  return scores.length === 0 ? 1 : scores.reduce((a, b) => a + b, 0) / scores.length;
+}
+
 export type DiffOp = 'equal' | 'insert' | 'delete';
 export interface DiffPart {
   op: DiffOp;

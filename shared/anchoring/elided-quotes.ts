@@ -1,6 +1,7 @@
 /**
- * Quotes that leave text out with an ellipsis ("…", "...", "[...]"): the parts are anchored in
- * order, each close to the previous one; the score is the weakest part's.
+ * Quotes in parts, with text left out between them ("…", "[...]") or replaced by the quoter's
+ * words in brackets: the parts are anchored in order, each close to the previous one; the score
+ * is the weakest part's.
  */
 import search from 'approx-string-match';
 import { DEFAULT_MAX_ERROR_RATE } from './match-types.ts';
@@ -9,17 +10,7 @@ import { numberMismatch } from './number-check.ts';
 import { type Candidate, lowerBound, type PartHit, partsCandidate, type SearchContext } from './candidates.ts';
 import { wholeCandidates } from './whole-quote.ts';
 import { normaliseWithMap } from './normalise.ts';
-
-// An ellipsis standing for left-out text: "…", "...", ". . .", "[...]", "[…]", "(...)", "(…)".
-const ELISION_RE = /\s*(?:\[\s*(?:…|(?:\.\s?){2}\.)\s*\]|\(\s*(?:…|(?:\.\s?){2}\.)\s*\)|(?:\.\s?){2}\.|…)\s*/gu;
-
-/** The parts of a quote between its ellipses (none at its ends), or the quote alone. */
-export function splitElisions(quote: string): string[] {
-  return quote
-    .split(ELISION_RE)
-    .map((p) => p.trim())
-    .filter((p) => /[\p{L}\p{N}]/u.test(p));
-}
+import type { QuotePart } from './quote-parts.ts';
 
 /**
  * `np` inside joined[from, to), not across a hard break (a gap between non-neighbouring
@@ -55,19 +46,18 @@ function findInWindow(ctx: SearchContext, np: string, from: number, to: number, 
   return { a, b, errors: best.errors, score, fuzzy: true, mismatch: numberMismatch(np, p.joined.slice(a, b)) };
 }
 
-/** Longest stretch of source text an ellipsis may stand for, in normalised chars (~200 words). */
-export const ELISION_MAX_GAP = 1200;
 const MAX_PIVOTS = 200;
 
 /**
- * A quote with ellipses: its most telling part is anchored like a whole quote, then the others in
- * order, each at most `elisionMaxGap` after (or before) its neighbour. Parts never match out of
- * order or far apart; the score is the weakest part's.
+ * A quote in parts (between its ellipses and bracketed stand-ins): its most telling part is
+ * anchored like a whole quote, then the others in order, each at most its gap's length after (or
+ * before) its neighbour. Parts never match out of order or far apart; the score is the weakest
+ * part's.
  */
-export function elidedCandidates(ctx: SearchContext, rawParts: string[]): Candidate[] {
-  const parts = rawParts.map((raw) => ({ raw, n: normaliseWithMap(raw).text })).filter((x) => x.n.length > 0);
+export function elidedCandidates(ctx: SearchContext, quoteParts: readonly QuotePart[]): Candidate[] {
+  const parts = quoteParts.map((x) => ({ raw: x.text, n: normaliseWithMap(x.text).text, gap: x.gap })).filter((x) => x.n.length > 0);
   if (parts.length < 2) return [];
-  const maxGap = ctx.options.elisionMaxGap ?? ELISION_MAX_GAP;
+  const gapAfter = (i: number): number => parts[i + 1]?.gap?.max ?? 0;
   const rate = ctx.options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE;
   let pivot = 0;
   parts.forEach((x, i) => {
@@ -88,7 +78,7 @@ export function elidedCandidates(ctx: SearchContext, rawParts: string[]): Candid
     let cur = occ.jEnd;
     for (let i = pivot + 1; ok && i < parts.length; i++) {
       const n = (parts[i] as { n: string }).n;
-      const h = findInWindow(ctx, n, cur, cur + maxGap + n.length + budgetFor(n, rate) + 1, true);
+      const h = findInWindow(ctx, n, cur, cur + gapAfter(i - 1) + n.length + budgetFor(n, rate) + 1, true);
       if (!h) ok = false;
       else {
         hits[i] = h;
@@ -98,7 +88,7 @@ export function elidedCandidates(ctx: SearchContext, rawParts: string[]): Candid
     cur = occ.jStart;
     for (let i = pivot - 1; ok && i >= 0; i--) {
       const n = (parts[i] as { n: string }).n;
-      const h = findInWindow(ctx, n, cur - maxGap - n.length - budgetFor(n, rate) - 1, cur, false);
+      const h = findInWindow(ctx, n, cur - gapAfter(i) - n.length - budgetFor(n, rate) - 1, cur, false);
       if (!h) ok = false;
       else {
         hits[i] = h;
@@ -106,7 +96,7 @@ export function elidedCandidates(ctx: SearchContext, rawParts: string[]): Candid
       }
     }
     if (!ok) continue;
-    const c = partsCandidate(ctx.p, hits, 'elision');
+    const c = partsCandidate(ctx.p, hits, parts.slice(1).map((x) => ({ kind: x.gap?.kind ?? 'elision', mark: x.gap?.mark ?? '…' })));
     if (c) out.push(c);
   }
   return out;

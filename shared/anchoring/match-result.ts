@@ -51,7 +51,7 @@ export function toMatch<S extends Segment>(segments: readonly S[], starts: Int32
       let text = gc ? candidateText(segments, starts, gc) : '';
       // A line-end hyphen before the furniture belongs to the word the quote joins.
       if (g.kind === 'page-furniture') text = text.replace(/^[-\u00AD\u2010][^\S\n]*(?:\n|$)/, '');
-      gaps.push({ kind: g.kind, text });
+      gaps.push(g.mark ? { kind: g.kind, text, mark: g.mark } : { kind: g.kind, text });
     }
     result.gaps = gaps;
   }

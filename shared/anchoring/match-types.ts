@@ -25,6 +25,11 @@ export interface Segment {
 export interface QuoteHint {
   segmentIds?: readonly SegmentId[];
   pages?: readonly number[];
+  /**
+   * Where in a segment the quote is said to be (a claimed line, a character offset): among
+   * equally good occurrences the nearest wins. Chooses only; never claims a location.
+   */
+  near?: { segmentId: SegmentId; start: number; end: number };
 }
 
 export type MatchMethod = 'exact' | 'normalised' | 'fuzzy';
@@ -61,13 +66,23 @@ export interface QuoteMatch<S extends Segment = Segment> {
    * quote is not in the source as written. Never a found quote, whatever its score.
    */
   numberMismatch?: NumberMismatch;
+  /**
+   * Marks of the quote that are no text of the source and were set aside to place it: "[sic]",
+   * notes such as "(emphasis added)", bracketed letters and words ("[t]", "[the Company]").
+   */
+  editorialMarks?: string[];
 }
 
 export interface MatchGap {
-  /** An ellipsis of the quote, or a running head / foot / page number between two pages. */
-  kind: 'elision' | 'page-furniture';
+  /**
+   * An ellipsis of the quote, the quoter's words in brackets standing in for the source's
+   * (`alteration`), or a running head / foot / page number between two pages.
+   */
+  kind: 'elision' | 'alteration' | 'page-furniture';
   /** The original text left out (parts in different segments joined with "\n"). */
   text: string;
+  /** For an alteration: the quote's bracketed words ("[the Company]"). */
+  mark?: string;
 }
 
 export interface NumberMismatch {

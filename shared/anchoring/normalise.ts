@@ -45,10 +45,14 @@ export function normalise(text: string): string {
 
 // Characters that carry no visible text: soft hyphen, zero-width space/joiners, BOM, word joiner,
 // bidi marks, embeddings, overrides and isolates. C0 controls other than whitespace go too:
-// extractors sometimes leave them in and nobody can type them in a quote.
+// extractors sometimes leave them in and nobody can type them in a quote. So do list bullets
+// (a quote leaves them out, or types "-" for them) and the replacement character an extractor
+// writes for a glyph it cannot map.
 function isRemovable(cp: number): boolean {
   return (
     cp === 0xad ||
+    isBullet(cp) ||
+    cp === 0xfffd ||
     (cp >= 0x200b && cp <= 0x200f) ||
     (cp >= 0x202a && cp <= 0x202e) ||
     (cp >= 0x2066 && cp <= 0x2069) ||
@@ -57,6 +61,14 @@ function isRemovable(cp: number): boolean {
     cp < 0x09 ||
     (cp > 0x0d && cp < 0x20) ||
     cp === 0x7f
+  );
+}
+
+/** Bullets: •, ‣, ⁃, ∙, ▪, ●, ◦, and the private-use bullets of the Symbol and Wingdings fonts. */
+function isBullet(cp: number): boolean {
+  return (
+    cp === 0x2022 || cp === 0x2023 || cp === 0x2043 || cp === 0x2219 || cp === 0x25aa || cp === 0x25cf || cp === 0x25e6 ||
+    cp === 0xf0b7 || cp === 0xf0a7 || cp === 0xf0a8 || cp === 0xf0d8 || cp === 0xf076 || cp === 0xf0fc
   );
 }
 

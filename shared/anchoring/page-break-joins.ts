@@ -88,7 +88,7 @@ export function pageBreakCandidates(ctx: SearchContext, nq: string): Candidate[]
       const startB = nb.map[ta - sb] ?? 0;
       if (!isFurnitureGap(p.segments[ia] as Segment, endA, p.segments[ib] as Segment, startB)) continue;
       const hit = (a: number, b: number): PartHit => ({ a, b, errors: 0, score: 1, fuzzy: false, mismatch: null });
-      const c = partsCandidate(p, [hit(ha, hb), hit(ta, tb)], 'page-furniture');
+      const c = partsCandidate(p, [hit(ha, hb), hit(ta, tb)], [{ kind: 'page-furniture' }]);
       if (c) out.push(c);
       break;
     }

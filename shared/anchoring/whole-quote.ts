@@ -6,9 +6,46 @@ import { exactCandidates, normalisedCandidates } from './literal-candidates.ts';
 import { fuzzyWindows, tidyWindows } from './fuzzy-windows.ts';
 import { fuzzyCandidates } from './fuzzy-candidates.ts';
 
+// Punctuation at a quote's edges: a phrase lifted from a sentence ends where the quoter stops.
+// Signs that carry meaning (%, $, §, #) are no punctuation here.
+const EDGE_PUNCTUATION = /^[\s.,;:!?'"()[\]{}…-]+|[\s.,;:!?'"()[\]{}…-]+$/gu;
+// Ligatures a PDF may draw as one glyph; when the glyph has no Unicode mapping the extracted text
+// loses its letters ("nancial" for "financial", "o ce" for "office").
+const LIGATURE_LETTERS = /ffi|ffl|ff|fi|fl/g;
+
+/**
+ * Literal occurrences of the quote as the source may hold it though the quoter wrote it
+ * otherwise: without its edge punctuation (score 1), or without the letters of ligature glyphs
+ * the PDF's text lost (each lost glyph costs what one edit costs).
+ */
+function variantCandidates(p: SearchContext['p'], nq: string, q: string): Candidate[] {
+  const bare = nq.replace(EDGE_PUNCTUATION, '');
+  if (bare !== nq && effectiveLength(bare) >= 4) {
+    const found = normalisedCandidates(p, bare, q);
+    if (found.length > 0) return found;
+  }
+  const lost = (nq.match(LIGATURE_LETTERS) ?? []).length;
+  if (lost === 0 || bare.length < 8) return [];
+  const score = 1 - lost / nq.length;
+  const out: Candidate[] = [];
+  // The quote as written, then without its edge punctuation; the letters gone, or a space left.
+  for (const text of [nq, bare]) {
+    for (const variant of new Set([text.replace(LIGATURE_LETTERS, ''), text.replace(LIGATURE_LETTERS, ' ').replace(/ {2,}/g, ' ')])) {
+      for (const c of normalisedCandidates(p, variant.trim(), q)) {
+        c.score = score;
+        c.errors = lost;
+        out.push(c);
+      }
+    }
+    if (out.length > 0) break;
+  }
+  return out;
+}
+
 /**
  * Every place `q` (normalised `nq`) could be: its exact and normalised occurrences (all scoring
- * 1, so the hint can choose), else its fuzzy ones, misquotes among them flagged.
+ * 1, so the hint can choose), else the variants the source may hold (see variantCandidates),
+ * else its fuzzy ones, misquotes among them flagged.
  */
 export function wholeCandidates(ctx: SearchContext, q: string, nq: string): Candidate[] {
   const { p, options } = ctx;
@@ -17,6 +54,7 @@ export function wholeCandidates(ctx: SearchContext, q: string, nq: string): Cand
   if (nq.length > 0) {
     for (const c of normalisedCandidates(p, nq, q)) if (!pooled.has(keyOf(c))) pooled.set(keyOf(c), c);
   }
+  if (pooled.size === 0 && nq.length > 0) for (const c of variantCandidates(p, nq, q)) if (!pooled.has(keyOf(c))) pooled.set(keyOf(c), c);
   if (pooled.size > 0) return [...pooled.values()];
   if (options.fuzzy === false || effectiveLength(nq) < (options.minFuzzyLength ?? 20)) return [];
   const k = budgetFor(nq, options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE);

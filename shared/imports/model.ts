@@ -36,8 +36,8 @@ export type SourceRef = z.infer<typeof SourceRef>;
 /**
  * Where the citing tool says the quote is. Pages, lines and paragraphs as in DESIGN.md §6;
  * pageLabel is a page as printed on it ("iv", "T-3", "A-2") when the citation gives no number;
- * charStart/charEnd are offsets in the document as the citing tool saw it (informational: our
- * extraction need not produce the same text).
+ * charStart/charEnd are offsets in the document as the citing tool saw it: our extraction need
+ * not produce the same text, so they only choose between occurrences of the quote, never claim one.
  */
 export const ClaimedLocator = z.object({
   page: z.number().int().positive().optional(),

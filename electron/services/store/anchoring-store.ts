@@ -23,6 +23,14 @@ export interface RetrievedRow extends SegmentRow {
 const SOURCE_COLUMNS = 'id, sha256, kind, file_name, title, predecessor_id, restricted, page_count, added_at';
 
 /** Reads of sources and segments for anchoring, re-anchoring and the answerers' retrieval. */
+export interface SegmentSpan {
+  id: number;
+  ordinal: number;
+  chars: number;
+  line_start: number | null;
+  line_end: number | null;
+}
+
 export class AnchoringStore {
   private readonly db: Db;
   constructor(db: Db) {
@@ -124,6 +132,11 @@ export class AnchoringStore {
     return this.db
       .prepare(`SELECT * FROM (SELECT *, ${hits} AS hits FROM segments WHERE source_id = ?) WHERE hits > 0 ORDER BY hits DESC, ordinal LIMIT ?`)
       .all(...needles, sourceId, limit) as SegmentRow[];
+  }
+
+  /** Each segment's length (characters) and lines, in document order. */
+  segmentSpans(sourceId: number): SegmentSpan[] {
+    return this.db.prepare('SELECT id, ordinal, length(text) AS chars, line_start, line_end FROM segments WHERE source_id = ? ORDER BY ordinal').all(sourceId) as SegmentSpan[];
   }
 
   allSegments(sourceId: number): SegmentRow[] {

@@ -3,7 +3,7 @@
  * passages narrowed by full-text search (substring needles for Han and kana), then, for a small
  * source, everything. A misquote (the quote but for a number) is kept apart from the match.
  */
-import { candidateTerms, cjkNeedles, findQuote, type QuoteHint, type QuoteMatch } from '../../../shared/anchoring/index.ts';
+import { candidateTerms, cjkNeedles, contextAgreement, findQuote, ligatureSpellings, type QuoteHint, type QuoteMatch } from '../../../shared/anchoring/index.ts';
 import type { ClaimedLocator } from '../../../shared/imports/model.ts';
 import { VERIFIED_SCORE } from '../../../shared/verification/index.ts';
 import type { AnchoringStore } from '../store/anchoring-store.ts';
@@ -34,6 +34,19 @@ export interface AnchorResult {
   claimedMissing: boolean;
 }
 
+/** A term of an FTS5 query, with the ligature spellings a PDF's text may hold. */
+function ftsTerm(term: string): string {
+  const spellings = ligatureSpellings(term).map((t) => `"${t}"`);
+  return spellings.length === 1 ? (spellings[0] as string) : `(${spellings.join(' OR ')})`;
+}
+
+/** Any two of the terms, as one FTS5 query. */
+function pairsOf(terms: readonly string[]): string[] {
+  const pairs: string[] = [];
+  for (let i = 0; i < terms.length; i++) for (let j = i + 1; j < terms.length; j++) pairs.push(`(${terms[i]} AND ${terms[j]})`);
+  return pairs;
+}
+
 export class SourceAnchorer {
   private readonly anchoring: AnchoringStore;
   private readonly search: SearchStore;
@@ -56,6 +69,15 @@ export class SourceAnchorer {
       this.chars.set(sourceId, n);
     }
     return n;
+  }
+
+  /** The best FTS candidates of a source for a query; none when the query is not valid FTS5. */
+  private ftsRows(match: string, sourceId: number): SegmentRow[] {
+    try {
+      return this.search.candidateSegments(match, sourceId, FTS_CANDIDATES);
+    } catch {
+      return [];
+    }
   }
 
   /**
@@ -98,38 +120,60 @@ export class SourceAnchorer {
     context: { prefix?: string | undefined; suffix?: string | undefined } = {},
   ): AnchorResult {
     const claimed = this.locations.claimed(sourceId, locator);
+    // Text around the quote (a TextQuoteSelector's, an Anthropic document's) places it better than
+    // a character offset into someone else's copy of the text.
+    const first = context.prefix || context.suffix ? claimed.search : [...claimed.search, ...claimed.nearby].sort((a, b) => a.ordinal - b.ordinal);
     const notes = [...claimed.notes];
     const options = { hint: claimed.hint, prefix: context.prefix ?? null, suffix: context.suffix ?? null, reportMisquotes: true };
     let best: QuoteMatch<AnchorSegment> | null = null;
     let misquote: QuoteMatch<AnchorSegment> | null = null;
+    // Between equally good placements from different searches, the one whose surroundings agree
+    // with the citation's context (prefix / suffix) wins.
+    const agreement = (m: QuoteMatch<AnchorSegment>): number => contextAgreement(m, context);
+    const better = (m: QuoteMatch<AnchorSegment>, than: QuoteMatch<AnchorSegment> | null): boolean =>
+      !than || m.score > than.score + 1e-9 || (Math.abs(m.score - than.score) <= 1e-9 && agreement(m) > agreement(than) + 1e-9);
     const consider = (m: QuoteMatch<AnchorSegment> | null): void => {
       if (!m) return;
       if (m.numberMismatch) {
-        if (!misquote || m.score > misquote.score + 1e-9) misquote = m;
-      } else if (!best || m.score > best.score + 1e-9) best = m;
+        if (better(m, misquote)) misquote = m;
+      } else if (better(m, best)) best = m;
     };
     const found = (): boolean => best !== null && best.score >= VERIFIED_SCORE - 1e-9;
 
     const searched = new Set<number>();
     const tryRows = (rows: SegmentRow[]): void => {
       const union = new Map<number, SegmentRow>();
-      for (const r of [...claimed.search, ...rows]) union.set(r.id, r);
+      for (const r of [...first, ...rows]) union.set(r.id, r);
       if ([...union.keys()].some((id) => !searched.has(id))) {
         consider(findQuote(quote, [...union.values()].sort((a, b) => a.ordinal - b.ordinal).map(toAnchorSegment), options));
         union.forEach((_, id) => searched.add(id));
       }
     };
-    if (claimed.search.length > 0) {
-      consider(findQuote(quote, claimed.search.map(toAnchorSegment), options));
-      claimed.search.forEach((r) => searched.add(r.id));
+    if (first.length > 0) {
+      consider(findQuote(quote, first.map(toAnchorSegment), options));
+      first.forEach((r) => searched.add(r.id));
+    }
+    const quoteTerms = candidateTerms(quote, 8);
+    if (!found() && (context.prefix || context.suffix) && (quoteTerms.length < 3 || quote.length < 60)) {
+      // A short quote says little about where it is; the text the citation puts around it says more.
+      // All of its rarest terms first (the quote and its context sit together), then any two, until
+      // a placement's surroundings agree with the context. The outermost words of the context are
+      // often cut short ("h containing … increas-"): left out.
+      const around = `${(context.prefix ?? '').replace(/^\S*\s*/u, '')} ${quote} ${(context.suffix ?? '').replace(/\s*\S*$/u, '')}`;
+      const terms = candidateTerms(around, 8).map(ftsTerm);
+      const queries = terms.length >= 3 ? [terms.slice(0, 4).join(' AND '), pairsOf(terms.slice(0, 5)).join(' OR ')] : [terms.join(' OR ')];
+      for (const match of queries) {
+        const rows = match ? this.ftsRows(match, sourceId) : [];
+        if (rows.length > 0) tryRows(rows);
+        const b = best as QuoteMatch<AnchorSegment> | null;
+        if (b && found() && agreement(b) >= 0.9) break;
+      }
     }
     if (!found()) {
       // Narrowing queries, cheapest first: all of the rarest terms (an intact quote), then any two of
       // them (a typo spoils one term), then any term (short quotes, heavy damage).
-      const terms = candidateTerms(quote, 8).map((t) => `"${t}"`);
-      const top = terms.slice(0, 5);
-      const pairs: string[] = [];
-      for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) pairs.push(`(${top[i]} AND ${top[j]})`);
+      const terms = quoteTerms.map(ftsTerm);
+      const pairs = pairsOf(terms.slice(0, 5));
       const queries: { match: string; kind: 'all' | 'pairs' | 'any' }[] = [];
       if (terms.length >= 2) queries.push({ match: terms.slice(0, 4).join(' AND '), kind: 'all' });
       if (pairs.length >= 3) queries.push({ match: pairs.join(' OR '), kind: 'pairs' });
@@ -139,12 +183,7 @@ export class SourceAnchorer {
         if (found()) break;
         // Any two of five rare terms hold the true place unless most terms are damaged.
         if (q.kind === 'any' && pairRows > 0 && terms.length >= 4) break;
-        let rows: SegmentRow[] = [];
-        try {
-          rows = this.search.candidateSegments(q.match, sourceId, FTS_CANDIDATES);
-        } catch {
-          rows = [];
-        }
+        const rows = this.ftsRows(q.match, sourceId);
         if (q.kind === 'pairs') pairRows = rows.length;
         if (rows.length === 0) continue;
         tryRows([...rows, ...this.withNeighbours(sourceId, rows.slice(0, FTS_WITH_NEIGHBOURS), quote.length)]);

@@ -32,7 +32,7 @@ import { answerWithModel, resolveModelSettings, type ModelSettings } from '../an
 import type { AnchoringStore } from '../store/anchoring-store.ts';
 import type { AnswersStore, CitationRow, ResultRow, ReviewRow, RunRow } from '../store/answers-store.ts';
 import { toAnchorSegment } from './anchor-segment.ts';
-import { searchableQuote } from './searchable-quote.ts';
+import { searchableQuote } from '../../../shared/anchoring/index.ts';
 import { resultRow, verificationMatch, verificationResult } from './verification-output.ts';
 import { citationInputs, VERIFIER_NAME, type CitationInput, type Verifier } from './verifier.ts';
 

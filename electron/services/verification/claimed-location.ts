@@ -5,14 +5,20 @@
 import type { QuoteHint } from '../../../shared/anchoring/index.ts';
 import type { ClaimedLocator } from '../../../shared/imports/model.ts';
 import { claimsLocation } from '../../../shared/verification/index.ts';
-import type { AnchoringStore } from '../store/anchoring-store.ts';
+import type { AnchoringStore, SegmentSpan } from '../store/anchoring-store.ts';
 import type { SegmentRow } from '../store/sources-store.ts';
+import { lineRange, segmentAtOffset } from './document-offsets.ts';
 
 export interface ClaimedLocation {
-  /** The claimed segments and pages; null when the locator claims nothing that exists. */
+  /**
+   * The claimed segments and pages, and where in a segment the quote is said to be (a line, a
+   * character offset); null when the locator names nothing that exists.
+   */
   hint: QuoteHint | null;
   /** The claimed segments with their neighbours, in document order. */
   search: SegmentRow[];
+  /** The segments around a claimed character offset (no claimed location: worth searching first only without better context). */
+  nearby: SegmentRow[];
   notes: string[];
   /** Pages claimed through their printed label rather than their number. */
   labelPages: number[];
@@ -24,6 +30,8 @@ export class ClaimedLocations {
   private readonly anchoring: AnchoringStore;
   /** Per source: printed page label → pages, exact (`=`) and lowercased (`~`) keys. A source's pages never change. */
   private readonly labels = new Map<number, Map<string, number[]>>();
+  /** Per source: its segments' lengths and lines, to place character offsets. */
+  private readonly spans = new Map<number, SegmentSpan[]>();
 
   constructor(anchoring: AnchoringStore) {
     this.anchoring = anchoring;
@@ -97,11 +105,28 @@ export class ClaimedLocations {
       add(rows);
       add(this.anchoring.segmentsByOrdinals(sourceId, ordinalsAround(rows)));
     }
+    let near: QuoteHint['near'];
+    let nearby: SegmentRow[] = [];
     if (l.line !== undefined) {
       const rows = this.anchoring.segmentsByLines(sourceId, l.line, l.lineEnd ?? l.line);
       segmentIds.push(...rows.map((r) => r.id));
       add(rows);
       add(this.anchoring.segmentsByOrdinals(sourceId, ordinalsAround(rows)));
+      // A segment holds up to 40 lines: the claimed ones choose between occurrences inside it.
+      const first = rows[0];
+      if (first && first.line_start !== null) near = { segmentId: first.id, ...lineRange(first.text, first.line_start, l.line, l.lineEnd ?? l.line) };
+    }
+    if (l.charStart !== undefined && !near) {
+      let spans = this.spans.get(sourceId);
+      if (!spans) {
+        spans = this.anchoring.segmentSpans(sourceId);
+        this.spans.set(sourceId, spans);
+      }
+      const at = segmentAtOffset(spans, l.charStart, l.charEnd ?? l.charStart);
+      if (at) {
+        near = { segmentId: at.segmentId, start: at.start, end: at.end };
+        nearby = this.anchoring.segmentsByOrdinalRange(sourceId, Math.max(0, at.ordinal - 1), at.ordinal + 1);
+      }
     }
     if (l.section !== undefined && segmentIds.length === 0 && pages.length === 0) {
       const rows = this.anchoring.segmentsBySection(sourceId, l.section, 200);
@@ -112,6 +137,7 @@ export class ClaimedLocations {
     const claimedPages = [...pages, ...labelPages];
     if (claimedPages.length > 0) hint.pages = claimedPages;
     if (segmentIds.length > 0) hint.segmentIds = segmentIds;
-    return { hint: claimsLocation(hint) ? hint : null, search: [...search.values()].sort((a, b) => a.ordinal - b.ordinal), notes, labelPages, missing };
+    if (near) hint.near = near;
+    return { hint: claimsLocation(hint) || near ? hint : null, search: [...search.values()].sort((a, b) => a.ordinal - b.ordinal), nearby, notes, labelPages, missing };
   }
 }

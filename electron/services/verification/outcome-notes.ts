@@ -26,10 +26,22 @@ export function whereIs(m: QuoteMatch<AnchorSegment>): string {
   return `passage ${seg.ordinal + 1}`;
 }
 
-/** What the quote leaves out: its elisions, the page furniture it runs over. */
+const clip = (t: string, n: number): string => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
+
+/** What the quote leaves out or changes: its elisions and bracketed stand-ins, editorial marks, the page furniture it runs over. */
 export function gapNotes(m: QuoteMatch<AnchorSegment>): string[] {
   const gaps = m.gaps ?? [];
   const out: string[] = [];
+  const altered = gaps.filter((g) => g.kind === 'alteration');
+  if (altered.length > 0) {
+    const pairs = altered.map((g) => {
+      const source = g.text.replace(/\s+/g, ' ').trim();
+      return `${g.mark ?? '[…]'} for ${source ? `"${clip(source, 60)}"` : 'nothing (an insertion)'}`;
+    });
+    out.push(`the quote puts its own words in brackets where the source has other text: ${pairs.join('; ')}`);
+  }
+  const marks = (m.editorialMarks ?? []).filter((mark) => !altered.some((g) => g.mark?.includes(mark)));
+  if (marks.length > 0) out.push(`editorial marks of the quote set aside (they are no text of the source): ${marks.map((x) => clip(x, 60)).join(', ')}`);
   const elided = gaps.filter((g) => g.kind === 'elision');
   if (elided.length > 0) {
     const sizes = elided.map((g) => g.text.replace(/\s+/g, ' ').trim().length);

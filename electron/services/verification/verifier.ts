@@ -3,7 +3,7 @@
  * (anchor-in-source.ts), and turn the anchor into a status, a claim verdict and notes. Reads
  * only: storing is the caller's business.
  */
-import { candidateTerms, type QuoteHint, type QuoteMatch } from '../../../shared/anchoring/index.ts';
+import { candidateTerms, searchableQuote, type QuoteHint, type QuoteMatch } from '../../../shared/anchoring/index.ts';
 import type { ClaimedLocator, ImportedAnswer, SourceRef } from '../../../shared/imports/model.ts';
 import { splitSentences } from '../../../shared/imports/sentences.ts';
 import type { VerificationResult, VerificationRiskFlag } from '../../../shared/verification/result-schema.ts';
@@ -14,7 +14,6 @@ import type { SegmentRow } from '../store/sources-store.ts';
 import { lineOf, toAnchorSegment, type AnchorSegment } from './anchor-segment.ts';
 import { SourceAnchorer, type AnchorResult } from './anchor-in-source.ts';
 import { describeLocator, diffNote, gapNotes, whereIs } from './outcome-notes.ts';
-import { searchableQuote } from './searchable-quote.ts';
 import { sentenceContext } from './sentence-context.ts';
 import { describeReference, referenceText } from './source-names.ts';
 import { newestVersion } from './source-lineage.ts';
@@ -179,7 +178,7 @@ export class Verifier {
       const claimedEnd = c.locator.lineEnd ?? c.locator.line;
       if (last < c.locator.line - 1 || first > claimedEnd + 1) status = 'verified_elsewhere';
     }
-    const v = claimVerdict({ claim: c.claim, status, score: match?.score ?? null, matchText: match?.text ?? null, quote, context, misquotedText: misquote?.text ?? null });
+    const v = claimVerdict({ claim: c.claim, status, score: match?.score ?? null, matchText: match?.text ?? null, quote, context, misquotedText: misquote?.text ?? null, misquotedNumbers: misquote?.numberMismatch ?? null });
     const claimedText = describeLocator(c.locator);
     if (match) {
       if (status === 'verified_elsewhere') notes.push(`found on ${whereIs(match)}${claimedText ? `, not at the claimed ${claimedText}` : ''}`);
@@ -190,9 +189,9 @@ export class Verifier {
       if (match.endSegment) notes.push(`the quote runs on to ${match.endPage !== undefined ? `p. ${match.endPage}` : 'the next passage'} (to offset ${match.endOffset})`);
       notes.push(...gapNotes(match));
       if (match.method !== 'exact' && quote) {
-        const d = match.gaps ? null : diffNote(searchableQuote(quote), match.text);
+        const d = match.gaps || match.editorialMarks ? null : diffNote(searchableQuote(quote), match.text);
         if (match.method === 'fuzzy' && d) notes.push(d);
-        else if (match.method === 'normalised' && !match.gaps) notes.push('matched after normalisation (case, spacing, quotes, dashes or hyphenation differ)');
+        else if (match.method === 'normalised' && !match.gaps && !match.editorialMarks) notes.push('matched after normalisation (case, spacing, quotes, dashes or hyphenation differ)');
       }
     }
     if (status === 'not_found' && misquote && quote) {

@@ -3,9 +3,8 @@
 // the columns of a two-column page, along a DOCX table row, in Chinese without the PDF's line
 // breaks; elided quotes; and quotes that change a number (never verified, claim contradicted).
 import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
-import path from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import { candidateTerms } from '../../../shared/anchoring/index.ts';
 import { parseAnswer } from '../../../shared/imports/index.ts';
@@ -15,10 +14,11 @@ import { SearchStore } from '../../../electron/services/store/search-store.ts';
 import { citationInputs, Verifier, type CitationOutcome } from '../../../electron/services/verification/verifier.ts';
 import { makePdf, writeFile, type PageSpec } from '../../support/pdf-fixtures.ts';
 import { rng } from '../../support/random.ts';
-import { openTestServices } from '../../support/workspace.ts';
+import type { TestServices } from '../../support/workspace.ts';
 import { ingestAll, nativeAnswer, policyWorkspace } from '../../support/policy-workspace.ts';
+import { withDocsWorkspace } from './docs-workspace.ts';
 
-type Services = ReturnType<typeof openTestServices>;
+type Services = TestServices;
 
 function check(services: Services, docs: string, citations: Record<string, unknown>[]): Record<string, VerificationResult['citations'][number]> {
   const file = writeFile(docs, `answer-${Math.random().toString(36).slice(2)}.json`, nativeAnswer(citations));
@@ -36,11 +36,7 @@ async function labelledPdf(pages: PageSpec[], romanPages: number): Promise<Uint8
 describe('citations as written in the wild, verified through the services', () => {
   let services: Services;
   let docs: string;
-  beforeEach(() => {
-    services = openTestServices();
-    docs = path.join(services.dir, 'docs');
-  });
-  afterEach(() => services.close());
+  withDocsWorkspace((opened) => ({ services, docs } = opened));
 
   it('reads a claimed page as its printed label: "p. ii", a printed number, a label the source lacks', async () => {
     const pages: PageSpec[] = [
@@ -147,13 +143,11 @@ describe('candidate narrowing where FTS cannot help, in sources too large to sca
   let services: Services;
   let docs: string;
   let verifier: Verifier;
-  beforeEach(() => {
-    services = openTestServices();
-    docs = path.join(services.dir, 'docs');
+  withDocsWorkspace((opened) => {
+    ({ services, docs } = opened);
     // A small full-scan limit stands in for a large source: only narrowed candidates are searched.
     verifier = new Verifier(new AnchoringStore(services.db), new SearchStore(services.db), { fullScanChars: 300 });
   });
-  afterEach(() => services.close());
 
   const verify = (content: string, fileName = 'a.json'): CitationOutcome => {
     const input = citationInputs(parseAnswer(content, fileName))[0];
@@ -182,6 +176,39 @@ describe('candidate narrowing where FTS cannot help, in sources too large to sca
     // Neither the claimed location (none), FTS (no terms) nor a full scan (too large) found it.
     expect(candidateTerms(quote)).toEqual([]);
     expect((services.db.prepare('SELECT sum(length(text)) AS n FROM segments').get() as { n: number }).n).toBeGreaterThan(300);
+  });
+
+  /** Paragraphs of filler with the given lines placed among them (line numbers as in the file). */
+  function filler(special: Record<number, string>, count = 60): string {
+    const lines: string[] = [];
+    for (let i = 1; i <= count; i++) lines.push(special[i] ?? `Paragraph ${i} describes routine matters of procedure and nothing else.`);
+    return `${lines.join('\n')}\n`;
+  }
+
+  it('finds words the source spells with ligature characters (oﬃce, ﬁnancial) through full-text search', async () => {
+    await ingestAll(services, [writeFile(docs, 'typeset.txt', filler({ 40: 'The oﬃce of ﬁnancial aﬀairs keeps the ledgers.' }))]);
+    const o = verify(nativeAnswer([{ marker: '1', claim: 'An office keeps the ledgers.', quote: 'office of financial affairs', source: { file: 'typeset.txt' } }]));
+    expect(o).toMatchObject({ status: 'verified', match: { text: 'oﬃce of ﬁnancial aﬀairs' } });
+  });
+
+  it('places a short quote of common words by the TextQuoteSelector context around it', async () => {
+    const text = filler({ 12: 'At that time the board was small.', 45: 'The rules changed in 1998. At that time the whole project was new.' });
+    await ingestAll(services, [writeFile(docs, 'history.txt', text)]);
+    const annotation = {
+      type: 'Annotation',
+      body: { type: 'TextualBody', value: 'The project was new then.' },
+      target: { source: 'history.txt', selector: { type: 'TextQuoteSelector', exact: 'At that time', prefix: 'The rules changed in 1998. ', suffix: ' the whole project was new.' } },
+    };
+    const o = verify(JSON.stringify(annotation));
+    expect(o.status).toBe('verified');
+    expect(o.match?.segment.lineStart).toBeLessThanOrEqual(45);
+    expect(o.match?.segment.text.slice(o.match.start - 27, o.match.start)).toBe('The rules changed in 1998. ');
+  });
+
+  it('takes the claimed line to choose between repeats of a short quote in one passage', async () => {
+    await ingestAll(services, [writeFile(docs, 'leave.txt', 'Annual leave is counted in days.\nAnnual leave is pro-rated for part-time staff.\nSick leave is separate.\n')]);
+    const o = verify(nativeAnswer([{ marker: '1', claim: 'Leave is pro-rated.', quote: 'annual leave', source: { file: 'leave.txt' }, locator: { line: 2 } }]));
+    expect(o).toMatchObject({ status: 'verified', match: { start: 33 } });
   });
 
   it('finds a quote along a DOCX table row: cells are blocks of their own', async () => {
