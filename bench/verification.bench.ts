@@ -1,7 +1,8 @@
 /**
  * Citation verification at workspace scale: five "PDF" sources of 1,000 pages of seeded
  * pseudo-prose (~12 MB of text, FTS populated through SourcesStore.insert), then citations with
- * exact, normalised and fuzzy (~3% typos) quotes, half with the claimed page and half without,
+ * exact, normalised and fuzzy (~3% typos) quotes, and whole paragraphs (1,500+ characters, ~2%
+ * typos), half with the claimed page and half without,
  * verified one by one through the Verifier (resolve → candidates → anchor → status → verdict).
  * Run: node_modules/.bin/node bench/run.ts verification
  */
@@ -106,11 +107,13 @@ function normaliseLike(r: Rng, exact: string): string {
   return r() < 0.3 ? `“${q}”` : q;
 }
 
-function typos(r: Rng, text: string, rate: number): string {
+/** Random edits; with `lettersOnly`, never at a digit (a changed number is a misquote, not a typo). */
+function typos(r: Rng, text: string, rate: number, lettersOnly = false): string {
   const chars = [...text];
   const n = Math.max(1, Math.round(chars.length * rate));
   for (let k = 0; k < n; k++) {
     const i = int(r, 1, chars.length - 2);
+    if (lettersOnly && (/\d/.test(chars[i] ?? '') || /\d/.test(chars[i + 1] ?? ''))) continue;
     const op = r();
     if (op < 0.4) chars[i] = String.fromCharCode(97 + int(r, 0, 25));
     else if (op < 0.7) chars.splice(i, 1);
@@ -156,14 +159,14 @@ export const bench: Bench = async () => {
 
     const anchoring = new AnchoringStore(db);
     const verifier = new Verifier(anchoring, new SearchStore(db));
-    const cites = (seed: number): Cite[] => {
+    const cites = (seed: number, minWords = 8, maxWords = 30): Cite[] => {
       const rr = rng(seed);
       return Array.from({ length: CITATIONS_PER_CASE }, (_, k) => {
         const src = pick(rr, texts);
         const p = int(rr, 0, src.pages.length - 1);
         const text = src.pages[p] as string;
         const spans = wordSpans(text);
-        const len = int(rr, 8, 30);
+        const len = Math.min(int(rr, minWords, maxWords), spans.length - 2);
         const a = int(rr, 0, spans.length - len - 1);
         const quote = text.slice(spans[a]?.start, spans[a + len - 1]?.end);
         return { quote, sha256: src.sha256, sourceId: src.id, page: p + 1, claimPage: k % 2 === 0 };
@@ -174,6 +177,8 @@ export const bench: Bench = async () => {
       { name: 'exact', goal: 10, cites: cites(1) },
       { name: 'normalised', goal: 10, cites: cites(2).map((c) => ({ ...c, quote: normaliseLike(rq, c.quote) })) },
       { name: 'fuzzy (~3% typos)', goal: 60, cites: cites(3).map((c) => ({ ...c, quote: typos(rq, c.quote.replace(/-\n/g, '').replace(/\s+/g, ' '), 0.03) })) },
+      // A whole paragraph quoted with a few typos: 1,500+ characters.
+      { name: 'long, fuzzy (250–300 words, ~2% typos)', goal: 60, cites: cites(5, 250, 300).map((c) => ({ ...c, quote: typos(rq, c.quote.replace(/-\n/g, '').replace(/\s+/g, ' '), 0.02, true) })) },
     ];
     const fabricated: Cite[] = cites(4).map((c) => {
       const words: string[] = [];
