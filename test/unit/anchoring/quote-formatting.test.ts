@@ -105,3 +105,17 @@ describe('a near range chooses between repeated occurrences', () => {
     expect(m?.start).toBe(0);
   });
 });
+
+describe('footnote marks glued to the source text', () => {
+  const text: Segment[] = [{ id: 'f', text: 'Leave is granted under the policy.12 The rule dates from 2019.3 It applies to 14 staff.' }];
+
+  it('never make a quote without them a misquote, nor one with its own numbers', () => {
+    for (const q of ['under the policy. The rule dates from 2019. It applies to 14 staff.', 'The rule dates from 2019.', 'It applies to 14 staff.']) {
+      const m = findQuote(q, text, { reportMisquotes: true });
+      expect(m?.numberMismatch, q).toBeUndefined();
+      expect(m?.score, q).toBeGreaterThanOrEqual(0.9);
+    }
+    // A changed number is still one.
+    expect(findQuote('The rule dates from 2018. It applies to 14 staff.', text, { reportMisquotes: true })?.numberMismatch?.quote).toEqual(['2018']);
+  });
+});
