@@ -44,13 +44,16 @@ export function findQuote<S extends Segment>(
   if (!isPrepared(segments)) {
     // Shortcut: a verbatim occurrence the normalised pass could not outrank (hinted, or no hint)
     // needs no normalisation at all. Where prefix/suffix or a near range would have to choose, it
-    // must be the only verbatim one, and sit where the prefix and suffix say (another occurrence,
-    // with a line break inside, may be the one they describe).
+    // must be the only verbatim one, and sit where the prefix and suffix say and in the near
+    // range (another occurrence, with a line break inside, may be the one they describe).
     const raw = rawExact(list, q, hinted);
     if (raw) {
-      const chooser = options.prefix || options.suffix || options.hint?.near;
+      const near = options.hint?.near;
+      const chooser = options.prefix || options.suffix || near;
       const match = !chooser || raw.unique ? toMatch(list, null, raw.candidate) : null;
-      if (match && (!(options.prefix || options.suffix) || contextAgreement(match, options) >= 0.9)) return match;
+      const inContext = !(options.prefix || options.suffix) || (match !== null && contextAgreement(match, options) >= 0.9);
+      const inRange = !near || (match !== null && String(match.segmentId) === String(near.segmentId) && match.start < near.end + 1 && match.end > near.start - 1);
+      if (match && inContext && inRange) return match;
     }
   }
 

@@ -18,7 +18,7 @@ const LIGATURE_LETTERS = /ffi|ffl|ff|fi|fl/g;
  * otherwise: without its edge punctuation (score 1), or without the letters of ligature glyphs
  * the PDF's text lost (each lost glyph costs what one edit costs).
  */
-function variantCandidates(p: SearchContext['p'], nq: string, q: string): Candidate[] {
+function variantCandidates(p: SearchContext['p'], nq: string, q: string, minScore: number): Candidate[] {
   const bare = nq.replace(EDGE_PUNCTUATION, '');
   if (bare !== nq && effectiveLength(bare) >= 4) {
     const found = normalisedCandidates(p, bare, q);
@@ -27,11 +27,15 @@ function variantCandidates(p: SearchContext['p'], nq: string, q: string): Candid
   const lost = (nq.match(LIGATURE_LETTERS) ?? []).length;
   if (lost === 0 || bare.length < 8) return [];
   const score = 1 - lost / nq.length;
+  if (score < minScore) return [];
   const out: Candidate[] = [];
   // The quote as written, then without its edge punctuation; the letters gone, or a space left.
   for (const text of [nq, bare]) {
     for (const variant of new Set([text.replace(LIGATURE_LETTERS, ''), text.replace(LIGATURE_LETTERS, ' ').replace(/ {2,}/g, ' ')])) {
-      for (const c of normalisedCandidates(p, variant.trim(), q)) {
+      // What is left must still say something: most of the quote, several letters.
+      const left = variant.trim();
+      if (left.length < Math.max(8, nq.length / 2)) continue;
+      for (const c of normalisedCandidates(p, left, q)) {
         c.score = score;
         c.errors = lost;
         out.push(c);
@@ -54,7 +58,11 @@ export function wholeCandidates(ctx: SearchContext, q: string, nq: string): Cand
   if (nq.length > 0) {
     for (const c of normalisedCandidates(p, nq, q)) if (!pooled.has(keyOf(c))) pooled.set(keyOf(c), c);
   }
-  if (pooled.size === 0 && nq.length > 0) for (const c of variantCandidates(p, nq, q)) if (!pooled.has(keyOf(c))) pooled.set(keyOf(c), c);
+  // The variants too where nothing literal is at the claimed location: "Copyright Act." there may
+  // be "Copyright Act," while another page has the full stop.
+  const atHint = (c: Candidate): boolean => ctx.hinted.has(c.startSeg) || ctx.hinted.has(c.endSeg);
+  const tryVariants = pooled.size === 0 || (ctx.hinted.size > 0 && ![...pooled.values()].some(atHint));
+  if (tryVariants && nq.length > 0) for (const c of variantCandidates(p, nq, q, ctx.minScore)) if (!pooled.has(keyOf(c))) pooled.set(keyOf(c), c);
   if (pooled.size > 0) return [...pooled.values()];
   if (options.fuzzy === false || effectiveLength(nq) < (options.minFuzzyLength ?? 20)) return [];
   const k = budgetFor(nq, options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE);

@@ -63,6 +63,15 @@ describe('end punctuation', () => {
     expect(findQuote('the motion carried.', text)?.text).toBe('the motion carried');
   });
 
+  it('counts at the claimed page even where another page has the phrase with the quoter\'s punctuation', () => {
+    const pages: Segment[] = [
+      { id: 'a', page: 1, text: 'Under the Copyright Act, owners may sue.' },
+      { id: 'b', page: 2, text: 'So says the Copyright Act.' },
+    ];
+    expect(findQuote('Copyright Act.', pages, { hint: { pages: [1] } })).toMatchObject({ segmentId: 'a', score: 1 });
+    expect(findQuote('Copyright Act.', pages)).toMatchObject({ segmentId: 'b', method: 'exact' });
+  });
+
   it('but a sign that carries meaning is no punctuation', () => {
     expect(findQuote('carried by 12$', text)).toBeNull();
     expect(findQuote('minutes record%', text)).toBeNull();
@@ -82,6 +91,10 @@ describe('ligature glyphs the PDF text lost', () => {
     expect(findQuote('their effect on the office', page)?.text).toBe('Their e ect on the o ce');
   });
 
+  it('never below the lowest score a match may have', () => {
+    expect(findQuote('ffi ffl ffi ffl fi', [{ id: 'x', text: 'a b  c  d  e' }])).toBeNull();
+  });
+
   it('never where the source has other letters there', () => {
     expect(findQuote('independent farm', page)).toBeNull();
     expect(findQuote('the official statements', page)).toBeNull();
@@ -98,6 +111,13 @@ describe('a near range chooses between repeated occurrences', () => {
     expect(findQuote('annual leave', [seg], { hint: { near: { segmentId: 's', start: seg.text.length - 5, end: seg.text.length } } })?.start).toBe(second);
     // A range in a segment not searched changes nothing.
     expect(findQuote('annual leave', [seg], { hint: { near: { segmentId: 'other', start: 0, end: 1 } } })?.start).toBe(0);
+  });
+
+  it('outranks a verbatim occurrence elsewhere when the one in range breaks across lines', () => {
+    const wrapped: Segment = { id: 'w', text: 'The Project Leader decides.\nIn line two the Project\nLeader may delegate.' };
+    const at = wrapped.text.indexOf('In line two');
+    const m = findQuote('the Project Leader', [wrapped], { hint: { near: { segmentId: 'w', start: at, end: at + 30 } } });
+    expect(m?.start).toBe(wrapped.text.indexOf('the Project\nLeader'));
   });
 
   it('comes after the text around the quote, which says more', () => {
