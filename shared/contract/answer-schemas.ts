@@ -45,6 +45,20 @@ export const ReviewData = z.object({
 });
 export type ReviewData = z.infer<typeof ReviewData>;
 
+/**
+ * Where a placed quote lies, as the viewers locate: by page (PDF), block (DOCX and HTML, from 0,
+ * as locator.paragraph) or line (text and Markdown, from 1). `start` counts from the start of
+ * `at`, `end` from the start of `endAt` (the same unit when the quote does not run on).
+ */
+export const MatchPlace = z.object({
+  unit: z.enum(['page', 'block', 'line']),
+  at: z.number().int().nonnegative(),
+  endAt: z.number().int().nonnegative(),
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+});
+export type MatchPlace = z.infer<typeof MatchPlace>;
+
 /** One citation's anchoring result in a run: enough for the viewer to highlight it. */
 export const CitationResultData = z.object({
   runId: z.number().int().positive(),
@@ -65,6 +79,8 @@ export const CitationResultData = z.object({
   prefix: z.string().nullable(),
   suffix: z.string().nullable(),
   notes: z.array(z.string()),
+  /** Null when the quote was not placed. */
+  place: MatchPlace.nullable(),
 });
 export type CitationResultData = z.infer<typeof CitationResultData>;
 
@@ -129,7 +145,9 @@ export const AnswerSummaryData = z.object({
   question: z.string().nullable(),
   createdAt: z.string(),
   citationCount: z.number().int().nonnegative(),
-  latestRun: z.object({ id: z.number().int().positive(), createdAt: z.string(), summary: VerificationSummary }).nullable(),
+  latestRun: z
+    .object({ id: z.number().int().positive(), createdAt: z.string(), summary: VerificationSummary, riskFlags: z.array(VerificationRiskFlag) })
+    .nullable(),
 });
 export type AnswerSummaryData = z.infer<typeof AnswerSummaryData>;
 

@@ -16,6 +16,7 @@ export interface AnswerListRow extends AnswerRow {
   run_id: number | null;
   run_created_at: string | null;
   run_summary: string | null;
+  run_risk_flags: string | null;
 }
 
 export interface CitationRow {
@@ -248,7 +249,7 @@ export class AnswersStore {
         `SELECT a.*,
            (SELECT count(*) FROM citations c WHERE c.answer_id = a.id
               AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)) AS citation_count,
-           r.id AS run_id, r.created_at AS run_created_at, r.summary AS run_summary
+           r.id AS run_id, r.created_at AS run_created_at, r.summary AS run_summary, r.risk_flags AS run_risk_flags
          FROM answers a
          LEFT JOIN verification_runs r ON r.id = (SELECT max(id) FROM verification_runs WHERE answer_id = a.id)
          ORDER BY a.created_at DESC, a.id DESC`,

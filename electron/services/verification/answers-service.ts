@@ -33,6 +33,7 @@ import type { AnchoringStore } from '../store/anchoring-store.ts';
 import type { AnswersStore, CitationRow, ResultRow, ReviewRow, RunRow } from '../store/answers-store.ts';
 import { toAnchorSegment } from './anchor-segment.ts';
 import { searchableQuote } from '../../../shared/anchoring/index.ts';
+import { matchPlace } from './match-place.ts';
 import { resultRow, verificationMatch, verificationResult } from './verification-output.ts';
 import { citationInputs, VERIFIER_NAME, type CitationInput, type Verifier } from './verifier.ts';
 
@@ -52,6 +53,14 @@ function parseJson<T>(text: string | null, fallback: T): T {
   } catch {
     return fallback;
   }
+}
+
+/** A run's stored risk flags; a row this version cannot read is left out rather than failing the answer. */
+function storedRiskFlags(text: string | null): VerificationRiskFlag[] {
+  return parseJson<unknown[]>(text, []).flatMap((f) => {
+    const r = VerificationRiskFlag.safeParse(f);
+    return r.success ? [r.data] : [];
+  });
 }
 
 function reviewData(r: ReviewRow): ReviewData {
@@ -160,10 +169,7 @@ export class AnswersService {
     const citations = this.store.citations(answerId);
     // Flags about the answer text itself (uncited model sentences) do not change between runs.
     const previous = this.store.latestRun(answerId);
-    const carried = parseJson<unknown[]>(previous?.risk_flags ?? null, [])
-      .map((f) => VerificationRiskFlag.safeParse(f))
-      .filter((r) => r.success && r.data.code === 'uncited_sentence')
-      .map((r) => r.data as VerificationRiskFlag);
+    const carried = storedRiskFlags(previous?.risk_flags ?? null).filter((f) => f.code === 'uncited_sentence');
     const verification = this.verifier.verifyAll(citations.map((c) => this.inputOf(c)), carried);
     const now = new Date().toISOString();
     this.store.transaction(() => {
@@ -194,7 +200,10 @@ export class AnswersService {
         question: a.question,
         createdAt: a.created_at,
         citationCount: a.citation_count,
-        latestRun: a.run_id !== null && a.run_created_at !== null && summary?.success ? { id: a.run_id, createdAt: a.run_created_at, summary: summary.data } : null,
+        latestRun:
+          a.run_id !== null && a.run_created_at !== null && summary?.success
+            ? { id: a.run_id, createdAt: a.run_created_at, summary: summary.data, riskFlags: storedRiskFlags(a.run_risk_flags) }
+            : null,
       };
     });
   }
@@ -205,10 +214,7 @@ export class AnswersService {
       verifier: run.verifier,
       createdAt: run.created_at,
       summary: VerificationSummary.parse(parseJson(run.summary, {})),
-      riskFlags: parseJson<unknown[]>(run.risk_flags, []).flatMap((f) => {
-        const r = VerificationRiskFlag.safeParse(f);
-        return r.success ? [r.data] : [];
-      }),
+      riskFlags: storedRiskFlags(run.risk_flags),
     };
   }
 
@@ -233,7 +239,15 @@ export class AnswersService {
       prefix: r.prefix,
       suffix: r.suffix,
       notes: parseJson<string[]>(r.notes, []),
+      place: this.placeOf(r),
     };
+  }
+
+  private placeOf(r: ResultRow): CitationResultData['place'] {
+    const first = r.segment_id === null ? undefined : this.anchoring.segment(r.segment_id);
+    if (!first || r.start_offset === null || r.end_offset === null) return null;
+    const last = r.end_segment_id === null ? undefined : this.anchoring.segment(r.end_segment_id);
+    return matchPlace(first, r.start_offset, last, r.end_offset);
   }
 
   /** The verification@1 document of a stored run. */

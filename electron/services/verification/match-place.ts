@@ -1,0 +1,27 @@
+/** A stored match as the viewers locate it: page, block or line, with offsets from there. */
+import type { MatchPlace } from '../../../shared/contract/answer-schemas.ts';
+import type { SegmentRow } from '../store/sources-store.ts';
+
+type Located = Pick<SegmentRow, 'page' | 'paragraph' | 'line_start' | 'text'>;
+
+/** The line of `offset` in a text segment and the offset's column in that line. */
+function lineColumn(seg: Located & { line_start: number }, offset: number): { line: number; column: number } {
+  const lines = seg.text.slice(0, offset).split('\n');
+  return { line: seg.line_start + lines.length - 1, column: (lines[lines.length - 1] ?? '').length };
+}
+
+/**
+ * Where a match from `start` in `first` to `end` in `last` (or in `first`) lies. Text offsets are
+ * turned into line and column, since a text viewer shows lines, not the segments that group them.
+ */
+export function matchPlace(first: Located, start: number, last: Located | undefined, end: number): MatchPlace | null {
+  const final = last ?? first;
+  if (first.page !== null && final.page !== null) return { unit: 'page', at: first.page, endAt: final.page, start, end };
+  if (first.paragraph !== null && final.paragraph !== null) return { unit: 'block', at: first.paragraph, endAt: final.paragraph, start, end };
+  if (first.line_start !== null && final.line_start !== null) {
+    const a = lineColumn({ ...first, line_start: first.line_start }, start);
+    const b = lineColumn({ ...final, line_start: final.line_start }, end);
+    return { unit: 'line', at: a.line, endAt: b.line, start: a.column, end: b.column };
+  }
+  return null;
+}
