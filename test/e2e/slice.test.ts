@@ -38,7 +38,7 @@ describe('the first slice in Chromium: ingest a PDF, list it, open it at page 3'
     const listed = await row.locator('code.sha').getAttribute('data-sha256');
     const expected = execFileSync('sha256sum', [pdfPath], { encoding: 'utf8' }).split(' ')[0];
     expect(listed).toBe(expected);
-    await expect.poll(() => row.locator('td').nth(1).textContent()).toBe('3');
+    await expect.poll(() => row.locator('td').nth(1).textContent()).toBe('3 pp.');
     await page.getByText('1 added').waitFor();
   });
 
