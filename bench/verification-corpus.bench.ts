@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseAnswer } from '../shared/imports/index.ts';
+import { parseAnswerFile } from '../electron/services/verification/parse-answer-file.ts';
 import { createServices, type Services } from '../electron/services/create-services.ts';
 import type { Platform } from '../electron/services/platform.ts';
 import { AnchoringStore } from '../electron/services/store/anchoring-store.ts';
@@ -123,7 +123,7 @@ export const bench: Bench = async () => {
 
     // Warm-up: JIT and the SQLite page cache.
     for (const c of cites.slice(0, 40)) {
-      const input = citationInputs(parseAnswer(c.content, c.fileName))[0];
+      const input = citationInputs(parseAnswerFile(c.content, c.fileName))[0];
       if (input) verifier.verifyCitation(input);
     }
 
@@ -133,7 +133,7 @@ export const bench: Bench = async () => {
     const failures: Failure[] = [];
     for (const c of cites) {
       const t = performance.now();
-      const answer = parseAnswer(c.content, c.fileName);
+      const answer = parseAnswerFile(c.content, c.fileName);
       const input = citationInputs(answer)[0];
       if (!input) throw new Error(`no citation parsed from ${c.content.slice(0, 200)}`);
       const o = verifier.verifyCitation(input);

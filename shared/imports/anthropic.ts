@@ -10,8 +10,8 @@
  * text's), and its text gives each char_location / content_block_location citation the text
  * around it, which picks the cited occurrence where ours repeats it.
  */
-import { base64Bytes, sha256Hex, utf8Bytes } from './document-digest.ts';
-import { baseName, compact, isPlainObject, nonNegativeInt, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
+import { base64Bytes, utf8Bytes } from './document-digest.ts';
+import { baseName, compact, isPlainObject, nonNegativeInt, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseContext, type ParseOutcome, type SourceRef } from './model.ts';
 
 function isMessage(x: unknown): x is { content: unknown[] } & Record<string, unknown> {
   return isPlainObject(x) && x.type === 'message' && Array.isArray(x.content);
@@ -30,16 +30,16 @@ interface RequestDoc {
 }
 
 /** What a document block tells about its document (Anthropic `source` types text, base64, content, url). */
-function requestDocument(block: Record<string, unknown>): RequestDoc {
+function requestDocument(block: Record<string, unknown>, digest: ParseContext['digest']): RequestDoc {
   const doc: RequestDoc = compact({ title: str(block.title) });
   const source = isPlainObject(block.source) ? block.source : {};
   if (source.type === 'text' && typeof source.data === 'string') {
     doc.text = source.data;
     // A title names it; an untitled text is known by content when it is the ingested file's text.
-    if (!doc.title) doc.sha256 = sha256Hex(utf8Bytes(source.data));
+    if (!doc.title && digest) doc.sha256 = digest(utf8Bytes(source.data));
   } else if (source.type === 'base64' && typeof source.data === 'string') {
-    const bytes = base64Bytes(source.data);
-    if (bytes && bytes.length > 0) doc.sha256 = sha256Hex(bytes);
+    const bytes = digest ? base64Bytes(source.data) : null;
+    if (digest && bytes && bytes.length > 0) doc.sha256 = digest(bytes);
   } else if (source.type === 'content' && Array.isArray(source.content)) {
     const texts = source.content.filter((b): b is Record<string, unknown> => isPlainObject(b) && typeof b.text === 'string').map((b) => String(b.text));
     doc.blockStarts = [];
@@ -56,13 +56,13 @@ function requestDocument(block: Record<string, unknown>): RequestDoc {
 }
 
 /** Document blocks of the request in order (document_index counts them across messages). */
-function requestDocuments(request: unknown): RequestDoc[] {
+function requestDocuments(request: unknown, digest: ParseContext['digest']): RequestDoc[] {
   if (!isPlainObject(request) || !Array.isArray(request.messages)) return [];
   const docs: RequestDoc[] = [];
   for (const msg of request.messages) {
     if (!isPlainObject(msg) || !Array.isArray(msg.content)) continue;
     for (const block of msg.content) {
-      if (isPlainObject(block) && block.type === 'document') docs.push(requestDocument(block));
+      if (isPlainObject(block) && block.type === 'document') docs.push(requestDocument(block, digest));
     }
   }
   return docs;
@@ -172,7 +172,7 @@ function locatorOf(c: Record<string, unknown>): { locator: ClaimedLocator; notes
   return { locator, notes };
 }
 
-export function parseAnthropic(json: unknown): ParseOutcome {
+export function parseAnthropic(json: unknown, context: ParseContext = {}): ParseOutcome {
   let message: unknown = json;
   let request: unknown = null;
   let question: string | null = null;
@@ -185,7 +185,7 @@ export function parseAnthropic(json: unknown): ParseOutcome {
   if (message.role !== undefined && message.role !== 'assistant') {
     return { kind: 'invalid', message: `it looks like an Anthropic message but its role is "${String(message.role)}", not "assistant"` };
   }
-  const docs = requestDocuments(request);
+  const docs = requestDocuments(request, context.digest);
   const citations: ImportedCitation[] = [];
   let answerText = '';
   for (const block of message.content) {

@@ -6,7 +6,7 @@ import { AppError } from '../contract/errors.ts';
 import { parseAnthropic } from './anthropic.ts';
 import { parseLedger } from './ledger.ts';
 import { parseMarkdown } from './markdown.ts';
-import { ImportedAnswer, IMPORT_FORMATS, type ImportFormat, type ParseOutcome } from './model.ts';
+import { ImportedAnswer, IMPORT_FORMATS, type ImportFormat, type ParseContext, type ParseOutcome } from './model.ts';
 import { parseNative } from './native.ts';
 import { findMarkers, sentenceAt, splitSentences, stripMarkers } from './sentences.ts';
 import { parseWebAnnotation } from './web-annotation.ts';
@@ -25,7 +25,7 @@ export function acceptedFormatsText(): string {
   return IMPORT_FORMATS.map((f) => `${f}: ${FORMAT_HELP[f]}`).join('; ');
 }
 
-const JSON_PARSERS: readonly [ImportFormat, (json: unknown) => ParseOutcome][] = [
+const JSON_PARSERS: readonly [ImportFormat, (json: unknown, context: ParseContext) => ParseOutcome][] = [
   ['evidence-desk/answer@1', parseNative],
   ['anthropic-messages', parseAnthropic],
   ['evidence-ledger', parseLedger],
@@ -57,7 +57,7 @@ function unknownFormat(fileName: string, why: string): AppError {
 }
 
 /** Parses an answer file's text into the common model, or throws ANSWER_FORMAT_UNKNOWN / ANSWER_INVALID. */
-export function parseAnswer(content: string, fileName: string): ImportedAnswer {
+export function parseAnswer(content: string, fileName: string, context: ParseContext = {}): ImportedAnswer {
   const text = content.replace(/^\uFEFF/, '');
   if (text.trim().length === 0) throw unknownFormat(fileName, 'it is empty');
   const trimmed = text.trimStart();
@@ -71,7 +71,7 @@ export function parseAnswer(content: string, fileName: string): ImportedAnswer {
     }
     if (jsonError === null) {
       for (const [format, parse] of JSON_PARSERS) {
-        const outcome = parse(json);
+        const outcome = parse(json, context);
         if (outcome.kind === 'not-mine') continue;
         if (outcome.kind === 'invalid') {
           throw new AppError('ANSWER_INVALID', `${fileName} looks like ${format}, but ${outcome.message}. Fix the file and import it again.`, { fileName, format });

@@ -137,3 +137,9 @@ export function nonNegativeInt(x: unknown): number | undefined {
 export function str(x: unknown): string | undefined {
   return typeof x === 'string' && x.trim().length > 0 ? x : undefined;
 }
+
+/** What parsing needs from its caller: shared/ has no crypto of its own. */
+export interface ParseContext {
+  /** SHA-256 (lowercase hex) of bytes, as ingestion computes it; without it, inline documents are known by title only. */
+  digest?: (bytes: Uint8Array) => string;
+}

@@ -3,7 +3,6 @@
  * run; old runs stay), the answerers, review decisions, re-anchoring in a new source version,
  * and the audit chain. Every write appends an audit row in the same transaction.
  */
-import { createHash } from 'node:crypto';
 import type {
   AnswerDetail,
   AnswerFile,
@@ -17,7 +16,6 @@ import type {
   StoredClaimedLocator,
 } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
-import { parseAnswer } from '../../../shared/imports/index.ts';
 import { SourceRef, type ImportedAnswer } from '../../../shared/imports/model.ts';
 import {
   VERIFICATION_FORMAT,
@@ -28,12 +26,14 @@ import {
 } from '../../../shared/verification/result-schema.ts';
 import { citationStatus, VERIFIED_SCORE } from '../../../shared/verification/index.ts';
 import { answerOffline } from '../answerers/offline.ts';
+import { sha256Bytes } from '../hashing/sha256.ts';
 import { answerWithModel, resolveModelSettings, type ModelSettings } from '../answerers/openai-compatible.ts';
 import type { AnchoringStore } from '../store/anchoring-store.ts';
 import type { AnswersStore, CitationRow, ResultRow, ReviewRow, RunRow } from '../store/answers-store.ts';
 import { toAnchorSegment } from './anchor-segment.ts';
 import { searchableQuote } from '../../../shared/anchoring/index.ts';
 import { matchPlace } from './match-place.ts';
+import { parseAnswerFile } from './parse-answer-file.ts';
 import { resultRow, verificationMatch, verificationResult } from './verification-output.ts';
 import { citationInputs, VERIFIER_NAME, type CitationInput, type Verifier } from './verifier.ts';
 
@@ -43,7 +43,7 @@ export interface AnswersServiceOptions {
 }
 
 function sha256Text(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return sha256Bytes(Buffer.from(text, 'utf8'));
 }
 
 function parseJson<T>(text: string | null, fallback: T): T {
@@ -89,12 +89,12 @@ export class AnswersService {
 
   /** Verifies an answer file without writing anything. */
   check({ content, fileName }: AnswerFile): VerificationResult {
-    const answer = parseAnswer(content, fileName);
+    const answer = parseAnswerFile(content, fileName);
     return verificationResult(answer.question, this.verifier.verifyAll(citationInputs(answer)), new Date().toISOString());
   }
 
   importFile({ content, fileName }: AnswerFile): AnswerDetail {
-    const answer = parseAnswer(content, fileName);
+    const answer = parseAnswerFile(content, fileName);
     return this.get(this.save(answer, `import:${fileName}`, content));
   }
 

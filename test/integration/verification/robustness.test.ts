@@ -7,7 +7,7 @@ import { PDFDocument, PDFName } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import { candidateTerms } from '../../../shared/anchoring/index.ts';
-import { parseAnswer } from '../../../shared/imports/index.ts';
+import { parseAnswerFile } from '../../../electron/services/verification/parse-answer-file.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { AnchoringStore } from '../../../electron/services/store/anchoring-store.ts';
 import { SearchStore } from '../../../electron/services/store/search-store.ts';
@@ -150,7 +150,7 @@ describe('candidate narrowing where FTS cannot help, in sources too large to sca
   });
 
   const verify = (content: string, fileName = 'a.json'): CitationOutcome => {
-    const input = citationInputs(parseAnswer(content, fileName))[0];
+    const input = citationInputs(parseAnswerFile(content, fileName))[0];
     if (!input) throw new Error('no citation');
     return verifier.verifyCitation(input);
   };

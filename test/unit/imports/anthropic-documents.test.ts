@@ -2,19 +2,15 @@
 // source each one is (by SHA-256) and what text surrounds each cited passage.
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { sha256Bytes } from '../../../electron/services/hashing/sha256.ts';
 import { parseAnswer } from '../../../shared/imports/index.ts';
-import { base64Bytes, sha256Hex, utf8Bytes } from '../../../shared/imports/document-digest.ts';
+import { base64Bytes, utf8Bytes } from '../../../shared/imports/document-digest.ts';
 
 const nodeSha = (b: Uint8Array | string): string => createHash('sha256').update(b).digest('hex');
+/** The digest the answers service hands the parser: ingestion's own. */
+const withDigest = { digest: sha256Bytes };
 
 describe('document digests without Node or the DOM', () => {
-  it('hashes bytes as SHA-256 does, for every length around the block boundaries', () => {
-    for (const n of [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 1000, 100_000]) {
-      const bytes = new Uint8Array(randomBytes(n));
-      expect(sha256Hex(bytes), `${n} bytes`).toBe(nodeSha(bytes));
-    }
-  });
-
   it('encodes UTF-8 and decodes base64 and base64url as Node does', () => {
     const text = 'Zürich, 東京, emoji 🧾, "quotes" and a lone \uD800 surrogate';
     expect(Buffer.from(utf8Bytes(text)).equals(Buffer.from(text, 'utf8'))).toBe(true);
@@ -48,15 +44,19 @@ describe('Anthropic request documents', () => {
         ],
       ),
       'exchange.json',
+      withDigest,
     );
     expect(a.citations[0]?.sourceRef).toEqual({ sha256: nodeSha(pdf), documentIndex: 0 });
     expect(a.citations[1]?.sourceRef).toEqual({ sha256: nodeSha(pdf), documentIndex: 1, title: 'Policy.pdf', file: 'Policy.pdf' });
   });
 
   it('knows an untitled plain-text document by its text, and gives each char_location the text around it', () => {
-    const a = parseAnswer(exchange([{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: text } }], [{ type: 'char_location', cited_text: 'The board met.', document_index: 0, start_char_index: second, end_char_index: second + 14 }]), 'exchange.json');
+    const a = parseAnswer(exchange([{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: text } }], [{ type: 'char_location', cited_text: 'The board met.', document_index: 0, start_char_index: second, end_char_index: second + 14 }]), 'exchange.json', withDigest);
     const c = a.citations[0];
     expect(c?.sourceRef).toEqual({ sha256: nodeSha(text), documentIndex: 0 });
+    // Without the caller's digest (shared/ has no crypto), the document is known by title only.
+    const blind = parseAnswer(exchange([{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: text } }], [{ type: 'char_location', cited_text: 'The board met.', document_index: 0, start_char_index: second, end_char_index: second + 14 }]), 'exchange.json');
+    expect(blind.citations[0]?.sourceRef).toEqual({ documentIndex: 0 });
     expect(c?.locator).toEqual({ charStart: second, charEnd: second + 14 });
     expect(c?.prefix).toBe(text.slice(second - 32, second));
     expect(c?.suffix).toBeUndefined(); // only a line break follows: no context
