@@ -59,6 +59,8 @@ export interface PdfPart {
   scannedPages: number[];
   failedPages: number[];
   unusablePages: number[];
+  /** Filled-in form fields per page: their values are drawn by widgets, not in the text layer. */
+  formFields: { page: number; count: number }[];
 }
 
 async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
@@ -67,25 +69,39 @@ async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
     throw new AppError('WRONG_EXTENSION', `${ctx.fileName} is named like a PDF but is ${describeHead(bytes)}, not a PDF. Rename it to its real type or remove it from the batch.`);
   }
   const pdfjs = await loadPdfjs();
-  // pdf.js may detach the buffer it is given, so it gets its own copy.
-  const task = pdfjs.getDocument({
-    data: new Uint8Array(bytes),
-    password: ctx.password,
-    // pdfjs-dist 6 has no eval-based font path any more (the isEvalSupported option is gone and
-    // the build contains no eval or new Function), so DESIGN.md §8's rule holds by construction.
-    enableXfa: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    cMapUrl: PDFJS_ASSETS.cMapUrl,
-    cMapPacked: true,
-    standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
-    verbosity: pdfjs.VerbosityLevel.ERRORS,
-  });
+  const gavePassword = ctx.password !== undefined && ctx.password !== '';
+  const open = async (password: string | undefined) => {
+    // pdf.js may detach the buffer it is given, so it gets its own copy.
+    const task = pdfjs.getDocument({
+      data: new Uint8Array(bytes),
+      password,
+      // pdfjs-dist 6 has no eval-based font path any more (the isEvalSupported option is gone and
+      // the build contains no eval or new Function), so DESIGN.md §8's rule holds by construction.
+      enableXfa: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      cMapUrl: PDFJS_ASSETS.cMapUrl,
+      cMapPacked: true,
+      standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
+      verbosity: pdfjs.VerbosityLevel.ERRORS,
+    });
+    try {
+      return { pdfjs, task, doc: await task.promise };
+    } catch (e) {
+      await task.destroy().catch(() => undefined);
+      throw e;
+    }
+  };
   try {
-    return { pdfjs, task, doc: await task.promise };
+    return await open(ctx.password);
   } catch (e) {
-    await task.destroy().catch(() => undefined);
-    throw translateOpenError(e, ctx.fileName, ctx.password !== undefined && ctx.password !== '');
+    // A batch's password is given to every file in it, but a PDF with only an owner password (or
+    // none) opens without one: refusing it as "wrong password" would be wrong.
+    if (gavePassword && (e as PdfjsError | null)?.name === 'PasswordException') {
+      const opened = await open(undefined).catch(() => null);
+      if (opened) return opened;
+    }
+    throw translateOpenError(e, ctx.fileName, gavePassword);
   }
 }
 
@@ -111,7 +127,9 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
     const first = Math.max(1, ctx.firstPage ?? 1);
     const last = Math.min(pageCount, ctx.lastPage ?? pageCount);
     const labels = await doc.getPageLabels().catch(() => null);
-    const part: PdfPart = { pageCount, title: null, segments: [], scannedPages: [], failedPages: [], unusablePages: [] };
+    const meta = await doc.getMetadata().catch(() => null);
+    const info = (meta?.info ?? {}) as { Title?: unknown; IsAcroFormPresent?: unknown };
+    const part: PdfPart = { pageCount, title: null, segments: [], scannedPages: [], failedPages: [], unusablePages: [], formFields: [] };
     for (let n = first; n <= last; n++) {
       if (ctx.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${ctx.fileName} was cancelled.`);
       const seg: ExtractedSegment = { text: '', page: n, itemStarts: [], blockType: 'page' };
@@ -136,6 +154,11 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
         } else if (assessText(text).unusable) {
           part.unusablePages.push(n);
         }
+        // Only documents with an AcroForm pay for reading annotations (link-heavy manuals have thousands).
+        if (info.IsAcroFormPresent === true) {
+          const count = await filledFormFields(page);
+          if (count > 0) part.formFields.push({ page: n, count });
+        }
         page.cleanup();
       } catch (e) {
         if (e instanceof AppError) throw e;
@@ -145,8 +168,6 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
       ctx.onProgress?.(n, pageCount);
     }
     if (first === 1) {
-      const meta = await doc.getMetadata().catch(() => null);
-      const info = (meta?.info ?? {}) as { Title?: unknown };
       part.title = typeof info.Title === 'string' && info.Title.trim() ? info.Title.trim() : null;
     }
     return part;
@@ -189,6 +210,14 @@ export function mergePdfParts(parts: PdfPart[], fileName: string): ExtractedDocu
       message: `${fileName}: ${failed.length} pages could not be read (damaged content): ${pageList(failed)}. They are stored empty.`,
     });
   }
+  const forms = parts.flatMap((p) => p.formFields);
+  if (forms.length > 0) {
+    const fields = forms.reduce((sum, f) => sum + f.count, 0);
+    warnings.push({
+      code: 'PDF_FORM_NOT_INDEXED',
+      message: `${fileName}: ${fields} filled-in form field${fields === 1 ? '' : 's'} (page${forms.length === 1 ? '' : 's'} ${pageList(forms.map((f) => f.page))}) hold text that is not part of the page text, so it is not indexed and quotes from it cannot be verified. To index it, flatten the form (print it to PDF) and ingest that copy.`,
+    });
+  }
   const title = parts.find((p) => p.title !== null)?.title ?? null;
   return { kind: 'pdf', method: `pdfjs-text@${PDFJS_VERSION}`, title, pageCount, segments, warnings };
 }
@@ -201,6 +230,27 @@ export async function extractPdf(bytes: Uint8Array, ctx: PdfExtractOptions): Pro
 function pageList(pages: number[]): string {
   const shown = pages.slice(0, 12).join(', ');
   return pages.length > 12 ? `${shown}, … (${pages.length} in all)` : shown;
+}
+
+interface PageWithAnnotations {
+  getAnnotations(): Promise<{ annotationType?: number; fieldType?: string; fieldValue?: unknown }[]>;
+}
+
+/** pdf.js's AnnotationType.WIDGET: form fields. */
+const WIDGET = 20;
+
+/** Text and choice fields with a value on the page; checkboxes and buttons hold no citable text. */
+async function filledFormFields(page: PageWithAnnotations): Promise<number> {
+  try {
+    const annotations = await page.getAnnotations();
+    return annotations.filter((a) => {
+      if (a.annotationType !== WIDGET || (a.fieldType !== 'Tx' && a.fieldType !== 'Ch')) return false;
+      const values = Array.isArray(a.fieldValue) ? a.fieldValue : [a.fieldValue];
+      return values.some((v) => typeof v === 'string' && v.trim() !== '');
+    }).length;
+  } catch {
+    return 0; // a damaged annotation array costs the warning, not the page
+  }
 }
 
 interface PageWithOps {
