@@ -8,7 +8,7 @@ import { sha256Bytes } from '../hashing/sha256.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import type { ExtractedDocument } from './extracted.ts';
-import { isHidden, kindForPath } from './file-kinds.ts';
+import { isHidden, kindForPath, SUPPORTED_TYPES_IN_WORDS } from './file-kinds.ts';
 import { extractInPool } from './pooled-extract.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
@@ -166,7 +166,7 @@ export class IngestService {
     const name = path.basename(file);
     const kind = kindForPath(file);
     if (kind === null) {
-      throw new AppError('UNSUPPORTED_TYPE', `${name}: files of type "${path.extname(file) || '(no extension)'}" are not supported. Evidence Desk reads PDF, DOCX, TXT, Markdown and HTML.`);
+      throw new AppError('UNSUPPORTED_TYPE', `${name}: files of type "${path.extname(file) || '(no extension)'}" are not supported. Evidence Desk reads ${SUPPORTED_TYPES_IN_WORDS}.`);
     }
     let stat: fs.Stats;
     try {

@@ -64,7 +64,7 @@ const DETECTION_SAMPLE_BYTES = 256 * 1024;
 const MIN_CONFIDENCE = 10;
 /** A decoded text with more control characters than this share is binary, whatever chardet says. */
 const MAX_CONTROL_RATIO = 0.01;
-/** Valid UTF-8 is trusted more than a guessed encoding, so it gets a laxer threshold. */
+/** Valid UTF-8 and text behind a BOM are trusted more than a guessed encoding, so they get a laxer threshold. */
 const MAX_UTF8_CONTROL_RATIO = 0.05;
 /** Lossy UTF-8 is accepted only when the bad sequences are this rare (mostly-UTF-8 files with a stray byte). */
 const MAX_LOSSY_RATIO = 0.001;
@@ -133,6 +133,20 @@ function guessBomlessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   return null;
 }
 
+/**
+ * Valid UTF-8 or UTF-16 can still be binary: NUL and the other control bytes are valid characters.
+ * ESC is spared (terminal colour codes in logs).
+ */
+function refuseBinaryText(text: string, fileName: string): void {
+  if (text.includes('\0') || controlRatio(text.replace(/\x1b/g, '')) > MAX_UTF8_CONTROL_RATIO) {
+    throw new AppError(
+      'UNSUPPORTED_TYPE',
+      `"${fileName}" contains binary data (control characters), not text. Check that this is the file you meant.`,
+      { fileName },
+    );
+  }
+}
+
 function nonUtf8Warning(fileName: string, message: string): Warning {
   return { code: 'TEXT_ENCODING_DETECTED', message: `"${fileName}" is not UTF-8: ${message}` };
 }
@@ -168,6 +182,8 @@ export function decodeText(bytes: Uint8Array, fileName: string, options: DecodeO
     if (!startsWith(bytes, bom)) continue;
     const text = tryDecode(bytes, label);
     if (text === null) throw unknownEncoding(fileName, ` (it starts with a ${label.toUpperCase()} byte-order mark but is not valid ${label.toUpperCase()})`);
+    // A BOM is three or two bytes: binary data may start with them too.
+    refuseBinaryText(text, fileName);
     const warnings = label === 'utf-8' ? [] : [nonUtf8Warning(fileName, `decoded as ${label.toUpperCase()} (from its byte-order mark).`)];
     return { text, encoding: label, source: 'bom', detectedAs: null, confidence: null, warnings };
   }
@@ -210,7 +226,16 @@ export function decodeText(bytes: Uint8Array, fileName: string, options: DecodeO
   //    without a BOM, as browsers do: a file that reached this point has no NULs, so it is not UTF-16.
   const declared = options.declared ? whatwgEncoding(options.declared) : null;
   const declaredWarnings: Warning[] = [];
-  if (declared !== null && declared !== 'utf-16le' && declared !== 'utf-16be') {
+  const utf8 = tryDecode(bytes, 'utf-8');
+  // A page saved from the web keeps its template's <meta charset> but not the HTTP header that
+  // overrode it: bytes that are valid UTF-8 with non-ASCII characters are UTF-8 whatever the meta
+  // says (legacy text almost never forms valid multi-byte UTF-8 sequences by chance).
+  if (declared !== null && declared !== 'utf-8' && utf8 !== null && bytes.some((b) => b >= 0x80)) {
+    declaredWarnings.push({
+      code: 'TEXT_ENCODING_DETECTED',
+      message: `"${fileName}" declares the encoding ${options.declared ?? ''} but its bytes are UTF-8; it was read as UTF-8.`,
+    });
+  } else if (declared !== null && declared !== 'utf-16le' && declared !== 'utf-16be') {
     const text = tryDecode(bytes, declared);
     if (text !== null) {
       const warnings = declared === 'utf-8' ? [] : [nonUtf8Warning(fileName, `decoded as ${declared} (the encoding the file declares).`)];
@@ -224,16 +249,8 @@ export function decodeText(bytes: Uint8Array, fileName: string, options: DecodeO
 
   // 5. Strict UTF-8 (pure ASCII is UTF-8) – except ISO-2022-JP, which is 7-bit and would pass as ASCII
   //    with its escape sequences left in the text.
-  const utf8 = tryDecode(bytes, 'utf-8');
   if (utf8 !== null && !(bytes.includes(0x1b) && /\x1b[$(][@BJ]/.test(utf8))) {
-    // Valid UTF-8 can still be binary: control bytes are ASCII. ESC is spared (terminal colour codes in logs).
-    if (controlRatio(utf8.replace(/\x1b/g, '')) > MAX_UTF8_CONTROL_RATIO) {
-      throw new AppError(
-        'UNSUPPORTED_TYPE',
-        `"${fileName}" contains binary data (control characters), not text. Check that this is the file you meant.`,
-        { fileName },
-      );
-    }
+    refuseBinaryText(utf8, fileName);
     return { text: utf8, encoding: 'utf-8', source: 'utf8', detectedAs: null, confidence: null, warnings: declaredWarnings };
   }
 

@@ -78,7 +78,8 @@ function markdownBlocks(lines: readonly string[]): { blocks: LineBlock[]; frontM
   let frontMatterTitle: string | null = null;
   let i = 0;
 
-  if (lines[0] !== undefined && /^---[ \t]*$/.test(lines[0])) {
+  // As pandoc reads it: "---" on the first line, not followed by a blank line (that is a rule).
+  if (lines[0] !== undefined && /^---[ \t]*$/.test(lines[0]) && !BLANK.test(lines[1] ?? '')) {
     let end = -1;
     for (let j = 1; j < lines.length; j++) {
       if (/^(?:---|\.\.\.)[ \t]*$/.test(lines[j] ?? '')) {
