@@ -2,12 +2,14 @@
 // footnote) with its index and heading path (DESIGN.md §4). A DOCX is an untrusted ZIP, so its
 // central directory is checked before anything is inflated (DESIGN.md §8).
 import { inflateRawSync } from 'node:zlib';
+import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { Parser } from 'htmlparser2';
 import { AppError } from '../../../../shared/contract/errors.ts';
 import type { Warning } from '../../../../shared/contract/schemas.ts';
 import type { ExtractContext, ExtractedSegment, Extractor } from '../extracted.ts';
 import { blockTypeInContext, packageVersion, splitHtmlBlocks, type BlockRule, type ElementInfo } from './html.ts';
+import { normaliseWordXml } from './word-markup.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Block rule, shared with the viewer
@@ -258,10 +260,37 @@ function inflateEntry(bytes: Uint8Array, entry: ZipEntry, fileName: string): Uin
   }
 }
 
-/** Every entry inflated once within its declared size, so mammoth then works on honest data. */
-function verifyDeclaredSizes(bytes: Uint8Array, entries: readonly ZipEntry[], fileName: string): void {
+/** The parts mammoth reads as markup (document, notes, styles, relationships, …). */
+const isMarkupPart = (entry: ZipEntry): boolean => /\.(?:xml|rels)$/i.test(entry.name);
+
+/**
+ * Every entry mammoth may inflate, inflated once within its declared size, so mammoth then works
+ * on honest data. With images omitted, mammoth never reads media, so a 150 MB photo is not
+ * inflated for nothing.
+ */
+function verifyDeclaredSizes(bytes: Uint8Array, entries: readonly ZipEntry[], fileName: string, withMedia: boolean, mainPart: string): void {
   for (const entry of entries) {
-    if (entry.method === 8) inflateEntry(bytes, entry, fileName);
+    if (entry.method === 8 && (withMedia || isMarkupPart(entry) || entry.name === mainPart)) inflateEntry(bytes, entry, fileName);
+  }
+}
+
+/** The package with its markup rewritten where mammoth would drop text (word-markup.ts), else the same bytes. */
+async function withReadableMarkup(bytes: Uint8Array, entries: readonly ZipEntry[], fileName: string): Promise<Uint8Array> {
+  const changed = new Map<string, string>();
+  for (const entry of entries) {
+    if (!/\.xml$/i.test(entry.name) || entry.name === '[Content_Types].xml') continue;
+    const xml = new TextDecoder().decode(inflateEntry(bytes, entry, fileName));
+    const rewritten = normaliseWordXml(xml);
+    if (rewritten !== null) changed.set(entry.name, rewritten);
+  }
+  if (changed.size === 0) return bytes;
+  try {
+    const zip = await JSZip.loadAsync(bytes);
+    for (const [name, xml] of changed) zip.file(name, xml);
+    // Unchanged deflated entries keep their compressed bytes; only the rewritten parts are deflated.
+    return await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 1 } });
+  } catch (e) {
+    throw invalid(fileName, `its ZIP archive could not be read: ${e instanceof Error ? e.message : String(e)}`, { stage: 'markup' });
   }
 }
 
@@ -358,18 +387,21 @@ async function convert(bytes: Uint8Array, options: DocxHtmlOptions): Promise<Con
     throw new AppError('FILE_EMPTY', `"${fileName}" is empty (0 bytes). Check that the file was saved completely, then ingest it again.`, { fileName });
   }
   const entries = scanZip(bytes, fileName, options.limits ?? DEFAULT_DOCX_LIMITS);
-  verifyDeclaredSizes(bytes, entries, fileName);
-  mainDocumentPath(bytes, entries, fileName);
+  const inline = options.images === 'inline';
+  const mainPart = mainDocumentPath(bytes, entries, fileName);
+  verifyDeclaredSizes(bytes, entries, fileName, inline, mainPart);
+  const docx = await withReadableMarkup(bytes, entries, fileName);
   let imagesOmitted = 0;
   let inlineBytes = 0;
-  const inline = options.images === 'inline';
   // The src is the only thing images change: block structure and text are the same either way.
   const convertImage = mammoth.images.imgElement(async (image) => {
     if (inline && VIEWABLE_IMAGES.has(image.contentType)) {
-      const data = await image.readAsBase64String();
-      if (inlineBytes + data.length <= MAX_INLINE_IMAGE_BYTES) {
-        inlineBytes += data.length;
-        return { src: `data:${image.contentType};base64,${data}` };
+      const data = await image.readAsBuffer();
+      // Base64 only what fits: a string of a huge image would take the worker's heap for nothing.
+      const encoded = Math.ceil(data.length / 3) * 4;
+      if (inlineBytes + encoded <= MAX_INLINE_IMAGE_BYTES) {
+        inlineBytes += encoded;
+        return { src: `data:${image.contentType};base64,${data.toString('base64')}` };
       }
     }
     imagesOmitted++;
@@ -377,7 +409,7 @@ async function convert(bytes: Uint8Array, options: DocxHtmlOptions): Promise<Con
   });
   try {
     const result = await mammoth.convertToHtml(
-      { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
+      { buffer: Buffer.from(docx.buffer, docx.byteOffset, docx.byteLength) },
       // Untrusted input: no reading of linked files, no style map smuggled in by the document.
       { externalFileAccess: false, includeEmbeddedStyleMap: false, convertImage },
     );
