@@ -2,9 +2,10 @@
 // line endings, binary data under a text name, data exports and logs, front matter, web pages saved
 // with a <meta charset> their bytes do not follow. The stored text at each locator is the known text.
 import { describe, expect, it } from 'vitest';
+import type { SourceContent } from '../../../shared/contract/content-schemas.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
 import { ingestFailure, ingestOne, lineOf, storedPhrase, storedTexts } from '../../support/stored-text.ts';
-import { workspaceSnapshot, type TestServices } from '../../support/workspace.ts';
+import { callHandler, workspaceSnapshot, type TestServices } from '../../support/workspace.ts';
 import { withDocsWorkspace } from '../verification/docs-workspace.ts';
 
 const LINES = ['First line of the memo.', 'Größe, café and “quotes” on line two.', '', 'Line four after a blank line.'];
@@ -143,6 +144,28 @@ describe('HTML pages from the wild', () => {
     const cell = storedPhrase(services, r.sourceId, '14\u00a0days & more');
     expect(JSON.parse(cell.seg.locator)).toMatchObject({ paragraph: 4, start: 0 });
     expect(cell.seg.block_type).toBe('table_cell');
+  });
+
+  it('splits text that sits beside headings and paragraphs in one container into blocks in reading order, under their headings', async () => {
+    // Old-style pages and legislation sites: one <div> of loose text, <br> and headings.
+    const html = page(
+      '',
+      '<div id="content"><h2>Article 1</h2>Employees get 14 days.<br><br>Requests go to HR.<h2>Article 2</h2>Carry-over is capped at five days.<p>A proper paragraph.</p>Closing words.</div>',
+    );
+    const r = await ingestOne(services, writeFile(docs, 'articles.html', html));
+    const segments = services.sources.segments(r.sourceId);
+    expect(segments.map((s) => [s.paragraph, s.text, JSON.parse(s.heading_path ?? '[]')])).toEqual([
+      [0, 'Article 1', []],
+      [1, 'Employees get 14 days.\n\nRequests go to HR.', ['Article 1']],
+      [2, 'Article 2', []],
+      [3, 'Carry-over is capped at five days.', ['Article 2']],
+      [4, 'A proper paragraph.', ['Article 2']],
+      [5, 'Closing words.', ['Article 2']],
+    ]);
+    // The viewer shows the same blocks, by construction.
+    const content = await callHandler<SourceContent>(services, 'sources.content', { id: r.sourceId });
+    if (content.view !== 'blocks') throw new Error(`expected blocks, got ${content.view}`);
+    expect(content.blocks.map((b) => [b.paragraph, b.text])).toEqual(segments.map((s) => [s.paragraph, s.text]));
   });
 });
 

@@ -51,6 +51,14 @@ export interface SplitOptions {
   recognizeSelfClosing?: boolean;
   /** Text outside every block goes to an implicit block instead of being counted as lost. */
   implicitRootBlock?: boolean;
+  /**
+   * A block's own text on either side of a nested block makes separate blocks, numbered where
+   * they start, as a browser lays out anonymous block boxes: `<div>Intro<h2>B</h2>More</div>` is
+   * "Intro", "B", "More" (with "More" under heading B), not "Intro More" before "B". Without it,
+   * the nested block counts as a space in its parent. Not with `annotate`: such runs have no
+   * element of their own to carry a block index (mammoth's HTML, the annotated one, has none).
+   */
+  anonymousBlocks?: boolean;
 }
 
 export interface SplitResult {
@@ -93,6 +101,10 @@ interface Frame {
   text: string;
   /** Annotate only: the block's text pieces, each with the raw range of its token. */
   pieces: { at: number; s: string; raw: RawRange }[];
+  /** Rendered: its text is final (a run cut by a nested block, or a closed block). */
+  done: boolean;
+  /** anonymousBlocks: a nested block ended this run; the parent's next text starts a new one. */
+  cut: boolean;
 }
 
 interface OpenElement {
@@ -222,12 +234,24 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
         insertAt: null,
         text: '',
         pieces: [],
+        done: false,
+        cut: false,
       }
     : null;
   if (root) {
     frames.push(root);
     all.push(root);
   }
+
+  /** anonymousBlocks: the parent's text after a nested block, as a new block numbered here. */
+  const continueRun = (cut: Frame): Frame => {
+    const next: Frame = { ...cut, tokens: [], pathAtOpen: currentPath(), pathAtText: null, insertAt: null, text: '', pieces: [], done: false, cut: false };
+    frames[frames.length - 1] = next;
+    all.push(next);
+    const entry = open.findLast((o) => o.frame === cut);
+    if (entry) entry.frame = next;
+    return next;
+  };
 
   /** Where ` name="…"` can be inserted into a start tag that is really in the source. */
   const tagInsertPoint = (name: string, implied: boolean): number | null => {
@@ -238,6 +262,8 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
   };
 
   const finish = (frame: Frame): void => {
+    if (frame.done) return;
+    frame.done = true;
     const rendered = renderBlock(frame.tokens, frame.pre);
     frame.text = rendered.text;
     if (options.annotate) {
@@ -278,7 +304,12 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
         if (skipDepth === 0) {
           if (rule.isBlock(el)) {
             const parent = frames[frames.length - 1];
-            parent?.tokens.push({ kind: 'sep' });
+            if (parent && options.anonymousBlocks && parent.headingLevel === null && !parent.pre) {
+              finish(parent);
+              parent.cut = true;
+            } else {
+              parent?.tokens.push({ kind: 'sep' });
+            }
             const level = /^h[1-6]$/.test(name) ? Number(name[1]) : null;
             const frame: Frame = {
               el,
@@ -291,13 +322,16 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
               insertAt: options.annotate ? tagInsertPoint(name, isImplied) : null,
               text: '',
               pieces: [],
+              done: false,
+              cut: false,
             };
             entry.frame = frame;
             frames.push(frame);
             all.push(frame);
           } else if (name === 'br') {
+            // A <br> that would start a new run is dropped, as at the start of any block.
             const frame = frames[frames.length - 1];
-            frame?.tokens.push({ kind: 'br' });
+            if (!frame?.cut) frame?.tokens.push({ kind: 'br' });
           }
         }
         open.push(entry);
@@ -305,7 +339,12 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
       ontext(data) {
         if (titleDepth > 0 && title !== null) title += data;
         if (skipDepth > 0) return;
-        const frame = frames[frames.length - 1];
+        let frame = frames[frames.length - 1];
+        if (frame?.cut) {
+          // White space before a run's first visible character is dropped anyway.
+          if (!HAS_VISIBLE.test(data)) return;
+          frame = continueRun(frame);
+        }
         if (!frame) {
           const visible = data.replace(/[ \t\n\r\f]+/g, '');
           strayChars += visible.length;
@@ -348,7 +387,8 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
       frames.pop();
     }
   }
-  if (root) finish(root);
+  // The implicit root, or the run that continues it.
+  for (const frame of frames) finish(frame);
 
   const blocks: HtmlBlock[] = [];
   let unannotated = 0;
@@ -466,7 +506,7 @@ export function htmlDocumentBlocks(bytes: Uint8Array, fileName: string): { split
   const html = normaliseLineEndings(decoded.text);
   const xhtml = /^\s*<\?xml/.test(html) || /<html[^>]+xmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml/i.test(html.slice(0, 4096));
   try {
-    const split = splitHtmlBlocks(html, HTML_BLOCK_RULE, { recognizeSelfClosing: xhtml, implicitRootBlock: true });
+    const split = splitHtmlBlocks(html, HTML_BLOCK_RULE, { recognizeSelfClosing: xhtml, implicitRootBlock: true, anonymousBlocks: true });
     return { split, encoding: decoded.encoding, warnings: decoded.warnings };
   } catch (e) {
     throw new AppError(
