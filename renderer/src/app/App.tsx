@@ -1,13 +1,31 @@
 import { useEffect, useState } from 'react';
 import type { WorkspaceInfo } from '../../../shared/contract/schemas.ts';
 import { client, ClientError } from '../api/client.ts';
+import { AnswersPanel } from '../features/answers/AnswersPanel.tsx';
+import { useAnswers } from '../features/answers/answers-store.ts';
+import { CitationBar } from '../features/answers/CitationBar.tsx';
 import { LibraryPanel } from '../features/library/LibraryPanel.tsx';
+import { useLibrary } from '../features/library/library-store.ts';
 import { RelinkDialog } from '../features/relink/RelinkDialog.tsx';
 import { ViewerPanel } from '../features/viewer/ViewerPanel.tsx';
+
+type Tab = 'answers' | 'sources';
+const TAB_KEY = 'evidesk.leftTab';
+
+function savedTab(): Tab {
+  try {
+    return localStorage.getItem(TAB_KEY) === 'answers' ? 'answers' : 'sources';
+  } catch {
+    return 'sources';
+  }
+}
 
 export function App() {
   const [info, setInfo] = useState<WorkspaceInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [tab, setTab] = useState<Tab>(savedTab);
+  const sourceCount = useLibrary((s) => s.sources.length);
+  const answerCount = useAnswers((s) => s.answers.length);
 
   useEffect(() => {
     client
@@ -16,6 +34,16 @@ export function App() {
       .catch((e: unknown) => setError(e instanceof ClientError ? e.message : String(e)));
   }, []);
 
+  const choose = (t: Tab) => {
+    setTab(t);
+    try {
+      localStorage.setItem(TAB_KEY, t);
+    } catch {
+      // A page without storage still switches tabs; it only forgets the choice.
+    }
+  };
+
+  // Both panels stay mounted, so ingest progress and the review keep their state across tabs.
   return (
     <div className="app">
       <header className="topbar">
@@ -28,8 +56,35 @@ export function App() {
         {error && <span className="error" role="alert">{error}</span>}
       </header>
       <main className="panes">
-        <LibraryPanel />
-        <ViewerPanel />
+        <div className="side">
+          <div
+            className="side-tabs"
+            role="tablist"
+            aria-label="Panels"
+            onKeyDown={(e) => {
+              if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+              const next: Tab = tab === 'answers' ? 'sources' : 'answers';
+              choose(next);
+              document.getElementById(`tab-${next}`)?.focus();
+            }}
+          >
+            {(['answers', 'sources'] as const).map((t) => (
+              <button key={t} type="button" role="tab" id={`tab-${t}`} aria-controls={`panel-${t}`} aria-selected={tab === t} tabIndex={tab === t ? 0 : -1} onClick={() => choose(t)}>
+                {t === 'answers' ? 'Answers' : 'Sources'} <span className="tab-count">{t === 'answers' ? answerCount : sourceCount}</span>
+              </button>
+            ))}
+          </div>
+          <div className="side-panel" role="tabpanel" id="panel-answers" aria-labelledby="tab-answers" hidden={tab !== 'answers'}>
+            <AnswersPanel />
+          </div>
+          <div className="side-panel" role="tabpanel" id="panel-sources" aria-labelledby="tab-sources" hidden={tab !== 'sources'}>
+            <LibraryPanel />
+          </div>
+        </div>
+        <div className="viewer-column">
+          <CitationBar />
+          <ViewerPanel />
+        </div>
       </main>
       <RelinkDialog />
     </div>

@@ -1,0 +1,131 @@
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import type { Health } from '../../../../shared/contract/schemas.ts';
+import { useLibrary } from '../library/library-store.ts';
+import { useAnswers } from './answers-store.ts';
+import { AnswerText } from './AnswerText.tsx';
+import { CitationCard } from './CitationCard.tsx';
+import { LedgerSummary } from './LedgerSummary.tsx';
+import { answerOrigin, answerTitle, reviewProgress, stepCitation } from './selectors.ts';
+
+function typing(target: EventTarget): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+/**
+ * The selected answer: its ledger, its text with markers, and a card per citation. Keyboard:
+ * j/k or arrows move between cards (the viewer follows), Enter opens, x shows details,
+ * a accepts, r rejects and f flags (both with a note).
+ */
+export function AnswerReview() {
+  const { detail, detailError, busy, currentId, expanded, select, verify, open, setCurrent, toggleExpanded, review, setDraft } = useAnswers();
+  const sources = useLibrary((s) => s.sources);
+  const health = useMemo(() => new Map<number, Health>(sources.map((s) => [s.id, s.health])), [sources]);
+  const cards = useRef(new Map<number, HTMLElement>());
+  const moved = useRef(false);
+
+  // Keyboard moves and marker clicks bring the current card into view.
+  useEffect(() => {
+    if (!moved.current || currentId === null) return;
+    moved.current = false;
+    cards.current.get(currentId)?.scrollIntoView({ block: 'nearest' });
+  }, [currentId]);
+
+  if (detailError && !detail) {
+    return (
+      <div className="review">
+        <button type="button" className="link back" onClick={() => void select(null)}>
+          ‹ All answers
+        </button>
+        <p className="error" role="alert">
+          {detailError}
+        </p>
+      </div>
+    );
+  }
+  if (!detail) return <p className="muted review-loading">Opening the answer…</p>;
+
+  const ids = detail.citations.map((c) => c.id);
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
+    // The store's current card, not this render's: a key pressed right after a click acts on the clicked card.
+    const now = useAnswers.getState().currentId;
+    const current = detail.citations.find((c) => c.id === now) ?? null;
+    const step = e.key === 'j' || e.key === 'ArrowDown' ? 1 : e.key === 'k' || e.key === 'ArrowUp' ? -1 : 0;
+    if (step !== 0) {
+      const to = stepCitation(ids, now, step);
+      if (to !== null) {
+        moved.current = true;
+        void open(to);
+      }
+    } else if (current && (e.key === 'Enter' || e.key === 'o')) void open(current.id);
+    else if (current && e.key === 'x') toggleExpanded(current.id);
+    else if (current && e.key === 'a') void review(current.id, 'accepted');
+    else if (current && e.key === 'r') setDraft({ citationId: current.id, decision: 'rejected' });
+    else if (current && e.key === 'f') setDraft({ citationId: current.id, decision: 'flagged' });
+    else return;
+    e.preventDefault();
+  };
+
+  const { answer, run } = detail;
+  const progress = reviewProgress(detail.citations);
+  return (
+    <div className="review" onKeyDown={onKeyDown}>
+      <div className="review-bar">
+        <button type="button" className="link back" onClick={() => void select(null)}>
+          ‹ All answers
+        </button>
+        {progress && <span className="review-progress">{progress}</span>}
+        <span className="muted run-info" title={run ? `Verified ${new Date(run.createdAt).toLocaleString()} by ${run.verifier}` : undefined}>
+          {run ? `Run ${detail.runCount} · ${new Date(run.createdAt).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}` : 'Not verified'}
+        </span>
+        <button type="button" onClick={() => void verify()} disabled={busy !== null} title="Verify every citation again against the workspace (a new run; earlier runs are kept)">
+          {busy === 'verify' ? 'Verifying…' : 'Re-verify'}
+        </button>
+      </div>
+      {/* Focusable as a whole (not card by card): a click focuses it without scrolling a card away under the pointer. */}
+      <div className="review-scroll" tabIndex={0} data-keys role="region" aria-label="Answer review">
+        <div className="review-head">
+          <h3 className="review-title">{answerTitle({ question: answer.question, origin: answer.origin })}</h3>
+          <p className="muted answer-origin">{answerOrigin(answer)}</p>
+          {run && <LedgerSummary summary={run.summary} riskFlags={run.riskFlags} />}
+          {detailError && (
+            <p className="error" role="alert">
+              {detailError}
+            </p>
+          )}
+        </div>
+        <AnswerText text={answer.answerText} citations={detail.citations} currentId={currentId} onOpen={(id) => {
+          moved.current = true;
+          void open(id);
+        }} />
+        {detail.citations.length === 0 ? (
+          <p className="muted">This answer cites nothing.</p>
+        ) : (
+          <div className="cards" role="list" aria-label="Citations">
+            {detail.citations.map((c) => (
+              <div role="listitem" key={c.id}>
+                <CitationCard
+                  ref={(el) => {
+                    if (el) cards.current.set(c.id, el);
+                    else cards.current.delete(c.id);
+                  }}
+                  citation={c}
+                  health={c.source ? (health.get(c.source.id) ?? null) : null}
+                  current={c.id === currentId}
+                  expanded={expanded[c.id] === true}
+                  onOpen={() => {
+                    setCurrent(c.id);
+                    void open(c.id);
+                  }}
+                />
+              </div>
+            ))}
+          </div>
+        )}
+      </div>
+      <p className="key-hints muted" aria-hidden="true">
+        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>x</kbd> details · <kbd>a</kbd> accept · <kbd>r</kbd> reject · <kbd>f</kbd> flag
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,224 @@
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
+import type { CitationDetail, ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
+import type { Health } from '../../../../shared/contract/schemas.ts';
+import { HealthBadge } from '../relink/HealthBadge.tsx';
+import { useAnswers } from './answers-store.ts';
+import { Pill } from './Pill.tsx';
+import { citationTone, claimedText, decisionLabel, foundText, percent, statusLabel, verdictLabel } from './selectors.ts';
+import { WordDiff } from './WordDiff.tsx';
+
+interface Props {
+  citation: CitationDetail;
+  health: Health | null;
+  current: boolean;
+  expanded: boolean;
+  onOpen(): void;
+  ref?: Ref<HTMLElement>;
+}
+
+/** Clicks on the card's own controls do their own thing; a click anywhere else opens the citation. */
+function isControl(target: EventTarget): boolean {
+  return target instanceof Element && target.closest('button, input, textarea, select, a, label, summary') !== null;
+}
+
+/** One citation: claim, quote, source and places, status and verdict, review; expands to context and diff. */
+export function CitationCard({ citation: c, health, current, expanded, onOpen, ref }: Props) {
+  const { toggleExpanded, review, draft, setDraft, reviewError, setCurrent } = useAnswers();
+  const r = c.result;
+  const claimed = claimedText(c.claimedLocator);
+  const found = r?.place ? foundText(r.place, r.pageLabel) : null;
+  const drafting = draft?.citationId === c.id ? draft.decision : null;
+  const sourceName = c.source?.fileName ?? c.unknownSource ?? 'no source given';
+
+  const onClick = (e: MouseEvent) => {
+    if (!isControl(e.target)) onOpen();
+  };
+  const decide = (decision: ReviewDecision) => {
+    setCurrent(c.id);
+    if (decision === 'accepted') void review(c.id, decision);
+    else setDraft({ citationId: c.id, decision });
+  };
+
+  return (
+    <article
+      ref={ref}
+      className={`citation-card tone-${citationTone(c)} ${current ? 'current' : ''}`}
+      aria-label={`Citation [${c.marker}]`}
+      aria-current={current ? 'true' : undefined}
+      data-citation-id={c.id}
+      onClick={onClick}
+    >
+      <header className="card-head">
+        <span className="marker">[{c.marker}]</span>
+        {r ? (
+          <>
+            <Pill label={statusLabel(r.status)} role="status" />
+            <Pill label={verdictLabel(r.verdict)} role="verdict" />
+            <span className="score" title="How closely the found text matches the quote">
+              score {percent(r.score)}
+            </span>
+          </>
+        ) : (
+          <span className="muted">not verified</span>
+        )}
+        {c.review && (
+          <span className="review-state">
+            <Pill label={decisionLabel(c.review.decision)} role="decision" />
+          </span>
+        )}
+      </header>
+      {c.claim && <p className="claim">{c.claim}</p>}
+      {c.quote ? (
+        <blockquote className="quote" title="Open in the viewer">
+          “{c.quote}”
+        </blockquote>
+      ) : (
+        <p className="quote no-quote muted">No quote: a {c.method ?? 'paraphrase'}.</p>
+      )}
+      <dl className="places">
+        <div>
+          <dt>Source</dt>
+          <dd>
+            <span className="source-name" title={c.source?.sha256 ? `SHA-256 ${c.source.sha256}` : undefined}>
+              {sourceName}
+            </span>
+            {c.source && health && <HealthBadge health={health} />}
+          </dd>
+        </div>
+        <div>
+          <dt>Claimed</dt>
+          <dd>{claimed || <span className="muted">no location</span>}</dd>
+        </div>
+        <div>
+          <dt>Found</dt>
+          <dd className={r?.status === 'verified_elsewhere' ? 'moved' : undefined}>{found ?? <span className="muted">—</span>}</dd>
+        </div>
+      </dl>
+      {c.review?.note && (
+        <p className="review-note">
+          <span className="muted">Note:</span> {c.review.note}
+        </p>
+      )}
+      <div className="card-actions">
+        <button type="button" onClick={onOpen} className="open-button" title="Open in the viewer (Enter)">
+          Open
+        </button>
+        <button type="button" className="link" aria-expanded={expanded} onClick={() => toggleExpanded(c.id)} title="Context, diff and notes (x)">
+          {expanded ? 'Hide details ▴' : 'Details ▾'}
+        </button>
+        <span className="decide" role="group" aria-label={`Review [${c.marker}]`}>
+          <button type="button" className={`decide-accept ${c.review?.decision === 'accepted' ? 'chosen' : ''}`} onClick={() => decide('accepted')} title="Accept (a)">
+            ✓ Accept
+          </button>
+          <button type="button" className={`decide-reject ${c.review?.decision === 'rejected' ? 'chosen' : ''}`} onClick={() => decide('rejected')} title="Reject, with a note (r)">
+            ✖ Reject…
+          </button>
+          <button type="button" className={`decide-flag ${c.review?.decision === 'flagged' ? 'chosen' : ''}`} onClick={() => decide('flagged')} title="Flag, with a note (f)">
+            ⚑ Flag…
+          </button>
+        </span>
+      </div>
+      {drafting && <NoteForm decision={drafting} marker={c.marker} initial={c.review?.note ?? ''} onSave={(note) => void review(c.id, drafting, note)} onCancel={() => setDraft(null)} />}
+      {reviewError?.citationId === c.id && (
+        <p className="error" role="alert">
+          {reviewError.text}
+        </p>
+      )}
+      {expanded && <Details citation={c} />}
+    </article>
+  );
+}
+
+function NoteForm({ decision, marker, initial, onSave, onCancel }: { decision: ReviewDecision; marker: string; initial: string; onSave(note: string): void; onCancel(): void }) {
+  const [note, setNote] = useState(initial);
+  const verb = decision === 'flagged' ? 'Flag' : 'Reject';
+  const form = useRef<HTMLFormElement>(null);
+  // The form goes away once done: the card list keeps the focus, so the keys go on working.
+  const done = (then: () => void) => {
+    form.current?.closest<HTMLElement>('[data-keys]')?.focus({ preventScroll: true });
+    then();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    // Enter saves (Shift+Enter for a new line); Escape leaves the decision as it was.
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      done(() => onSave(note));
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      done(onCancel);
+    }
+    e.stopPropagation();
+  };
+  return (
+    <form
+      ref={form}
+      className="note-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        done(() => onSave(note));
+      }}
+    >
+      <label>
+        {decision === 'flagged' ? 'Why flag it? (what to follow up)' : 'Why reject it? (optional)'}
+        <textarea aria-label={`Note for [${marker}]`} value={note} onChange={(e) => setNote(e.target.value)} onKeyDown={onKeyDown} rows={2} autoFocus maxLength={10_000} />
+      </label>
+      <span className="note-buttons">
+        <button type="submit" className="primary">
+          {verb} [{marker}]
+        </button>
+        <button type="button" onClick={() => done(onCancel)}>
+          Cancel
+        </button>
+      </span>
+    </form>
+  );
+}
+
+/** The text around the found quote, the word diff of a partial match, and the verifier's notes. */
+function Details({ citation: c }: { citation: CitationDetail }) {
+  const r = c.result;
+  const box = useRef<HTMLDivElement>(null);
+  // Opened from the keyboard near the bottom of the list, the details would be out of sight.
+  useEffect(() => box.current?.scrollIntoView({ block: 'nearest' }), []);
+  return (
+    <div className="card-details" ref={box}>
+      {r?.matchedText && (
+        <section>
+          <h4>In the source{r.method ? ` (${r.method} match)` : ''}</h4>
+          <p className="context" data-testid="context">
+            {r.prefix ? `…${r.prefix}` : ''}
+            <mark>{r.matchedText}</mark>
+            {r.suffix ? `${r.suffix}…` : ''}
+          </p>
+        </section>
+      )}
+      {r?.status === 'partial' && c.quote && r.matchedText && (
+        <section>
+          <h4>Quote against found text</h4>
+          <WordDiff quote={c.quote} found={r.matchedText} />
+        </section>
+      )}
+      {c.context && (
+        <section>
+          <h4>Context given by the answer</h4>
+          <p className="context">{c.context}</p>
+        </section>
+      )}
+      {r && r.notes.length > 0 && (
+        <section>
+          <h4>Verifier notes</h4>
+          <ul className="notes">
+            {r.notes.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <p className="muted">
+        {[c.method && `Cited as ${c.method}`, c.confidence && `confidence ${c.confidence}`, r && `verdict confidence ${percent(r.confidence)}`, c.review && `reviewed ${new Date(c.review.createdAt).toLocaleString()}`]
+          .filter(Boolean)
+          .join(' · ')}
+      </p>
+    </div>
+  );
+}

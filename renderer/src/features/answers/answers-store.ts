@@ -1,0 +1,216 @@
+import { create } from 'zustand';
+import { MAX_ANSWER_CHARS, type AnswerDetail, type AnswerSummaryData, type ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
+import type { ErrorCode } from '../../../../shared/contract/errors.ts';
+import { client, ClientError } from '../../api/client.ts';
+import { useLibrary } from '../library/library-store.ts';
+import { useViewer } from '../viewer/viewer-store.ts';
+import { openPlan } from './selectors.ts';
+
+/** The outcome of an import or a question, shown until the next one. */
+export interface Notice {
+  tone: 'ok' | 'error';
+  text: string;
+  code?: ErrorCode;
+}
+
+/** The citation last opened in the viewer, and what the analyst was told about it. */
+export interface Opened {
+  citationId: number;
+  sourceId: number | null;
+  message: string;
+  highlights: boolean;
+}
+
+/** The note form open on a card: the decision it will record. */
+export interface Draft {
+  citationId: number;
+  decision: ReviewDecision;
+}
+
+interface AnswersState {
+  answers: AnswerSummaryData[];
+  listError: string | null;
+  selectedId: number | null;
+  detail: AnswerDetail | null;
+  detailError: string | null;
+  busy: 'import' | 'ask' | 'verify' | null;
+  notices: Notice[];
+  /** The card the keyboard acts on. */
+  currentId: number | null;
+  expanded: Record<number, boolean>;
+  draft: Draft | null;
+  reviewError: { citationId: number; text: string } | null;
+  opened: Opened | null;
+  refresh(): Promise<void>;
+  select(id: number | null): Promise<void>;
+  importFiles(files: readonly File[]): Promise<void>;
+  ask(question: string): Promise<boolean>;
+  verify(): Promise<void>;
+  review(citationId: number, decision: ReviewDecision, note?: string): Promise<void>;
+  /** Opens a citation in the viewer: where its quote was found, else where it was claimed (and says so). */
+  open(citationId: number): Promise<void>;
+  setCurrent(citationId: number | null): void;
+  toggleExpanded(citationId: number): void;
+  setDraft(draft: Draft | null): void;
+  clearNotices(): void;
+}
+
+function describe(e: unknown): { text: string; code?: ErrorCode } {
+  return e instanceof ClientError ? { text: e.message, code: e.code } : { text: String(e) };
+}
+
+/** The file's text, or why it cannot be sent: the renderer reads it, never sends its path. */
+async function readAnswerFile(file: File): Promise<string> {
+  // UTF-8 takes at least one byte per character: a larger file cannot fit the contract's limit.
+  const tooLarge = `${file.name} is too large to import (an answer file may hold up to ${MAX_ANSWER_CHARS.toLocaleString('en')} characters).`;
+  if (file.size > MAX_ANSWER_CHARS * 4) throw new Error(tooLarge);
+  const content = await file.text();
+  if (content.length > MAX_ANSWER_CHARS) throw new Error(tooLarge);
+  return content;
+}
+
+function citationsText(n: number): string {
+  return `${n} ${n === 1 ? 'citation' : 'citations'}`;
+}
+
+export const useAnswers = create<AnswersState>((set, get) => ({
+  answers: [],
+  listError: null,
+  selectedId: null,
+  detail: null,
+  detailError: null,
+  busy: null,
+  notices: [],
+  currentId: null,
+  expanded: {},
+  draft: null,
+  reviewError: null,
+  opened: null,
+
+  refresh: async () => {
+    try {
+      set({ answers: await client.call('answers.list', {}), listError: null });
+    } catch (e) {
+      set({ listError: describe(e).text });
+    }
+  },
+
+  select: async (id) => {
+    set({ selectedId: id, detailError: null, draft: null, reviewError: null, expanded: {} });
+    if (id === null) {
+      set({ detail: null, currentId: null });
+      return;
+    }
+    if (get().detail?.answer.id === id) return;
+    try {
+      const detail = await client.call('answers.get', { id });
+      if (get().selectedId === id) set({ detail, currentId: detail.citations[0]?.id ?? null });
+    } catch (e) {
+      if (get().selectedId === id) set({ detail: null, detailError: describe(e).text });
+    }
+  },
+
+  importFiles: async (files) => {
+    if (files.length === 0) return;
+    set({ busy: 'import', notices: [] });
+    const notices: Notice[] = [];
+    let last: AnswerDetail | null = null;
+    for (const file of files) {
+      try {
+        const content = await readAnswerFile(file);
+        last = await client.call('answers.import', { fileName: file.name, content });
+        const s = last.run?.summary;
+        notices.push({ tone: 'ok', text: `Imported ${file.name}: ${last.answer.format}, ${citationsText(last.citations.length)}${s ? `, coverage ${Math.round(s.coverage * 100)}%` : ''}.` });
+      } catch (e) {
+        const { text, code } = describe(e);
+        notices.push({ tone: 'error', text: `Could not import ${file.name}: ${text}`, ...(code ? { code } : {}) });
+      }
+      set({ notices: [...notices] });
+    }
+    set({ busy: null });
+    await get().refresh();
+    if (last) {
+      set({ detail: last, selectedId: last.answer.id, currentId: last.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null });
+    }
+  },
+
+  ask: async (question) => {
+    set({ busy: 'ask', notices: [] });
+    try {
+      const detail = await client.call('answers.ask', { question });
+      set({
+        detail,
+        selectedId: detail.answer.id,
+        currentId: detail.citations[0]?.id ?? null,
+        expanded: {},
+        draft: null,
+        detailError: null,
+        notices: [{ tone: 'ok', text: `The offline answerer cited ${citationsText(detail.citations.length)}.` }],
+      });
+      await get().refresh();
+      return true;
+    } catch (e) {
+      const { text, code } = describe(e);
+      set({ notices: [{ tone: 'error', text: `The question could not be answered: ${text}`, ...(code ? { code } : {}) }] });
+      return false;
+    } finally {
+      set({ busy: null });
+    }
+  },
+
+  verify: async () => {
+    const id = get().selectedId;
+    if (id === null) return;
+    set({ busy: 'verify', detailError: null });
+    try {
+      const detail = await client.call('answers.verify', { id });
+      if (get().selectedId === id) set({ detail });
+      await get().refresh();
+    } catch (e) {
+      set({ detailError: `Re-verification failed: ${describe(e).text}` });
+    } finally {
+      set({ busy: null });
+    }
+  },
+
+  review: async (citationId, decision, note) => {
+    set({ reviewError: null });
+    try {
+      const trimmed = note?.trim();
+      const review = await client.call('answers.review', trimmed ? { citationId, decision, note: trimmed } : { citationId, decision });
+      const detail = get().detail;
+      if (detail) set({ detail: { ...detail, citations: detail.citations.map((c) => (c.id === citationId ? { ...c, review } : c)) } });
+      if (get().draft?.citationId === citationId) set({ draft: null });
+    } catch (e) {
+      set({ reviewError: { citationId, text: `The decision was not saved: ${describe(e).text}` } });
+    }
+  },
+
+  open: async (citationId) => {
+    const c = get().detail?.citations.find((x) => x.id === citationId);
+    if (!c) return;
+    set({ currentId: citationId });
+    const sourceId = c.source?.id ?? null;
+    let kind = useLibrary.getState().sources.find((s) => s.id === sourceId)?.kind ?? null;
+    let labels: { page: number; label: string | null }[] = [];
+    if (sourceId !== null && (!kind || (c.claimedLocator.pageLabel && c.claimedLocator.page === undefined))) {
+      // Not listed yet, or a page claimed by its printed label: the source's details say.
+      const detail = await client.call('sources.get', { id: sourceId }).catch(() => null);
+      kind = detail?.kind ?? kind;
+      labels = detail?.pages ?? [];
+    }
+    const plan = openPlan(c, kind, (label) => labels.find((p) => p.label === label)?.page ?? null);
+    const r = plan.request;
+    if (r?.viewer === 'pdf') useViewer.getState().open(r.sourceId, 'pdf', r.page, r.highlight);
+    else if (r?.viewer === 'flow') {
+      if (r.target) useViewer.getState().openAt(r.sourceId, r.kind, r.target);
+      else useViewer.getState().open(r.sourceId, r.kind);
+    }
+    set({ opened: { citationId, sourceId: r ? r.sourceId : null, message: plan.message, highlights: plan.highlights } });
+  },
+
+  setCurrent: (currentId) => set({ currentId }),
+  toggleExpanded: (id) => set({ expanded: { ...get().expanded, [id]: !get().expanded[id] } }),
+  setDraft: (draft) => set({ draft, reviewError: null }),
+  clearNotices: () => set({ notices: [] }),
+}));

@@ -1,0 +1,233 @@
+// Pure logic of the review desk: labels of statuses and verdicts, locators as people read them,
+// the answer text split at its markers, and where the viewer opens for a citation. No DOM here
+// (test/unit/answers tests it).
+import type { AnswerSummaryData, CitationDetail, MatchPlace, ReviewDecision, StoredClaimedLocator } from '../../../../shared/contract/answer-schemas.ts';
+import type { SourceKind } from '../../../../shared/contract/schemas.ts';
+import { formatLocator } from '../../../../shared/domain/locator.ts';
+import { findMarkers } from '../../../../shared/imports/sentences.ts';
+import type { VerificationSummary } from '../../../../shared/verification/result-schema.ts';
+import type { CitationStatus } from '../../../../shared/verification/status.ts';
+import type { ClaimVerdict } from '../../../../shared/verification/verdict.ts';
+import type { FlowTarget, Highlight } from '../viewer/viewer-store.ts';
+
+export type Tone = 'ok' | 'info' | 'warn' | 'bad' | 'muted';
+
+export interface Label {
+  icon: string;
+  /** The name exactly as DESIGN.md §5 spells it: analysts and exports share it. */
+  text: string;
+  /** What it means, for a tooltip. */
+  hint: string;
+  /** For styling only: the icon and text carry the meaning (never colour alone). */
+  tone: Tone;
+}
+
+const STATUS: Record<CitationStatus, Label> = {
+  verified: { icon: '✓', text: 'verified', hint: 'The quote is in the source at the claimed location (or none was claimed).', tone: 'ok' },
+  verified_elsewhere: { icon: '↪', text: 'verified_elsewhere', hint: 'The quote is in the source, but not at the claimed location.', tone: 'info' },
+  partial: { icon: '≈', text: 'partial', hint: 'Only a close match was found (score 75–90%): compare the quote with the found text.', tone: 'warn' },
+  not_found: { icon: '✖', text: 'not_found', hint: 'The source is known, but the quote is not in it.', tone: 'bad' },
+  source_unknown: { icon: '?', text: 'source_unknown', hint: 'No document in the workspace matches the cited source.', tone: 'bad' },
+  no_quote: { icon: '∅', text: 'no_quote', hint: 'The citation gives no quote (paraphrase or inference): judge it from the claim.', tone: 'muted' },
+};
+
+const VERDICT: Record<ClaimVerdict, Label> = {
+  supported: { icon: '✓', text: 'supported', hint: 'The evidence states what the claim says.', tone: 'ok' },
+  weak: { icon: '~', text: 'weak', hint: 'The evidence only partly backs the claim.', tone: 'warn' },
+  contradicted: { icon: '✖', text: 'contradicted', hint: 'The evidence says something else (e.g. another number).', tone: 'bad' },
+  not_found: { icon: '?', text: 'not_found', hint: 'No evidence for the claim was found.', tone: 'bad' },
+};
+
+const DECISION: Record<ReviewDecision, Label> = {
+  accepted: { icon: '✓', text: 'accepted', hint: 'The reviewer accepted this citation.', tone: 'ok' },
+  rejected: { icon: '✖', text: 'rejected', hint: 'The reviewer rejected this citation.', tone: 'bad' },
+  flagged: { icon: '⚑', text: 'flagged', hint: 'The reviewer flagged this citation for follow-up.', tone: 'warn' },
+};
+
+export const statusLabel = (s: CitationStatus): Label => STATUS[s];
+export const verdictLabel = (v: ClaimVerdict): Label => VERDICT[v];
+export const decisionLabel = (d: ReviewDecision): Label => DECISION[d];
+
+const VERDICT_ORDER: readonly ClaimVerdict[] = ['supported', 'weak', 'contradicted', 'not_found'];
+const TONE_RANK: Record<Tone, number> = { ok: 0, info: 1, muted: 2, warn: 3, bad: 4 };
+
+/** A card's accent: the worse of its status and its verdict. */
+export function citationTone(c: CitationDetail): Tone {
+  if (!c.result) return 'muted';
+  const a = STATUS[c.result.status].tone;
+  const b = VERDICT[c.result.verdict].tone;
+  return TONE_RANK[a] >= TONE_RANK[b] ? a : b;
+}
+
+export function percent(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+/** The verdict counts of a run, in the ledger's order, without the zeros. */
+export function verdictCounts(summary: VerificationSummary): { verdict: ClaimVerdict; count: number; label: Label }[] {
+  return VERDICT_ORDER.flatMap((verdict) => (summary.byVerdict[verdict] > 0 ? [{ verdict, count: summary.byVerdict[verdict], label: VERDICT[verdict] }] : []));
+}
+
+/** What an answer is called in the list: its question, else the file it came from. */
+export function answerTitle(a: Pick<AnswerSummaryData, 'question' | 'origin'>): string {
+  if (a.question?.trim()) return a.question.trim();
+  if (a.origin.startsWith('import:')) return a.origin.slice('import:'.length);
+  return 'Untitled answer';
+}
+
+/** Where an answer came from, for the list: "leave.md · markdown", "offline answerer". */
+export function answerOrigin(a: Pick<AnswerSummaryData, 'origin' | 'format'>): string {
+  if (a.origin.startsWith('import:')) return `${a.origin.slice('import:'.length)} · ${a.format}`;
+  if (a.origin === 'offline') return 'built-in offline answerer';
+  if (a.origin.startsWith('model:')) return `model ${a.origin.slice('model:'.length)}`;
+  return `${a.origin} · ${a.format}`;
+}
+
+/** The place a citation claims, as people read it. */
+export function claimedText(l: StoredClaimedLocator): string {
+  const parts: string[] = [];
+  if (l.page !== undefined && l.pageEnd !== undefined && l.pageEnd > l.page) parts.push(`pp. ${l.page}–${l.pageEnd}`);
+  else if (l.page !== undefined) parts.push(formatLocator({ page: l.page, ...(l.pageLabel ? { pageLabel: l.pageLabel } : {}) }));
+  else if (l.pageLabel) parts.push(`p. ${l.pageLabel}`);
+  const rest = formatLocator({
+    ...(l.paragraph !== undefined ? { paragraph: l.paragraph } : {}),
+    ...(l.line !== undefined ? { line: l.line } : {}),
+    ...(l.lineEnd !== undefined ? { lineEnd: l.lineEnd } : {}),
+    ...(l.section ? { headingPath: [l.section] } : {}),
+  });
+  if (rest) parts.push(rest);
+  return parts.join(' · ');
+}
+
+/** The place a quote was found, as people read it. */
+export function foundText(place: MatchPlace, pageLabel: string | null): string {
+  const { unit, at, endAt } = place;
+  if (unit === 'page') return endAt !== at ? `pp. ${at}–${endAt}` : formatLocator({ page: at, ...(pageLabel ? { pageLabel } : {}) });
+  if (unit === 'block') return endAt !== at ? `¶ ${at}–${endAt}` : formatLocator({ paragraph: at });
+  return formatLocator({ line: at, lineEnd: endAt });
+}
+
+/** A piece of the answer text: words, or a group of markers each pointing at its citation. */
+export type TextPart = { text: string } | { markers: { label: string; citationId: number | null }[] };
+
+/**
+ * The answer text with its marker groups ([1], [S2], [^3], [1, 2]) picked out. Each occurrence of
+ * a label takes the next citation with that marker (Markdown makes one citation per occurrence);
+ * once they are used up, it points at the first.
+ */
+export function answerTextParts(text: string, citations: readonly Pick<CitationDetail, 'id' | 'marker'>[]): TextPart[] {
+  const queues = new Map<string, number[]>();
+  for (const c of citations) queues.set(c.marker, [...(queues.get(c.marker) ?? []), c.id]);
+  const used = new Map<string, number>();
+  const pick = (label: string): number | null => {
+    const ids = queues.get(label);
+    if (!ids || ids.length === 0) return null;
+    const n = used.get(label) ?? 0;
+    used.set(label, n + 1);
+    return ids[n] ?? ids[0] ?? null;
+  };
+  const parts: TextPart[] = [];
+  let at = 0;
+  let group: { start: number; end: number; markers: { label: string; citationId: number | null }[] } | null = null;
+  const flush = () => {
+    if (!group) return;
+    if (group.start > at) parts.push({ text: text.slice(at, group.start) });
+    parts.push({ markers: group.markers });
+    at = group.end;
+    group = null;
+  };
+  for (const hit of findMarkers(text)) {
+    if (!group || group.start !== hit.start) {
+      flush();
+      group = { start: hit.start, end: hit.end, markers: [] };
+    }
+    group.markers.push({ label: hit.label, citationId: pick(hit.label) });
+  }
+  flush();
+  if (at < text.length) parts.push({ text: text.slice(at) });
+  return parts;
+}
+
+/** What the viewer is asked to show for a citation, and what the analyst is told about it. */
+export interface OpenPlan {
+  request:
+    | { viewer: 'pdf'; sourceId: number; page: number; highlight: Highlight | null }
+    | { viewer: 'flow'; sourceId: number; kind: SourceKind; target: FlowTarget | null }
+    | null;
+  message: string;
+  /** Whether the viewer highlights the quote (else it shows a place, or nothing). */
+  highlights: boolean;
+}
+
+const PLACED: ReadonlySet<CitationStatus> = new Set(['verified', 'verified_elsewhere', 'partial']);
+
+function claimedTarget(kind: SourceKind, l: StoredClaimedLocator): FlowTarget | null {
+  if ((kind === 'docx' || kind === 'html') && l.paragraph !== undefined) return { at: l.paragraph };
+  if ((kind === 'text' || kind === 'markdown') && l.line !== undefined) {
+    return l.lineEnd !== undefined && l.lineEnd > l.line ? { at: l.line, endAt: l.lineEnd } : { at: l.line };
+  }
+  return null;
+}
+
+/**
+ * Where to open a citation. A placed quote opens where it was found, highlighted; a quote that was
+ * not placed opens at the claimed location with nothing highlighted, and says so (DESIGN.md §5):
+ * an honest failure beats a wrong highlight.
+ */
+export function openPlan(c: CitationDetail, kind: SourceKind | null, pageOfLabel: (label: string) => number | null = () => null): OpenPlan {
+  const r = c.result;
+  const fileName = c.source?.fileName ?? c.unknownSource ?? 'the cited source';
+  if (!c.source || !kind) {
+    return { request: null, highlights: false, message: `“${fileName}” is not a document of this workspace, so there is nothing to open. Add it under Sources, then re-verify.` };
+  }
+  const sourceId = c.source.id;
+  const claimed = claimedText(c.claimedLocator);
+  const place = r?.place ?? null;
+  if (r && place && PLACED.has(r.status)) {
+    const where = foundText(place, r.pageLabel);
+    const runsOn = place.unit === 'page' && place.endAt !== place.at ? ` It runs on to p. ${place.endAt}.` : '';
+    const message =
+      r.status === 'verified'
+        ? `Quote highlighted at ${where}.${runsOn}`
+        : r.status === 'verified_elsewhere'
+          ? `Found at ${where}, not at the claimed ${claimed || 'location'}: highlighted where it is.${runsOn}`
+          : `Closest text (${percent(r.score)}) highlighted at ${where}: it differs from the quote, see the word diff.${runsOn}`;
+    if (place.unit === 'page') {
+      // The PDF viewer highlights one page: a quote that runs on is marked to the end of its first page.
+      const end = place.endAt === place.at ? place.end : Number.MAX_SAFE_INTEGER;
+      return { request: { viewer: 'pdf', sourceId, page: place.at, highlight: { page: place.at, start: place.start, end } }, highlights: true, message };
+    }
+    const target: FlowTarget = { at: place.at, range: { start: place.start, end: place.end } };
+    if (place.endAt !== place.at) target.endAt = place.endAt;
+    return { request: { viewer: 'flow', sourceId, kind, target }, highlights: true, message };
+  }
+  const why =
+    r?.status === 'no_quote'
+      ? 'This citation gives no quote: judge it from the claim.'
+      : r
+        ? `The quote was not found in ${fileName}.`
+        : 'This citation has not been verified yet.';
+  if (kind === 'pdf') {
+    const { page: number, pageEnd, pageLabel } = c.claimedLocator;
+    const page = number ?? pageEnd ?? (pageLabel ? pageOfLabel(pageLabel) : null);
+    const at = page ? `Showing the claimed ${claimed}` : pageLabel ? `This PDF has no page labelled “${pageLabel}”: showing p. 1` : 'No page was claimed: showing p. 1';
+    return { request: { viewer: 'pdf', sourceId, page: page ?? 1, highlight: null }, highlights: false, message: `${why} ${at}; nothing is highlighted.` };
+  }
+  const target = claimedTarget(kind, c.claimedLocator);
+  const at = target ? `Showing the claimed ${claimed}` : 'No block or line was claimed: showing the document';
+  return { request: { viewer: 'flow', sourceId, kind, target }, highlights: false, message: `${why} ${at}; nothing is highlighted.` };
+}
+
+/** The ids of the citations in card order, and the one `by` steps from `current` (clamped). */
+export function stepCitation(ids: readonly number[], current: number | null, by: number): number | null {
+  if (ids.length === 0) return null;
+  const i = current === null ? -1 : ids.indexOf(current);
+  if (i === -1) return by >= 0 ? (ids[0] ?? null) : (ids[ids.length - 1] ?? null);
+  return ids[Math.max(0, Math.min(ids.length - 1, i + by))] ?? null;
+}
+
+/** "3 of 4 reviewed", or nothing before the first decision. */
+export function reviewProgress(citations: readonly Pick<CitationDetail, 'review'>[]): string {
+  const done = citations.filter((c) => c.review).length;
+  return done === 0 ? '' : `${done} of ${citations.length} reviewed`;
+}
