@@ -185,6 +185,10 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
     expect(await card(CITED.notFound.marker).locator('.review-note').textContent()).toBe('Note: Ask the author where the car policy comes from.');
     expect(await card(CITED.contradicted.marker).locator('.review-note').textContent()).toBe('Note: The policy says 30 days.');
     expect(await page.getByText('3 of 6 reviewed').count()).toBe(1);
+    // Re-verifying adds a run; the decisions belong to the citations and stay.
+    await page.getByRole('button', { name: 'Re-verify' }).click();
+    await expect.poll(() => page.locator('.run-info').textContent()).toMatch(/^Run 2 · /);
+    expect(await pill(CITED.verified.marker, 'decision')).toBe('accepted');
     await card(CITED.notFound.marker).getByRole('button', { name: 'Open' }).click();
     await page.getByTestId('citation-bar').waitFor();
     await shot('answers-review-decisions.png');
