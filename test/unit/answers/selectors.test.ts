@@ -104,11 +104,14 @@ describe('where a citation opens', () => {
     });
   });
 
-  it('marks a quote that runs on to the next page up to the end of its first page, and says it runs on', () => {
+  it('highlights a quote that runs on to the next pages across them, opening its first page, and says where its parts are', () => {
     const c = citation({ result: result({ status: 'verified_elsewhere', place: { unit: 'page', at: 3, endAt: 4, start: 40, end: 12 } }), claimedLocator: { page: 9 } });
     const plan = openPlan(c, 'pdf');
-    expect(plan.request).toEqual({ viewer: 'pdf', sourceId: 7, page: 3, highlight: { page: 3, start: 40, end: Number.MAX_SAFE_INTEGER } });
-    expect(plan.message).toBe('Found at pp. 3–4, not at the claimed p. 9: highlighted where it is. It runs on to p. 4.');
+    expect(plan.request).toEqual({ viewer: 'pdf', sourceId: 7, page: 3, highlight: { page: 3, start: 40, endPage: 4, end: 12 } });
+    expect(plan.message).toBe('Found at pp. 3–4, not at the claimed p. 9: highlighted where it is. Shown from p. 3; its part on p. 4 is highlighted there too (next page ›).');
+    const three = openPlan(citation({ result: result({ place: { unit: 'page', at: 3, endAt: 5, start: 40, end: 12 } }) }), 'pdf');
+    expect(three.request).toMatchObject({ page: 3, highlight: { page: 3, start: 40, endPage: 5, end: 12 } });
+    expect(three.message).toBe('Quote highlighted at pp. 3–5. Shown from p. 3; its parts on pp. 4–5 are highlighted there too (next page ›).');
   });
 
   it('gives the flow viewers a target across blocks or lines', () => {

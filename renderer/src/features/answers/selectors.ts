@@ -159,6 +159,12 @@ export interface OpenPlan {
   highlights: boolean;
 }
 
+/** What the bar adds for a PDF quote that runs on: the viewer opens its first page, each page marks its part. */
+function runsOnText(place: MatchPlace): string {
+  const rest = place.endAt - place.at === 1 ? `its part on p. ${place.endAt} is` : `its parts on pp. ${place.at + 1}–${place.endAt} are`;
+  return `Shown from p. ${place.at}; ${rest} highlighted there too (next page ›).`;
+}
+
 const PLACED: ReadonlySet<CitationStatus> = new Set(['verified', 'verified_elsewhere', 'partial']);
 
 function claimedTarget(kind: SourceKind, l: StoredClaimedLocator): FlowTarget | null {
@@ -185,7 +191,7 @@ export function openPlan(c: CitationDetail, kind: SourceKind | null, pageOfLabel
   const place = r?.place ?? null;
   if (r && place && PLACED.has(r.status)) {
     const where = foundText(place, r.pageLabel);
-    const runsOn = place.unit === 'page' && place.endAt !== place.at ? ` It runs on to p. ${place.endAt}.` : '';
+    const runsOn = place.unit === 'page' && place.endAt !== place.at ? ` ${runsOnText(place)}` : '';
     const message =
       r.status === 'verified'
         ? `Quote highlighted at ${where}.${runsOn}`
@@ -193,9 +199,9 @@ export function openPlan(c: CitationDetail, kind: SourceKind | null, pageOfLabel
           ? `Found at ${where}, not at the claimed ${claimed || 'location'}: highlighted where it is.${runsOn}`
           : `Closest text (${percent(r.score)}) highlighted at ${where}: it differs from the quote, see the word diff.${runsOn}`;
     if (place.unit === 'page') {
-      // The PDF viewer highlights one page: a quote that runs on is marked to the end of its first page.
-      const end = place.endAt === place.at ? place.end : Number.MAX_SAFE_INTEGER;
-      return { request: { viewer: 'pdf', sourceId, page: place.at, highlight: { page: place.at, start: place.start, end } }, highlights: true, message };
+      const highlight: Highlight = { page: place.at, start: place.start, end: place.end };
+      if (place.endAt !== place.at) highlight.endPage = place.endAt;
+      return { request: { viewer: 'pdf', sourceId, page: place.at, highlight }, highlights: true, message };
     }
     const target: FlowTarget = { at: place.at, range: { start: place.start, end: place.end } };
     if (place.endAt !== place.at) target.endAt = place.endAt;

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Document, Page } from 'react-pdf';
 import type { PDFPageProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
 import { client, ClientError } from '../../api/client.ts';
 import { useRelink } from '../relink/relink-store.ts';
 import { OriginNote } from './OriginNote.tsx';
+import { highlightOnPage } from './highlight.ts';
 import { DOCUMENT_OPTIONS } from './pdfjs-setup.ts';
 import { PdfTextLayer } from './PdfTextLayer.tsx';
 import { useViewer } from './viewer-store.ts';
@@ -59,7 +60,8 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
     if (Number.isInteger(n)) goTo(n);
   };
 
-  const pageHighlight = highlight && highlight.page === page ? highlight : null;
+  // This page's part of the quote, in its own stored offsets (a quote may run on across pages).
+  const pageHighlight = useMemo(() => (highlight && stored ? highlightOnPage(highlight, page, stored.text.length) : null), [highlight, page, stored]);
   const label = stored?.pageLabel && stored.pageLabel !== String(page) ? ` (labelled “${stored.pageLabel}”)` : '';
 
   return (

@@ -1,3 +1,5 @@
+import type { Highlight } from './viewer-store.ts';
+
 /** The part of a text item [itemStart, itemStart + length) that a highlight [start, end) covers. */
 export function overlap(itemStart: number, length: number, start: number, end: number): [number, number] | null {
   const a = Math.max(itemStart, start);
@@ -12,4 +14,16 @@ export function overlap(itemStart: number, length: number, start: number, end: n
 export function itemsMatchStoredText(items: readonly string[], itemStarts: readonly number[], text: string): boolean {
   if (items.length !== itemStarts.length) return false;
   return items.every((str, i) => text.startsWith(str, itemStarts[i] ?? -1));
+}
+
+/**
+ * The part of a highlight that lies on `page`, whose stored text is `pageLength` characters long:
+ * the first page from `start` to its end, pages between whole, the last page from 0 to `end`.
+ */
+export function highlightOnPage(h: Highlight, page: number, pageLength: number): { start: number; end: number } | null {
+  const last = h.endPage ?? h.page;
+  if (page < h.page || page > last) return null;
+  const start = page === h.page ? Math.min(h.start, pageLength) : 0;
+  const end = page === last ? Math.min(h.end, pageLength) : pageLength;
+  return start < end ? { start, end } : null;
 }

@@ -1,9 +1,15 @@
 import { create } from 'zustand';
 import type { SourceKind } from '../../../../shared/contract/schemas.ts';
 
+/**
+ * A PDF quote's characters: `start` counts from the start of `page`'s stored text, `end` from the
+ * start of `endPage ?? page` (as a match place's offsets do), so a quote may run on across pages.
+ */
 export interface Highlight {
   page: number;
   start: number;
+  /** The last page of the quote, when it runs on past `page`. */
+  endPage?: number;
   end: number;
 }
 

@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
+import { makePdf, writeFile, type PageSpec } from '../support/pdf-fixtures.ts';
+import { callHandler } from '../support/workspace.ts';
+import type { AnswerDetail, AnswerSummaryData } from '../../shared/contract/answer-schemas.ts';
+import type { PageText } from '../../shared/contract/schemas.ts';
+
+/** A sentence broken by the page break: its first words end page 1, the rest opens page 2. */
+const BEFORE = 'the old site';
+const AFTER = 'will close at the end of the same year.';
+const QUOTE = `${BEFORE} ${AFTER}`;
+const PAGES: PageSpec[] = [
+  { lines: ['Estates plan 2025', 'The canteen moves to the ground floor in May.', `The new building will open in the spring and ${BEFORE}`] },
+  { lines: [AFTER, 'Staff will be consulted about the move.', 'Parking stays as it is.'] },
+];
+
+const MARKDOWN = `Question: What happens to the old site?
+
+The old site closes at the end of the year [1].
+
+[1]: "${QUOTE}" — estates-plan.pdf, p. 1
+`;
+
+describe('a PDF quote over a page break, highlighted on both pages in Chromium', () => {
+  let app: AppInChromium;
+  let page: AppInChromium['page'];
+  let docs: string;
+
+  const marks = () => page.getByTestId('text-layer').locator('mark.quote-highlight').allTextContents();
+  const shot = async (name: string) => {
+    const file = path.join(SCREENSHOTS, name);
+    await page.screenshot({ path: file });
+    expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+  };
+
+  beforeAll(async () => {
+    app = await openAppInChromium();
+    page = app.page;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    docs = path.join(app.services.dir, 'docs');
+    writeFile(docs, 'estates-plan.pdf', await makePdf(PAGES, 'Estates plan'));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('verifies the quote across pp. 1–2 and opens it on p. 1 with the first part marked', async () => {
+    await page.goto(app.host.url);
+    await page.getByLabel('Add files or folders by path (one per line)').fill(path.join(docs, 'estates-plan.pdf'));
+    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByText('1 added').waitFor();
+    await page.getByRole('tab', { name: /Answers/ }).click();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Import answer…' }).click();
+    await (await chooser).setFiles(writeFile(docs, 'old-site.md', MARKDOWN));
+    const card = page.getByRole('article', { name: 'Citation [1]' });
+    await card.waitFor();
+    expect(await card.locator('.places').textContent()).toContain('Foundpp. 1–2');
+
+    await card.locator('blockquote').click();
+    await expect.poll(() => page.getByLabel('Page number').inputValue()).toBe('1');
+    await expect.poll(() => page.getByTestId('text-status').textContent()).toContain('Text layer matches the stored text');
+    await expect.poll(async () => (await marks()).join('')).toBe(BEFORE);
+    expect(await page.getByTestId('citation-message').textContent()).toBe('Quote highlighted at pp. 1–2. Shown from p. 1; its part on p. 2 is highlighted there too (next page ›).');
+    await shot('pdf-quote-across-pages-1.png');
+  });
+
+  it('marks the rest on p. 2 when the analyst turns the page: the two parts are the quote', async () => {
+    const first = (await marks()).join('');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => page.getByLabel('Page number').inputValue()).toBe('2');
+    await expect.poll(() => page.getByTestId('text-status').textContent()).toContain('Text layer matches the stored text');
+    await expect.poll(async () => (await marks()).join('')).toBe(AFTER);
+    const second = (await marks()).join('');
+    // Each page marks exactly its stored part of the match: p. 1 from `start` to its end, p. 2 up to `end`.
+    const [answer] = await callHandler<AnswerSummaryData[]>(app.services, 'answers.list', {});
+    const detail = await callHandler<AnswerDetail>(app.services, 'answers.get', { id: answer?.id });
+    const result = detail.citations[0]?.result;
+    expect(result?.place).toMatchObject({ unit: 'page', at: 1, endAt: 2 });
+    const stored = (n: number) => callHandler<PageText>(app.services, 'sources.pageText', { id: result?.sourceId, page: n });
+    const [p1, p2] = [await stored(1), await stored(2)];
+    expect([p1.text.slice(result?.place?.start).trimEnd(), p2.text.slice(0, result?.place?.end)]).toEqual([first, second]);
+    expect(result?.matchedText).toBe(`${first}\n${second}`);
+    // Joined at the break, the two parts are the quote.
+    expect(`${first} ${second}`).toBe(QUOTE);
+    await shot('pdf-quote-across-pages-2.png');
+    // Back on p. 1, its part is marked again; the bar still shows the citation.
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(async () => (await marks()).join('')).toBe(BEFORE);
+    expect(await page.getByTestId('citation-bar').count()).toBe(1);
+  });
+});
