@@ -56,6 +56,13 @@ export const MatchPlace = z.object({
   endAt: z.number().int().nonnegative(),
   start: z.number().int().nonnegative(),
   end: z.number().int().nonnegative(),
+  /**
+   * Page and block units, a quote that runs on: the end of its part in `at` and the start of its
+   * part in `endAt`, since text between them (a running footer, the next page's head) may be no
+   * part of it. Absent for results stored before they were kept: `at` runs to its end, `endAt` from 0.
+   */
+  firstEnd: z.number().int().nonnegative().optional(),
+  lastStart: z.number().int().nonnegative().optional(),
 });
 export type MatchPlace = z.infer<typeof MatchPlace>;
 

@@ -16,12 +16,19 @@ const PAGES: PageSpec[] = [
   { lines: [AFTER, 'Staff will be consulted about the move.', 'Parking stays as it is.'] },
 ];
 
-const MARKDOWN = `Question: What happens to the old site?
+/** The same pages with a running foot on p. 1 and a running head on p. 2, which the quote leaves out. */
+const FOOTED: PageSpec[] = [
+  { lines: [...(PAGES[0]?.lines ?? []), 'Estates plan 2025 · page 1'] },
+  { lines: ['2    Estates plan 2025', ...(PAGES[1]?.lines ?? [])] },
+];
+
+const markdown = (file: string) => `Question: What happens to the old site?
 
 The old site closes at the end of the year [1].
 
-[1]: "${QUOTE}" — estates-plan.pdf, p. 1
+[1]: "${QUOTE}" — ${file}, p. 1
 `;
+const MARKDOWN = markdown('estates-plan.pdf');
 
 describe('a PDF quote over a page break, highlighted on both pages in Chromium', () => {
   let app: AppInChromium;
@@ -91,5 +98,32 @@ describe('a PDF quote over a page break, highlighted on both pages in Chromium',
     await page.getByRole('button', { name: 'Previous page' }).click();
     await expect.poll(async () => (await marks()).join('')).toBe(BEFORE);
     expect(await page.getByTestId('citation-bar').count()).toBe(1);
+  });
+
+  it('leaves a running foot and head between the parts unmarked: each page marks only its part of the quote', async () => {
+    // Added through the services: adding by path in the page is the first test's part.
+    const added = await app.services.ingest.ingest({ paths: [writeFile(docs, 'estates-plan-footed.pdf', await makePdf(FOOTED, 'Estates plan'))] });
+    expect(added.files.map((f) => f.ok)).toEqual([true]);
+    await page.getByRole('button', { name: '‹ All answers' }).click();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Import answer…' }).click();
+    await (await chooser).setFiles(writeFile(docs, 'old-site-footed.md', markdown('estates-plan-footed.pdf')));
+    const card = page.getByRole('article', { name: 'Citation [1]' });
+    await expect.poll(async () => (await card.locator('.source-name').textContent()) ?? '').toContain('estates-plan-footed.pdf');
+    expect(await card.locator('.places').textContent()).toContain('Foundpp. 1–2');
+
+    await card.locator('blockquote').click();
+    // The footed PDF is shown (the first one has no foot), its foot in the text layer but not marked.
+    await expect.poll(async () => (await page.getByTestId('text-layer').textContent()) ?? '').toContain('Estates plan 2025 · page 1');
+    expect(await page.getByLabel('Page number').inputValue()).toBe('1');
+    await expect.poll(() => page.getByTestId('text-status').textContent()).toContain('Text layer matches the stored text');
+    await expect.poll(async () => (await marks()).join('')).toBe(BEFORE);
+    await shot('pdf-quote-across-pages-footed-1.png');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => page.getByLabel('Page number').inputValue()).toBe('2');
+    await expect.poll(() => page.getByTestId('text-status').textContent()).toContain('Text layer matches the stored text');
+    await expect.poll(async () => (await page.getByTestId('text-layer').textContent()) ?? '').toContain('Estates plan 2025');
+    await expect.poll(async () => (await marks()).join('')).toBe(AFTER);
+    await shot('pdf-quote-across-pages-footed-2.png');
   });
 });

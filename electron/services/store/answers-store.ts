@@ -60,6 +60,9 @@ export interface ResultRow {
   start_offset: number | null;
   end_segment_id: number | null;
   end_offset: number | null;
+  /** For a quote that runs on: the end of its part in segment_id, the start of its part in end_segment_id. */
+  first_end: number | null;
+  last_start: number | null;
   page: number | null;
   page_label: string | null;
   match_method: string | null;
@@ -122,6 +125,8 @@ export interface NewResult {
   startOffset: number | null;
   endSegmentId: number | null;
   endOffset: number | null;
+  firstEnd: number | null;
+  lastStart: number | null;
   page: number | null;
   pageLabel: string | null;
   matchMethod: string | null;
@@ -212,8 +217,8 @@ export class AnswersStore {
     const res = this.db
       .prepare(
         `INSERT INTO citation_results (run_id, citation_id, status, verdict, score, confidence, source_id, segment_id, start_offset,
-           end_segment_id, end_offset, page, page_label, match_method, matched_text, quote, prefix, suffix, notes)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           end_segment_id, end_offset, first_end, last_start, page, page_label, match_method, matched_text, quote, prefix, suffix, notes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         runId,
@@ -227,6 +232,8 @@ export class AnswersStore {
         r.startOffset,
         r.endSegmentId,
         r.endOffset,
+        r.firstEnd,
+        r.lastStart,
         r.page,
         r.pageLabel,
         r.matchMethod,

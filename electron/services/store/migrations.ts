@@ -200,6 +200,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only: add a superseding row instead'); END;
     `,
   },
+  {
+    version: 4,
+    name: 'result parts of a quote that runs on',
+    // A quote that runs on may skip a page's running footer and the next page's head: the end of
+    // its part in the first segment and the start of its part in the last keep that furniture out
+    // of the highlight. NULL for older rows and quotes in one segment. ADD COLUMN is no UPDATE, so
+    // the append-only triggers stay as they are and still guard the new columns.
+    sql: `
+      ALTER TABLE citation_results ADD COLUMN first_end INTEGER CHECK (first_end IS NULL OR first_end >= 0);
+      ALTER TABLE citation_results ADD COLUMN last_start INTEGER CHECK (last_start IS NULL OR last_start >= 0);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

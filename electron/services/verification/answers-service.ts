@@ -247,7 +247,8 @@ export class AnswersService {
     const first = r.segment_id === null ? undefined : this.anchoring.segment(r.segment_id);
     if (!first || r.start_offset === null || r.end_offset === null) return null;
     const last = r.end_segment_id === null ? undefined : this.anchoring.segment(r.end_segment_id);
-    return matchPlace(first, r.start_offset, last, r.end_offset);
+    const parts = last && r.first_end !== null && r.last_start !== null ? { firstEnd: r.first_end, lastStart: r.last_start } : undefined;
+    return matchPlace(first, r.start_offset, last, r.end_offset, parts);
   }
 
   /** The verification@1 document of a stored run. */

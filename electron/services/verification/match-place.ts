@@ -10,14 +10,23 @@ function lineColumn(seg: Located & { line_start: number }, offset: number): { li
   return { line: seg.line_start + lines.length - 1, column: (lines[lines.length - 1] ?? '').length };
 }
 
+/** Where the parts of a match that runs on end (in its first segment) and start (in its last). */
+export interface MatchParts {
+  firstEnd: number;
+  lastStart: number;
+}
+
 /**
- * Where a match from `start` in `first` to `end` in `last` (or in `first`) lies. Text offsets are
- * turned into line and column, since a text viewer shows lines, not the segments that group them.
+ * Where a match from `start` in `first` to `end` in `last` (or in `first`) lies; `parts`, for a
+ * match that runs on, keeps text skipped between its parts out of a page or block highlight. Text
+ * offsets are turned into line and column, since a text viewer shows lines, not the segments that
+ * group them (a line place counts columns of lines, not segment offsets, so it carries no parts).
  */
-export function matchPlace(first: Located, start: number, last: Located | undefined, end: number): MatchPlace | null {
+export function matchPlace(first: Located, start: number, last: Located | undefined, end: number, parts?: MatchParts): MatchPlace | null {
   const final = last ?? first;
-  if (first.page !== null && final.page !== null) return { unit: 'page', at: first.page, endAt: final.page, start, end };
-  if (first.paragraph !== null && final.paragraph !== null) return { unit: 'block', at: first.paragraph, endAt: final.paragraph, start, end };
+  const split = last && parts ? parts : {};
+  if (first.page !== null && final.page !== null) return { unit: 'page', at: first.page, endAt: final.page, start, end, ...split };
+  if (first.paragraph !== null && final.paragraph !== null) return { unit: 'block', at: first.paragraph, endAt: final.paragraph, start, end, ...split };
   if (first.line_start !== null && final.line_start !== null) {
     const a = lineColumn({ ...first, line_start: first.line_start }, start);
     const b = lineColumn({ ...final, line_start: final.line_start }, end);

@@ -2,11 +2,13 @@
 import { VERIFICATION_FORMAT, type VerificationCitation, type VerificationMatch, type VerificationResult } from '../../../shared/verification/result-schema.ts';
 import type { NewResult } from '../store/answers-store.ts';
 import { lineOf } from './anchor-segment.ts';
+import { runOnParts } from './run-on-parts.ts';
 import type { AnswerVerification, CitationOutcome } from './verifier.ts';
 
 /** What a citation's result row stores (DESIGN.md §5: quote, 32 chars of prefix/suffix, position, page label). */
 export function resultRow(citationId: number, o: CitationOutcome): NewResult {
   const m = o.match;
+  const parts = m ? runOnParts(m) : null;
   return {
     citationId,
     status: o.status,
@@ -18,6 +20,8 @@ export function resultRow(citationId: number, o: CitationOutcome): NewResult {
     startOffset: m ? m.start : null,
     endSegmentId: m?.endSegment ? m.endSegment.id : null,
     endOffset: m ? (m.endSegment ? (m.endOffset ?? m.end) : m.end) : null,
+    firstEnd: parts?.firstEnd ?? null,
+    lastStart: parts?.lastStart ?? null,
     page: m?.page ?? null,
     pageLabel: m ? m.segment.pageLabel : null,
     matchMethod: m?.method ?? null,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnswerDetail, AnswerSummaryData, MatchPlace } from '../../../shared/contract/answer-schemas.ts';
 import type { SourceContent } from '../../../shared/contract/content-schemas.ts';
 import type { PageText } from '../../../shared/contract/schemas.ts';
-import { writeFile } from '../../support/pdf-fixtures.ts';
+import { makePdf, type PageSpec, writeFile } from '../../support/pdf-fixtures.ts';
 import { ingestAll, nativeAnswer, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
 import { HANDBOOK, makeHandbookDocx } from '../../support/viewer-documents.ts';
 import { callHandler, type TestServices } from '../../support/workspace.ts';
@@ -13,7 +13,7 @@ async function placedText(services: TestServices, sourceId: number, place: Match
     const first = await callHandler<PageText>(services, 'sources.pageText', { id: sourceId, page: place.at });
     if (place.endAt === place.at) return first.text.slice(place.start, place.end);
     const last = await callHandler<PageText>(services, 'sources.pageText', { id: sourceId, page: place.endAt });
-    return `${first.text.slice(place.start)}\n${last.text.slice(0, place.end)}`;
+    return `${first.text.slice(place.start, place.firstEnd)}\n${last.text.slice(place.lastStart ?? 0, place.end)}`;
   }
   const content = await callHandler<SourceContent>(services, 'sources.content', { id: sourceId });
   const units =
@@ -24,7 +24,8 @@ async function placedText(services: TestServices, sourceId: number, place: Match
   for (let u = place.at; u <= place.endAt; u++) {
     const text = units.get(u);
     if (text === undefined) continue;
-    parts.push(text.slice(u === place.at ? place.start : 0, u === place.endAt ? place.end : undefined));
+    const from = u === place.at ? place.start : u === place.endAt ? (place.lastStart ?? 0) : 0;
+    parts.push(text.slice(from, u === place.endAt ? place.end : u === place.at ? place.firstEnd : undefined));
   }
   return parts.join('\n');
 }
@@ -54,7 +55,7 @@ describe('what the review desk reads of an answer: where each quote lies, and ea
       { unit: 'line', at: 4, endAt: 4, start: 0, end: quotes[2]?.quote.length },
       { unit: 'line', at: 3, endAt: 4, start: 'New starters receive a laptop '.length, end: 'Access badges are issued'.length },
       { unit: 'block', at: 1, endAt: 1, start: 'Employees accrue '.length, end: expect.any(Number) },
-      { unit: 'block', at: 20, endAt: 21, start: expect.any(Number), end: HANDBOOK.spanning[1]?.length },
+      { unit: 'block', at: 20, endAt: 21, start: expect.any(Number), end: HANDBOOK.spanning[1]?.length, firstEnd: expect.any(Number), lastStart: 0 },
     ]);
     const ids = { ...ws.ids, [HANDBOOK.fileName]: docxId };
     for (const [i, c] of detail.citations.entries()) {
@@ -64,6 +65,43 @@ describe('what the review desk reads of an answer: where each quote lies, and ea
       // Line and block breaks read back as "\n"; the quotes have a space there.
       expect((await placedText(services, sourceId, place)).replace(/\n/g, ' ')).toBe(quotes[i]?.quote);
     }
+  });
+
+  it('keeps a running footer and head out of the place of a quote that runs on over a page break', async () => {
+    const pages: PageSpec[] = [
+      { lines: ['Annual Report 2024', 'The new building will open in the spring and the old site', 'will close at the end of the same year, after the', '- 11 -'] },
+      { lines: ['12    Annual Report 2024', 'remuneration review. Staff will be consulted about the move.', 'The canteen stays open.'] },
+    ];
+    const { 'report.pdf': sourceId } = await ingestAll(services, [writeFile(ws.docs, 'report.pdf', await makePdf(pages))]);
+    const quote = 'the old site will close at the end of the same year, after the remuneration review. Staff will be consulted';
+    const content = nativeAnswer([{ marker: '1', claim: 'The old site closes after the review.', quote, source: { file: 'report.pdf' }, locator: { page: 1 } }]);
+    const detail = await callHandler<AnswerDetail>(services, 'answers.import', { fileName: 'report.json', content });
+    const place = detail.citations[0]?.result?.place;
+    if (!place || sourceId === undefined) throw new Error('the quote was not placed');
+    expect(place).toMatchObject({ unit: 'page', at: 1, endAt: 2 });
+    const first = await callHandler<PageText>(services, 'sources.pageText', { id: sourceId, page: 1 });
+    const last = await callHandler<PageText>(services, 'sources.pageText', { id: sourceId, page: 2 });
+    // The first part ends before the footer, the last starts after the head.
+    expect(first.text.slice(place.start, place.firstEnd)).toMatch(/^the old site\b.*\bafter the$/s);
+    expect(first.text.slice(place.firstEnd)).toContain('- 11 -');
+    expect(last.text.slice(0, place.lastStart)).toContain('12');
+    expect(last.text.slice(place.lastStart, place.end)).toMatch(/^remuneration review\. Staff will be consulted$/);
+    // Joined, the stored slices are the quote's words.
+    const words = (t: string) => t.split(/\s+/).filter(Boolean);
+    expect(words(await placedText(services, sourceId, place))).toEqual(words(quote));
+
+    // A word hyphenated over the break: its halves are the parts' edges, the hyphen stays with the first.
+    const hyphenated: PageSpec[] = [
+      { lines: ['Annual Report 2024', 'The old site will close at the end of the same year, after the remu-', '- 11 -'] },
+      { lines: ['12    Annual Report 2024', 'neration review. Staff will be consulted about the move.'] },
+    ];
+    const { 'split.pdf': splitId } = await ingestAll(services, [writeFile(ws.docs, 'split.pdf', await makePdf(hyphenated))]);
+    const split = await callHandler<AnswerDetail>(services, 'answers.import', { fileName: 'split.json', content: content.replace('report.pdf', 'split.pdf') });
+    const at = split.citations[0]?.result?.place;
+    if (!at || splitId === undefined) throw new Error('the hyphenated quote was not placed');
+    const [p1, p2] = await Promise.all([1, 2].map((page) => callHandler<PageText>(services, 'sources.pageText', { id: splitId, page })));
+    expect(p1?.text.slice(at.start, at.firstEnd)).toMatch(/^[Tt]he old site\b.*\bafter the remu-$/s);
+    expect(p2?.text.slice(at.lastStart, at.end)).toBe('neration review. Staff will be consulted');
   });
 
   it('leaves a quote it could not find unplaced', async () => {

@@ -52,6 +52,29 @@ describe('workspace database', () => {
     ).toThrow(/CHECK/);
   });
 
+  it('migration 4 adds the parts of a quote that runs on to existing results, NULL for them, and keeps results append-only', () => {
+    const dir = tempDir();
+    const before = openDatabase(dir, { targetVersion: 3 });
+    before.exec(`
+      INSERT INTO sources (id, sha256, kind, file_name, byte_size, extraction_method, added_at) VALUES (1, '${'b'.repeat(64)}', 'pdf', 'r.pdf', 10, 'm', 'now');
+      INSERT INTO segments (id, source_id, ordinal, locator, text) VALUES (1, 1, 0, '{}', 'one'), (2, 1, 1, '{}', 'two');
+      INSERT INTO answers (id, format, answer_text, origin, created_at) VALUES (1, 'native', 'a', 'test', 'now');
+      INSERT INTO citations (id, answer_id, ordinal, marker, claim, source_id, claimed_locator, created_at) VALUES (1, 1, 0, '1', 'c', 1, '{}', 'now');
+      INSERT INTO verification_runs (id, answer_id, verifier, summary, risk_flags, created_at) VALUES (1, 1, 'v', '{}', '[]', 'now');
+      INSERT INTO citation_results (run_id, citation_id, status, verdict, score, confidence, segment_id, start_offset, end_segment_id, end_offset, notes)
+        VALUES (1, 1, 'verified', 'supported', 1, 1, 1, 0, 2, 3, '[]');
+    `);
+    before.close();
+    const after = openDatabase(dir, { targetVersion: 4 });
+    opened.push(after);
+    expect(after.prepare('SELECT end_offset, first_end, last_start FROM citation_results').get()).toEqual({ end_offset: 3, first_end: null, last_start: null });
+    expect(() => after.prepare('UPDATE citation_results SET first_end = 2').run()).toThrow(/append-only/);
+    expect(() => after.prepare('DELETE FROM citation_results').run()).toThrow(/append-only/);
+    expect(() =>
+      after.prepare("INSERT INTO citation_results (run_id, citation_id, status, verdict, score, confidence, first_end, notes) VALUES (1, 1, 'verified', 'supported', 1, 1, -1, '[]')").run(),
+    ).toThrow(/CHECK/);
+  });
+
   // Each migration N: migrate to N−1, insert rows, migrate to N, assert (DESIGN.md §3).
   for (const m of MIGRATIONS) {
     it(`migration ${m.version} (${m.name}) applies over version ${m.version - 1} with data in it`, () => {

@@ -109,6 +109,8 @@ describe('where a citation opens', () => {
     const plan = openPlan(c, 'pdf');
     expect(plan.request).toEqual({ viewer: 'pdf', sourceId: 7, page: 3, highlight: { page: 3, start: 40, endPage: 4, end: 12 } });
     expect(plan.message).toBe('Found at pp. 3–4, not at the claimed p. 9: highlighted where it is. Shown from p. 3; its part on p. 4 is highlighted there too (next page ›).');
+    const kept = openPlan(citation({ result: result({ place: { unit: 'page', at: 3, endAt: 4, start: 40, end: 12, firstEnd: 61, lastStart: 3 } }) }), 'pdf');
+    expect(kept.request).toEqual({ viewer: 'pdf', sourceId: 7, page: 3, highlight: { page: 3, start: 40, endPage: 4, end: 12, firstEnd: 61, lastStart: 3 } });
     const three = openPlan(citation({ result: result({ place: { unit: 'page', at: 3, endAt: 5, start: 40, end: 12 } }) }), 'pdf');
     expect(three.request).toMatchObject({ page: 3, highlight: { page: 3, start: 40, endPage: 5, end: 12 } });
     expect(three.message).toBe('Quote highlighted at pp. 3–5. Shown from p. 3; its parts on pp. 4–5 are highlighted there too (next page ›).');

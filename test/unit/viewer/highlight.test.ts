@@ -29,6 +29,26 @@ describe('a PDF highlight split into pages', () => {
     expect([1, 2, 3].map((p) => partOn(h, p))).toEqual([PAGES[0]!.slice(12), PAGES[1], 'A third']);
   });
 
+  it('leaves out the text between the parts of a quote that runs on: the first page’s footer, the next page’s head', () => {
+    const pages = ['The new building will open and the old site\nAnnual report 2024 · page 1', 'Annual report 2024\nwill close at the end of the year.'];
+    const split = (h: Parameters<typeof highlightOnPage>[0]) => pages.map((t, i) => {
+      const r = highlightOnPage(h, i + 1, t.length);
+      return r ? t.slice(r.start, r.end) : null;
+    });
+    const start = pages[0]!.indexOf('the old');
+    const firstEnd = pages[0]!.indexOf('\nAnnual');
+    const lastStart = pages[1]!.indexOf('will');
+    const end = pages[1]!.indexOf(' at the end');
+    expect(split({ page: 1, start, endPage: 2, end, firstEnd, lastStart })).toEqual(['the old site', 'will close']);
+    // A result stored without the parts keeps marking to the page's end and from the next one's start.
+    expect(split({ page: 1, start, endPage: 2, end })).toEqual([pages[0]!.slice(start), pages[1]!.slice(0, end)]);
+  });
+
+  it('marks the pages between whole and the outer pages to their parts when a quote spans three', () => {
+    const h = { page: 1, start: 12, endPage: 3, end: 7, firstEnd: 20, lastStart: 2 };
+    expect([1, 2, 3].map((p) => partOn(h, p))).toEqual([PAGES[0]!.slice(12, 20), PAGES[1], 'third']);
+  });
+
   it('marks nothing on a page where the quote’s part is empty or beyond the stored text', () => {
     expect(highlightOnPage({ page: 1, start: length(1), endPage: 2, end: 4 }, 1, length(1))).toBeNull();
     expect(highlightOnPage({ page: 1, start: 3, endPage: 2, end: 0 }, 2, length(2))).toBeNull();

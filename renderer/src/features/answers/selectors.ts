@@ -165,6 +165,11 @@ function runsOnText(place: MatchPlace): string {
   return `Shown from p. ${place.at}; ${rest} highlighted there too (next page ›).`;
 }
 
+/** The parts of a place that runs on, when its result kept them (older results did not). */
+function parts(place: MatchPlace): Pick<Highlight, 'firstEnd' | 'lastStart'> {
+  return place.firstEnd !== undefined && place.lastStart !== undefined ? { firstEnd: place.firstEnd, lastStart: place.lastStart } : {};
+}
+
 const PLACED: ReadonlySet<CitationStatus> = new Set(['verified', 'verified_elsewhere', 'partial']);
 
 function claimedTarget(kind: SourceKind, l: StoredClaimedLocator): FlowTarget | null {
@@ -200,7 +205,7 @@ export function openPlan(c: CitationDetail, kind: SourceKind | null, pageOfLabel
           : `Closest text (${percent(r.score)}) highlighted at ${where}: it differs from the quote, see the word diff.${runsOn}`;
     if (place.unit === 'page') {
       const highlight: Highlight = { page: place.at, start: place.start, end: place.end };
-      if (place.endAt !== place.at) highlight.endPage = place.endAt;
+      if (place.endAt !== place.at) Object.assign(highlight, { endPage: place.endAt }, parts(place));
       return { request: { viewer: 'pdf', sourceId, page: place.at, highlight }, highlights: true, message };
     }
     const target: FlowTarget = { at: place.at, range: { start: place.start, end: place.end } };

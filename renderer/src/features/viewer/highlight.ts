@@ -18,12 +18,15 @@ export function itemsMatchStoredText(items: readonly string[], itemStarts: reado
 
 /**
  * The part of a highlight that lies on `page`, whose stored text is `pageLength` characters long:
- * the first page from `start` to its end, pages between whole, the last page from 0 to `end`.
+ * the first page from `start` to `firstEnd` (else its end), pages between whole, the last page from
+ * `lastStart` (else 0) to `end`.
  */
 export function highlightOnPage(h: Highlight, page: number, pageLength: number): { start: number; end: number } | null {
   const last = h.endPage ?? h.page;
   if (page < h.page || page > last) return null;
-  const start = page === h.page ? Math.min(h.start, pageLength) : 0;
-  const end = page === last ? Math.min(h.end, pageLength) : pageLength;
+  const first = page === h.page;
+  const final = page === last;
+  const start = Math.min(first ? h.start : final ? (h.lastStart ?? 0) : 0, pageLength);
+  const end = Math.min(final ? h.end : first ? (h.firstEnd ?? pageLength) : pageLength, pageLength);
   return start < end ? { start, end } : null;
 }

@@ -11,6 +11,13 @@ export interface Highlight {
   /** The last page of the quote, when it runs on past `page`. */
   endPage?: number;
   end: number;
+  /**
+   * A quote that runs on: where its part on `page` ends and its part on `endPage` starts, so text
+   * between them (a running footer, the next page's head) is not marked. Without them the first
+   * page is marked to its end and the last from its start.
+   */
+  firstEnd?: number;
+  lastStart?: number;
 }
 
 /**
