@@ -70,6 +70,15 @@ export function ligatureSpellings(term: string): string[] {
   return lig === term ? [term] : [term, lig];
 }
 
+/**
+ * A term as a letter-spaced heading spells it ("f i n a n c i a l"): FTS5 indexes each tracked
+ * letter as a token of its own, so only a phrase of the letters finds it. Null for terms with
+ * digits (digits are never read as letter-spaced, see normalise.ts).
+ */
+export function letterSpacedSpelling(term: string): string | null {
+  return /^\p{L}{3,}$/u.test(term) ? [...term].join(' ') : null;
+}
+
 const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{3,}/gu;
 
 /**

@@ -55,10 +55,15 @@ const MAX_PIVOTS = 200;
  * part's.
  */
 export function elidedCandidates(ctx: SearchContext, quoteParts: readonly QuotePart[]): Candidate[] {
-  const parts = quoteParts.map((x) => ({ raw: x.text, n: normaliseWithMap(x.text).text, gap: x.gap })).filter((x) => x.n.length > 0);
+  const parts = quoteParts
+    .map((x) => ({ raw: x.text, n: normaliseWithMap(x.text).text, spaced: normaliseWithMap(x.text, { letterSpaced: false }).text, gap: x.gap }))
+    .filter((x) => x.n.length > 0);
   if (parts.length < 2) return [];
   const gapAfter = (i: number): number => parts[i + 1]?.gap?.max ?? 0;
   const rate = ctx.options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE;
+  // A part that types lone letters letter-spaced ("A B C D Grid") may meet them as words of their
+  // own (table cells): its letters apart, too.
+  const spellings = (x: { n: string; spaced: string } | undefined): string[] => (!x ? [] : x.spaced === x.n ? [x.n] : [x.n, x.spaced]);
   let pivot = 0;
   parts.forEach((x, i) => {
     if (effectiveLength(x.n) > effectiveLength((parts[pivot] as { n: string }).n)) pivot = i;
@@ -77,8 +82,7 @@ export function elidedCandidates(ctx: SearchContext, quoteParts: readonly QuoteP
     let ok = true;
     let cur = occ.jEnd;
     for (let i = pivot + 1; ok && i < parts.length; i++) {
-      const n = (parts[i] as { n: string }).n;
-      const h = findInWindow(ctx, n, cur, cur + gapAfter(i - 1) + n.length + budgetFor(n, rate) + 1, true);
+      const h = spellings(parts[i]).reduce<PartHit | null>((hit, n) => hit ?? findInWindow(ctx, n, cur, cur + gapAfter(i - 1) + n.length + budgetFor(n, rate) + 1, true), null);
       if (!h) ok = false;
       else {
         hits[i] = h;
@@ -87,8 +91,7 @@ export function elidedCandidates(ctx: SearchContext, quoteParts: readonly QuoteP
     }
     cur = occ.jStart;
     for (let i = pivot - 1; ok && i >= 0; i--) {
-      const n = (parts[i] as { n: string }).n;
-      const h = findInWindow(ctx, n, cur - gapAfter(i) - n.length - budgetFor(n, rate) - 1, cur, false);
+      const h = spellings(parts[i]).reduce<PartHit | null>((hit, n) => hit ?? findInWindow(ctx, n, cur - gapAfter(i) - n.length - budgetFor(n, rate) - 1, cur, false), null);
       if (!h) ok = false;
       else {
         hits[i] = h;

@@ -116,7 +116,7 @@ function isCombining(cp: number): boolean {
   return COMBINING.test(String.fromCodePoint(cp));
 }
 
-function isLetterCode(code: number): boolean {
+export function isLetterCode(code: number): boolean {
   if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
   return LETTER.test(String.fromCharCode(code));
 }
@@ -208,6 +208,72 @@ function hyphenJoinResume(text: string, i: number, soft = false): number {
   return LETTER.test(String.fromCodePoint(cp)) ? j : -1;
 }
 
+/** A letter or digit at `i`, or a combining mark (part of the letter before it). */
+function isWordCodeAt(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return false;
+  const c = text.charCodeAt(i);
+  if ((c >= 0x30 && c <= 0x39) || isLetterCode(c)) return true;
+  return c >= 0x80 && (/\p{N}/u.test(text.charAt(i)) || isCombining(c));
+}
+
+/**
+ * A letter standing alone at `i`: no letter, digit or mark on either side. Ligature characters
+ * ("ﬀ", "ﬃ") stand for several letters: never one letter of a letter-spaced word.
+ */
+function isLoneLetterAt(text: string, i: number): boolean {
+  if (i >= text.length) return false;
+  const c = text.charCodeAt(i);
+  return isLetterCode(c) && !(c >= 0xfb00 && c <= 0xfb4f) && !isWordCodeAt(text, i - 1) && !isWordCodeAt(text, i + 1);
+}
+
+/** Shortest chain of lone letters, one space apart, read as one letter-spaced word. */
+const LETTER_SPACED_MIN = 3;
+
+/**
+ * Letter-spaced text (tracked headings and small caps: "F I N A N C I A L  S T A T E M E N T S",
+ * "S u m m a r y"): marks the single spaces that only separate the letters of one word, so that
+ * normalisation drops them and the map points at the letters themselves. The rule: a chain of at
+ * least three lone letters, each one plain space from the next, is one word; a wider gap (two or
+ * more spaces) between such chains is the word boundary, and a short chain ("O F") joins up too
+ * when a wide gap ties it to a qualifying one on the same line. Prose rarely has three
+ * single-letter words in a row ("I", "a", "(a) (b)" do not chain: punctuation is no lone letter),
+ * and a quote is normalised by the same rule, so one copied from such prose still matches.
+ * Null when the text has none (the common case).
+ */
+function letterSpacedJoins(text: string): Uint8Array | null {
+  const n = text.length;
+  // Chains of lone letters one space apart: [first letter, last letter, letters].
+  const chains: [number, number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    if (!isLoneLetterAt(text, i)) continue;
+    const first = i;
+    let last = first;
+    let count = 1;
+    while (text.charCodeAt(last + 1) === 0x20 && isLoneLetterAt(text, last + 2)) {
+      last += 2;
+      count++;
+    }
+    chains.push([first, last, count]);
+    i = last;
+  }
+  if (!chains.some((c) => c[2] >= LETTER_SPACED_MIN)) return null;
+  // Only spaces (no line break) between two chains: the wide gap of one letter-spaced line.
+  const wideGap = (a: [number, number, number], b: [number, number, number]): boolean =>
+    /^ {2,4}$/u.test(text.slice(a[1] + 1, b[0]));
+  const joins = new Uint8Array(n);
+  chains.forEach((c, k) => {
+    if (c[2] < 2) return;
+    const prev = chains[k - 1];
+    const next = chains[k + 1];
+    const spaced =
+      c[2] >= LETTER_SPACED_MIN ||
+      (prev !== undefined && prev[2] >= LETTER_SPACED_MIN && wideGap(prev, c)) ||
+      (next !== undefined && next[2] >= LETTER_SPACED_MIN && wideGap(c, next));
+    if (spaced) for (let s = c[0] + 1; s < c[1]; s += 2) joins[s] = 1;
+  });
+  return joins;
+}
+
 /** Growable output buffers; typed arrays keep 500k-char pages cheap. */
 class Builder {
   codes: Uint16Array;
@@ -253,11 +319,15 @@ class Builder {
  * Normalises `text` for matching and records where every normalised char came from.
  * NFKC (per cluster: a code point plus its combining marks), curly quotes → straight, dashes →
  * "-" (a run of them → one), Arabic-Indic digits → ASCII, invisible characters removed, hyphens
- * inside words dropped (line-end hyphenation joined), whitespace runs → one space except next to
- * Han or kana and between dots, lowercase, trimmed.
+ * inside words dropped (line-end hyphenation joined), the tracking inside letter-spaced words
+ * dropped, whitespace runs → one space except next to Han or kana and between dots, lowercase,
+ * trimmed.
  */
-export function normaliseWithMap(text: string): NormalisedText {
+export function normaliseWithMap(text: string, options: { letterSpaced?: boolean } = {}): NormalisedText {
   const n = text.length;
+  // `letterSpaced: false` keeps the gaps of letter-spaced words (a quote's part, matched where the
+  // source has its letters apart).
+  const spacedJoins = options.letterSpaced === false ? null : letterSpacedJoins(text);
   const b = new Builder(n + 16);
   // A pending space is emitted lazily before the next visible char, which collapses runs and
   // trims both ends without a second pass.
@@ -290,6 +360,8 @@ export function normaliseWithMap(text: string): NormalisedText {
     // Fast path: ASCII not followed by a combining mark.
     if (code < 0x80 && !(next >= 0x0300 && isCombiningAt(text, i + 1))) {
       if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) {
+        // The tracking inside a letter-spaced word ("F I N A N C I A L") is no word gap.
+        if (spacedJoins !== null && spacedJoins[i] === 1) { i++; continue; }
         markSpace(i, i + 1);
         i++;
         continue;

@@ -5,6 +5,7 @@ import { type Candidate, keyOf, type SearchContext } from './candidates.ts';
 import { exactCandidates, normalisedCandidates } from './literal-candidates.ts';
 import { fuzzyWindows, tidyWindows } from './fuzzy-windows.ts';
 import { fuzzyCandidates } from './fuzzy-candidates.ts';
+import { letterSpacedCandidates } from './letter-spaced.ts';
 
 // Punctuation at a quote's edges: a phrase lifted from a sentence ends where the quoter stops.
 // Signs that carry meaning (%, $, §, #) are no punctuation here.
@@ -58,6 +59,8 @@ export function wholeCandidates(ctx: SearchContext, q: string, nq: string): Cand
   if (nq.length > 0) {
     for (const c of normalisedCandidates(p, nq, q)) if (!pooled.has(keyOf(c))) pooled.set(keyOf(c), c);
   }
+  // Letter-spaced words, in the source or the quote, with their gaps read otherwise.
+  if (pooled.size === 0 && nq.length > 0) for (const c of letterSpacedCandidates(ctx, q, nq)) pooled.set(keyOf(c), c);
   // The variants too where nothing literal is at the claimed location: "Copyright Act." there may
   // be "Copyright Act," while another page has the full stop.
   const atHint = (c: Candidate): boolean => ctx.hinted.has(c.startSeg) || ctx.hinted.has(c.endSeg);

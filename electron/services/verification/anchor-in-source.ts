@@ -3,7 +3,7 @@
  * passages narrowed by full-text search (substring needles for Han and kana), then, for a small
  * source, everything. A misquote (the quote but for a number) is kept apart from the match.
  */
-import { candidateTerms, cjkNeedles, contextAgreement, findQuote, ligatureSpellings, type QuoteHint, type QuoteMatch } from '../../../shared/anchoring/index.ts';
+import { candidateTerms, cjkNeedles, contextAgreement, findQuote, letterSpacedSpelling, ligatureSpellings, type QuoteHint, type QuoteMatch } from '../../../shared/anchoring/index.ts';
 import type { ClaimedLocator } from '../../../shared/imports/model.ts';
 import { VERIFIED_SCORE } from '../../../shared/verification/index.ts';
 import type { AnchoringStore } from '../store/anchoring-store.ts';
@@ -188,6 +188,13 @@ export class SourceAnchorer {
         if (rows.length === 0) continue;
         tryRows([...rows, ...this.withNeighbours(sourceId, rows.slice(0, FTS_WITH_NEIGHBOURS), quote.length)]);
       }
+    }
+    if (!found()) {
+      // Letter-spaced headings ("F I N A N C I A L"): FTS holds their letters as one-letter tokens.
+      // Asked last, as phrases of common one-letter tokens cost more than words.
+      const spaced = quoteTerms.slice(0, 4).flatMap((t) => letterSpacedSpelling(t) ?? []).map((t) => `"${t}"`);
+      const rows = spaced.length > 0 ? this.ftsRows(spaced.join(' OR '), sourceId) : [];
+      if (rows.length > 0) tryRows([...rows, ...this.withNeighbours(sourceId, rows.slice(0, FTS_WITH_NEIGHBOURS), quote.length)]);
     }
     if (!found()) {
       // Han and kana have no FTS terms: passages holding pieces of the quote as typed.

@@ -191,6 +191,26 @@ describe('candidate narrowing where FTS cannot help, in sources too large to sca
     expect(o).toMatchObject({ status: 'verified', match: { text: 'oﬃce of ﬁnancial aﬀairs' } });
   });
 
+  it('finds a heading the PDF draws letter-spaced ("F I N A N C I A L   S T A T E M E N T S") through full-text search', async () => {
+    const body = (n: number): string[] => [`Page ${n} lists the routine matters of procedure and nothing else.`, 'The board met twice and approved the minutes.'];
+    const pages: PageSpec[] = [
+      { lines: body(1) },
+      { lines: ['F I N A N C I A L   S T A T E M E N T S', ...body(2)] },
+      { lines: ['S u m m a r y   o f   A c c o u n t s', ...body(3)] },
+      { lines: body(4) },
+    ];
+    await ingestAll(services, [writeFile(docs, 'tracked.pdf', await makePdf(pages))]);
+    const o = verify(nativeAnswer([{ marker: '1', claim: 'There are statements.', quote: 'Financial Statements', source: { file: 'tracked.pdf' } }]));
+    // pdfjs keeps one space for the wide gap; the match is a normalised one all the same, and
+    // exactly the letter-spaced characters, not the line around them.
+    expect(o).toMatchObject({ status: 'verified', match: { page: 2, score: 1, method: 'normalised', text: 'F I N A N C I A L S T A T E M E N T S' } });
+    const summary = verify(nativeAnswer([{ marker: '1', claim: 'A summary.', quote: 'summary of accounts', source: { file: 'tracked.pdf' } }]));
+    expect(summary).toMatchObject({ status: 'verified', match: { page: 3, score: 1, text: 'S u m m a r y o f A c c o u n t s' } });
+    // Found through FTS (the letters as a phrase), not by a full scan: the source is over the limit.
+    expect(`${o.notes.join(' ')} ${summary.notes.join(' ')}`).not.toMatch(/whole source/);
+    expect((services.db.prepare('SELECT sum(length(text)) AS n FROM segments').get() as { n: number }).n).toBeGreaterThan(300);
+  });
+
   it('places a short quote of common words by the TextQuoteSelector context around it', async () => {
     const text = filler({ 12: 'At that time the board was small.', 45: 'The rules changed in 1998. At that time the whole project was new.' });
     await ingestAll(services, [writeFile(docs, 'history.txt', text)]);

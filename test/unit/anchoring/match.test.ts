@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   candidateTerms,
   findQuote,
+  letterSpacedSpelling,
   normalise,
   prepareSegments,
   type QuoteMatch,
+  type Segment,
 } from '../../../shared/anchoring/index.ts';
 import { cleanSpan, int, makeCorpus, pick, rng, surfaceNoise, typos, type Page } from './corpus.ts';
 
@@ -245,6 +247,42 @@ describe('findQuote on a typeset corpus', () => {
     const f = findQuote('fice', [seg]);
     // Starting inside a ligature widens to the whole ligature.
     expect(seg.text.slice(f?.start ?? 0, f?.end ?? 0)).toBe('\uFB03ce');
+  });
+});
+
+describe('letter-spaced text whose word gaps the extractor lost', () => {
+  const pages: Segment[] = [
+    { id: 1, page: 1, text: 'Contents\nF I N A N C I A L S T A T E M E N T S\nThe therapist said so.' },
+    { id: 2, page: 2, text: 'S u m m a r y o f A c c o u n t s for the year' },
+  ];
+
+  it('places the plainly typed quote exactly on the letter-spaced characters', () => {
+    expect(findQuote('Financial Statements', pages)).toMatchObject({ segmentId: 1, score: 1, method: 'normalised', text: 'F I N A N C I A L S T A T E M E N T S' });
+    expect(findQuote('summary of accounts for the year', pages)).toMatchObject({ segmentId: 2, score: 1, text: 'S u m m a r y o f A c c o u n t s for the year' });
+  });
+
+  it('never reads ordinary text without its word gaps', () => {
+    // "the rapist" is in the spaceless haystack ("therapist"), but not over a letter-spaced run.
+    expect(findQuote('the rapist said so', pages)?.score ?? 0).toBeLessThan(1);
+    // A space the quote lacks where the source has one is no match either.
+    expect(findQuote('contentsfinancial statements', pages)?.score ?? 0).toBeLessThan(1);
+    expect(findQuote('contents financial statements', pages)?.score).toBe(1);
+  });
+
+  it('reads a quote that types lone letters letter-spaced against letters that are words of their own', () => {
+    // Column letters of a table, one cell each, quoted in a row: "A B C" reads "abc" in the quote.
+    const cells: Segment[] = ['height 1', 'A', 'B', 'C', 'Merging, alignment', 'Some text, written small'].map((text, i) => ({ id: i, ordinal: i, text }));
+    expect(findQuote('A B C Merging', cells)).toMatchObject({ segmentId: 1, score: 1, text: 'A\nB\nC\nMerging' });
+    expect(findQuote('height 1 A B C Merging, […] Some text', cells)).toMatchObject({ segmentId: 0, score: 1 });
+    // The letters in the shorter part of an elided quote, found near the longer one.
+    expect(findQuote('A B C Merging...Some text, written small', cells)).toMatchObject({ segmentId: 1, score: 1 });
+    expect(findQuote('ABC Merging', cells)).toBeNull();
+  });
+
+  it('gives full-text search the letters as a phrase', () => {
+    expect(letterSpacedSpelling('financial')).toBe('f i n a n c i a l');
+    expect(letterSpacedSpelling('2024')).toBeNull();
+    expect(letterSpacedSpelling('of')).toBeNull();
   });
 });
 

@@ -74,6 +74,26 @@ describe('normaliseWithMap', () => {
     expect(n.text).toBe('"x" fi \u00E9 a\u{1F600} ok');
   });
 
+  it('reads letter-spaced words as words, a wider gap as their boundary, and the map points at the letters', () => {
+    const src = 'Notes\nF I N A N C I A L   S T A T E M E N T S  O F  T H E  G R O U P\nS u m m a r y: text';
+    const n = normaliseWithMap(src);
+    expect(n.text).toBe('notes financial statements of the group summary: text');
+    const at = n.text.indexOf('financial statements');
+    const r = originalRange(n, at, at + 'financial statements'.length);
+    expect(src.slice(r.start, r.end)).toBe('F I N A N C I A L   S T A T E M E N T S');
+    // A quote typed letter-spaced reads the same as one typed plainly.
+    expect(normalise('A N N U A L  R E P O R T')).toBe(normalise('Annual Report'));
+  });
+
+  it('leaves single letters of ordinary prose alone: two in a row, list labels, initials, ligatures, digits', () => {
+    expect(normalise('I think a b is fine')).toBe('i think a b is fine');
+    expect(normalise('options (a) (b) (c) and a. b. c. or J. R. R. Tolkien')).toBe('options (a) (b) (c) and a. b. c. or j. r. r. tolkien');
+    expect(normalise('\uFB00 \uFB03 \uFB04')).toBe('ff ffi ffl');
+    expect(normalise('rows 1 2 3 4 and e\u0301 t e')).toBe('rows 1 2 3 4 and \u00E9 t e');
+    // Two lone letters join only beside a letter-spaced word, across a wide gap on the same line.
+    expect(normalise('O F  T H E\nO F')).toBe('of the o f');
+  });
+
   it('handles the empty string and whitespace-only text', () => {
     expect(normaliseWithMap('')).toMatchObject({ text: '' });
     expect(Array.from(normaliseWithMap('').map)).toEqual([0]);
@@ -107,6 +127,7 @@ interface WordNoise {
   curly: boolean;
   dash: string;
   hyphenateAt: number; // 0 none
+  tracked: number; // 0: letter-spaced, as a tracked heading ("F I N A N C I A L")
 }
 const noiseArb: fc.Arbitrary<WordNoise> = fc.record({
   ligature: fc.boolean(),
@@ -118,11 +139,16 @@ const noiseArb: fc.Arbitrary<WordNoise> = fc.record({
   curly: fc.boolean(),
   dash: fc.constantFrom('\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212', '-'),
   hyphenateAt: fc.nat({ max: 8 }),
+  tracked: fc.nat({ max: 5 }),
 });
 const gapArb = fc.constantFrom(' ', '  ', '\n', ' \n ', '\t', '\u00A0', '\u2003', '\u3000', '\r\n', ' \u200B ');
 
+/** A word of three or more letters drawn letter-spaced; its neighbours then sit a wide gap away. */
+const isTracked = (tok: string, nz: WordNoise): boolean => nz.tracked === 0 && /^\p{L}{3,}$/u.test(tok);
+
 function typeset(tok: string, nz: WordNoise): string {
   if (tok === '-') return nz.dash;
+  if (isTracked(tok, nz)) return [...(nz.upper ? tok.toUpperCase() : tok)].join(' ');
   let w = tok;
   if (nz.curly) w = w.replace(/^"(.*)"$/u, '\u201C$1\u201D').replace(/^'(.*)'$/u, '\u2018$1\u2019');
   if (nz.upper) w = w.toUpperCase();
@@ -155,11 +181,16 @@ describe('normalisation offset map (property)', () => {
   it('maps every found quote back to an original span that normalises to the quote', () => {
     fc.assert(
       fc.property(docArb, ({ toks, from, len, quoteUpper, quoteGap, lead }) => {
-        let original = lead;
-        toks.forEach(([tok, nz, gap], i) => {
-          if (i > 0) original += gap;
-          original += typeset(tok, nz);
-        });
+        type Tok = (typeof toks)[number];
+        const pageText = (part: Tok[]): string =>
+          part
+            .map(([tok, nz, gap], i) => {
+              const prev = part[i - 1];
+              const wide = gap === ' ' && (isTracked(tok, nz) || (prev !== undefined && isTracked(prev[0], prev[1])));
+              return (i > 0 ? (wide ? '   ' : gap) : '') + typeset(tok, nz);
+            })
+            .join('');
+        const original = lead + pageText(toks);
         const to = Math.min(toks.length, from + len);
         let quote = toks.slice(from, to).map(([t]) => t).join(quoteGap);
         if (quoteUpper) quote = quote.toUpperCase();
@@ -178,8 +209,6 @@ describe('normalisation offset map (property)', () => {
         expect(aligned).toBeGreaterThan(0);
         // And through findQuote, with the document split into two pages at a word gap.
         const split = 1 + (from % (toks.length - 1));
-        const pageText = (part: typeof toks): string =>
-          part.map(([tok, nz, gap], i) => (i > 0 ? gap : '') + typeset(tok, nz)).join('');
         const segs = [
           { id: 'p1', page: 1, text: lead + pageText(toks.slice(0, split)) },
           { id: 'p2', page: 2, text: pageText(toks.slice(split)) },
