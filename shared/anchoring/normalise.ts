@@ -242,6 +242,12 @@ const LETTER_SPACED_MIN = 3;
  */
 function letterSpacedJoins(text: string): Uint8Array | null {
   const n = text.length;
+  // Cheap test first ("X Y Z": a lone letter between two spaces, lone letters either side).
+  let any = false;
+  for (let i = text.indexOf(' '); i >= 0 && !any; i = text.indexOf(' ', i + 1)) {
+    any = text.charCodeAt(i + 2) === 0x20 && isLoneLetterAt(text, i + 1) && isLoneLetterAt(text, i - 1) && isLoneLetterAt(text, i + 3);
+  }
+  if (!any) return null;
   // Chains of lone letters one space apart: [first letter, last letter, letters].
   const chains: [number, number, number][] = [];
   for (let i = 0; i < n; i++) {

@@ -192,7 +192,7 @@ export class SourceAnchorer {
     if (!found()) {
       // Letter-spaced headings ("F I N A N C I A L"): FTS holds their letters as one-letter tokens.
       // Asked last, as phrases of common one-letter tokens cost more than words.
-      const spaced = quoteTerms.slice(0, 4).flatMap((t) => letterSpacedSpelling(t) ?? []).map((t) => `"${t}"`);
+      const spaced = quoteTerms.slice(0, 2).flatMap((t) => letterSpacedSpelling(t) ?? []).map((t) => `"${t}"`);
       const rows = spaced.length > 0 ? this.ftsRows(spaced.join(' OR '), sourceId) : [];
       if (rows.length > 0) tryRows([...rows, ...this.withNeighbours(sourceId, rows.slice(0, FTS_WITH_NEIGHBOURS), quote.length)]);
     }
