@@ -21,6 +21,8 @@ interface SpacelessView {
 const trackings = new WeakMap<object, Uint8Array | null>();
 const views = new WeakMap<object, SpacelessView>();
 
+const LONE_LETTER_RE = / \p{L} /u;
+
 const isTrackedLetter = (code: number): boolean => isLetterCode(code) && !isCjkCode(code);
 
 /**
@@ -75,14 +77,15 @@ function spacelessView(p: PreparedSegments): SpacelessView {
  * quote's ("A B C Merging" against table cells "A", "B", "C").
  */
 export function letterSpacedCandidates(ctx: SearchContext, q: string, nq: string): Candidate[] {
-  const qn = normaliseWithMap(q);
+  // Only a quote with a lone letter between spaces can have typed one letter-spaced.
+  const qn = LONE_LETTER_RE.test(q) ? normaliseWithMap(q) : null;
   const quoteTracked = new Set<number>();
   const quoteSpaces = new Set<number>();
   let qs = '';
   for (let i = 0; i < nq.length; i++) {
     if (nq.charCodeAt(i) === 0x20) quoteSpaces.add(qs.length);
     else {
-      if (qn.text === nq && i > 0 && isTrackingGap(qn, q, i - 1)) quoteTracked.add(qs.length);
+      if (qn?.text === nq && i > 0 && isTrackingGap(qn, q, i - 1)) quoteTracked.add(qs.length);
       qs += nq.charAt(i);
     }
   }
