@@ -9,7 +9,8 @@ export default defineConfig({
     outDir: '../dist/renderer',
     emptyOutDir: true,
     target: 'es2023',
-    sourcemap: true,
+    // No source maps for the page: neither the host nor app:// serves them, and they would hand out the source.
+    sourcemap: false,
     chunkSizeWarningLimit: 2048,
   },
 });

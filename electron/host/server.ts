@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AppError, toErrorData } from '../../shared/contract/errors.ts';
+import { toErrorData } from '../../shared/contract/errors.ts';
 import { MAX_ANSWER_CHARS } from '../../shared/contract/answer-schemas.ts';
 import { fail } from '../../shared/contract/envelope.ts';
 import { parseRange } from '../services/sources/byte-range.ts';
 import type { Services } from '../services/create-services.ts';
-import { CONTENT_SECURITY_POLICY, checkRequest, TOKEN_COOKIE } from './security.ts';
+import { BodyBudget, readBodyWithin } from './request-body.ts';
+import { CONTENT_SECURITY_POLICY, checkRequest, tokenCookie } from './security.ts';
 import { contentTypeFor, resolveInside } from './static-files.ts';
 
 export interface HostOptions {
@@ -16,6 +17,10 @@ export interface HostOptions {
   staticDir: string;
   port?: number;
   token?: string;
+  /** One request body's cap in bytes (default: the largest answer file the contract accepts). */
+  maxBodyBytes?: number;
+  /** All request bodies held at once, in bytes (default: three single-body caps). */
+  bodyBudgetBytes?: number;
 }
 
 export interface Host {
@@ -23,31 +28,33 @@ export interface Host {
   readonly token: string;
   /** The URL to open: it carries the token once; the page then keeps it in a same-site cookie. */
   readonly url: string;
+  /** Request-body bytes held now, across requests (what the budget counts). */
+  bodyBytesInFlight(): number;
   close(): Promise<void>;
 }
 
 // The largest request is an answer file's content: up to 3 UTF-8 bytes per UTF-16 unit, plus room for
 // the JSON around it. A smaller cap would refuse answers the contract accepts.
 const MAX_BODY = MAX_ANSWER_CHARS * 3 + 1024 * 1024;
+// Enough for a few of the largest answers at once; parsing multiplies what a body holds, so not more.
+const BODY_BUDGET = MAX_BODY * 3;
 
 function send(res: http.ServerResponse, status: number, body: string | Buffer, type: string, extra: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff', ...extra });
   res.end(body);
 }
 
-function sendJson(res: http.ServerResponse, value: unknown): void {
-  send(res, 200, JSON.stringify(value), 'application/json; charset=utf-8', { 'cache-control': 'no-store' });
+function sendJson(res: http.ServerResponse, value: unknown, status = 200): void {
+  send(res, status, JSON.stringify(value), 'application/json; charset=utf-8', { 'cache-control': 'no-store' });
 }
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new AppError('INVALID_INPUT', `Request body too large: the host accepts up to ${Math.round(MAX_BODY / 1e6)} MB.`);
-    chunks.push(chunk as Buffer);
+/** The handler name from `/api/<name>`, or null when its percent-escapes are malformed. */
+function handlerName(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname.slice('/api/'.length));
+  } catch {
+    return null;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
@@ -58,6 +65,8 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 export async function startHost(options: HostOptions): Promise<Host> {
   const { services, staticDir } = options;
   const token = options.token ?? randomBytes(24).toString('base64url');
+  const maxBody = options.maxBodyBytes ?? MAX_BODY;
+  const budget = new BodyBudget(options.bodyBudgetBytes ?? BODY_BUDGET);
   let port = 0;
 
   const server = http.createServer((req, res) => {
@@ -68,7 +77,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    } catch {
+      send(res, 400, 'Bad request.\n', 'text/plain; charset=utf-8');
+      return;
+    }
     const verdict = checkRequest(req, url, port, token);
     if (!verdict.ok) {
       send(res, 403, `Forbidden: ${verdict.reason}.\n`, 'text/plain; charset=utf-8');
@@ -81,7 +96,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       res.writeHead(303, {
         ...baseHeaders,
         location: url.pathname + (url.search || ''),
-        'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
+        'set-cookie': tokenCookie(port, token),
       });
       res.end();
       return;
@@ -92,13 +107,22 @@ export async function startHost(options: HostOptions): Promise<Host> {
         send(res, 405, 'Use POST.\n', 'text/plain; charset=utf-8', { allow: 'POST' });
         return;
       }
-      const name = decodeURIComponent(url.pathname.slice('/api/'.length));
+      const name = handlerName(url.pathname);
+      if (name === null) {
+        sendJson(res, fail({ code: 'INVALID_INPUT', message: 'The API name in the URL has a malformed percent-escape.', details: { path: url.pathname.slice(0, 200) } }), 400);
+        return;
+      }
+      const body = await readBodyWithin(req, res, budget, maxBody);
+      if (!body.ok) {
+        if (body.error.code === 'CANCELLED') res.destroy();
+        else sendJson(res, fail(body.error), body.status);
+        return;
+      }
       let input: unknown;
       try {
-        const body = await readBody(req);
-        input = body.trim() === '' ? {} : (JSON.parse(body) as unknown);
-      } catch (e) {
-        sendJson(res, fail(e instanceof AppError ? e.toData() : { code: 'INVALID_INPUT', message: 'The request body is not valid JSON.' }));
+        input = body.text.trim() === '' ? {} : (JSON.parse(body.text) as unknown);
+      } catch {
+        sendJson(res, fail({ code: 'INVALID_INPUT', message: 'The request body is not valid JSON.' }));
         return;
       }
       sendJson(res, await services.dispatch(name, input));
@@ -184,6 +208,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     port,
     token,
     url: `http://127.0.0.1:${port}/?token=${encodeURIComponent(token)}`,
+    bodyBytesInFlight: () => budget.inUse,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

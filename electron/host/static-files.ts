@@ -21,7 +21,10 @@ export function contentTypeFor(file: string): string {
   return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** Resolves a URL path inside `root`, or null when it would leave it or names no file. */
+/**
+ * Resolves a URL path inside `root`, or null when it would leave it, names no file, or names a
+ * source map (the build emits none for the renderer; a stray one would hand out the app's source).
+ */
 export function resolveInside(root: string, urlPath: string): string | null {
   let decoded: string;
   try {
@@ -33,6 +36,8 @@ export function resolveInside(root: string, urlPath: string): string | null {
   const base = path.resolve(root);
   const target = path.resolve(base, '.' + path.posix.normalize('/' + decoded));
   if (target !== base && !target.startsWith(base + path.sep)) return null;
+  // On the resolved path, case-blind, and with the trailing dots and spaces Windows ignores.
+  if (/\.map[.\s]*$/i.test(target)) return null;
   try {
     return fs.statSync(target).isFile() ? target : null;
   } catch {

@@ -9,6 +9,9 @@ export const ERROR_CODES = [
   'INTERNAL',
   'CANCELLED',
   'DIALOG_UNAVAILABLE',
+  /** The loopback host: one request body over its cap, or all bodies in flight over the host's budget. */
+  'REQUEST_TOO_LARGE',
+  'HOST_BUSY',
   // workspace
   'WORKSPACE_TOO_NEW',
   'WORKSPACE_CORRUPT',

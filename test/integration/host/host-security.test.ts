@@ -1,9 +1,12 @@
+import { build } from 'esbuild';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type Host } from '../../../electron/host/server.ts';
 import { makePdf, threePages, writeFile } from '../../support/pdf-fixtures.ts';
 import { openTestServices, tempDir } from '../../support/workspace.ts';
+import { ROOT } from '../../support/build.ts';
 
 interface Reply {
   status: number;
@@ -55,6 +58,30 @@ describe('loopback host: token, Host and Origin checks', () => {
     const envelope = JSON.parse(reply.body) as { ok: boolean; value: { sourceCount: number } };
     expect(envelope.ok).toBe(true);
     expect(envelope.value.sourceCount).toBe(1);
+  });
+
+  it('listens on 127.0.0.1 only: another loopback address of the machine is refused', async () => {
+    // Linux routes all of 127.0.0.0/8 to the loopback device: a host bound to 0.0.0.0 would answer here.
+    const reached = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host: '127.0.0.2', port: host.port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    expect(reached).toBe(false);
+  });
+
+  it('draws a fresh random token of 24 bytes for every host', async () => {
+    const another = await startHost({ services, staticDir: tempDir() });
+    try {
+      expect(another.token).not.toBe(host.token);
+      for (const token of [host.token, another.token]) expect(Buffer.from(token, 'base64url')).toHaveLength(24);
+      expect(another.url).toBe(`http://127.0.0.1:${another.port}/?token=${another.token}`);
+    } finally {
+      await another.close();
+    }
   });
 
   it('refuses a request without the token with 403', async () => {
@@ -121,5 +148,23 @@ describe('loopback host: token, Host and Origin checks', () => {
     expect((await request(host.port, { path: '/source/42', headers: auth })).status).toBe(404);
     expect((await request(host.port, { path: '/source/..%2F..%2Fetc%2Fpasswd', headers: auth })).status).toBe(404);
     expect((await request(host.port, { path: '/..%2F..%2F..%2Fetc%2Fpasswd', headers: auth })).status).toBe(404);
+  });
+});
+
+describe('the Electron main never starts the loopback host', () => {
+  it('bundles electron/shell/main.ts without the host server or its entry point', async () => {
+    const result = await build({
+      entryPoints: [path.join(ROOT, 'electron/shell/main.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((f) => f.endsWith('electron/shell/main.ts'))).toBe(true);
+    expect(inputs.filter((f) => /electron\/host\/(server|main|request-body)\.ts$/.test(f))).toEqual([]);
   });
 });
