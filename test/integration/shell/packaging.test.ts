@@ -19,8 +19,8 @@ import { asarUnpackedUrl } from '../../../electron/services/ingest/asar-unpacked
 import { ensureBuilt, ROOT } from '../../support/build.ts';
 import { tempDir } from '../../support/workspace.ts';
 
-async function loadConfig(): Promise<Configuration> {
-  return getConfig(ROOT, path.join(ROOT, 'electron-builder.yml'), null);
+async function loadConfig(file = 'electron-builder.yml'): Promise<Configuration> {
+  return getConfig(ROOT, path.join(ROOT, file), null);
 }
 
 async function validate(config: Configuration): Promise<void> {
@@ -144,6 +144,17 @@ describe('electron-builder configuration', () => {
     expect(config.extraMetadata?.main).toBe('dist/electron/main.mjs');
     expect(JSON.stringify(config.files)).toContain('"!dist/**/*.map"');
     for (const target of ['linux', 'win', 'mac'] as const) expect(config[target], target).toBeTruthy();
+  });
+
+  it('has a separate e2e build that differs from the release only in the --inspect fuse, and builds elsewhere', async () => {
+    const e2e = await loadConfig('electron-builder.e2e.yml');
+    await validate(e2e);
+    expect(e2e.electronFuses).toStrictEqual({ ...LOCKED_FUSES, enableNodeCliInspectArguments: true });
+    const release = await loadConfig();
+    expect(e2e.directories?.output).not.toBe(release.directories?.output);
+    const { electronFuses: _a, directories: _b, extends: _c, ...rest } = e2e;
+    const { electronFuses: _d, directories: _e, ...releaseRest } = release;
+    expect(rest).toEqual(releaseRest);
   });
 
   it('unpacks the native module and the worker with every package it loads, and nothing else from node_modules', async () => {
