@@ -77,6 +77,14 @@ describe('checklist: Electron / renderer (the parts not in test/integration/shel
     }
   });
 
+  it('touches ipcMain in one file only: the handle() wrapper', () => {
+    const users = (fs.readdirSync(path.join(ROOT, 'electron'), { recursive: true }) as string[])
+      .filter((rel) => rel.endsWith('.ts') && /\bipcMain\b/.test(read(path.join('electron', rel))))
+      .map((rel) => rel.split(path.sep).join('/'));
+    expect(users).toEqual(['shell/ipc.ts']);
+    expect(read('electron/shell/ipc.ts').match(/ipcMain\.\w+/g)).toEqual(['ipcMain.handle']);
+  });
+
   it('the Electron main never starts the loopback host', async () => {
     const inputs = await bundleInputs('electron/shell/main.ts');
     expect(inputs).toContain('electron/shell/main.ts');
