@@ -16,20 +16,8 @@ export function tokenCookie(port: number, token: string): string {
 }
 export const TOKEN_HEADER = 'x-evidesk-token';
 
-/** The same policy as the Electron window's: nothing remote, no inline script. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data: blob:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The same policy as the Electron window's: one constant (shared/contract/csp.ts). */
+export { CONTENT_SECURITY_POLICY } from '../../shared/contract/csp.ts';
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -1,18 +1,22 @@
-import { app, BrowserWindow, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, session } from 'electron';
 import path from 'node:path';
 import { IPC_EVENT_CHANNEL } from '../../shared/contract/ipc.ts';
 import { createServices, type Services } from '../services/create-services.ts';
+import { nodeApiProblem } from '../services/store/node-api.ts';
 import { resolveWorkspaceDir } from '../services/workspace/location.ts';
 import { electronPlatform } from './electron-platform.ts';
-import { registerIpc } from './ipc.ts';
+import { guardEveryWebContents } from './guards.ts';
+import { registerIpc, trackOwnWindow } from './ipc.ts';
+import { denyAllPermissions } from './permissions.ts';
 import { registerAppProtocol, registerSchemePrivileges, RENDERER_ORIGIN } from './protocol.ts';
 
-/** The only webPreferences a window of ours gets (DESIGN.md §8). */
+/** The only webPreferences a window of ours gets (DESIGN.md §8, ../shared/SECURITY-CHECKLIST.md). */
 export const SECURE_WEB_PREFERENCES = {
   contextIsolation: true,
   sandbox: true,
   nodeIntegration: false,
   nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
   webSecurity: true,
   allowRunningInsecureContent: false,
   webviewTag: false,
@@ -31,18 +35,8 @@ function createWindow(services: Services): BrowserWindow {
     show: false,
     webPreferences: { ...SECURE_WEB_PREFERENCES, preload: path.join(here, 'preload.cjs') },
   });
+  trackOwnWindow(win);
   const wc = win.webContents;
-  // Nothing navigates away from the app, and nothing opens new windows; links go to the browser.
-  wc.on('will-navigate', (event, url) => {
-    if (!url.startsWith(`${RENDERER_ORIGIN}/`)) event.preventDefault();
-  });
-  wc.on('will-redirect', (event, url) => {
-    if (!url.startsWith(`${RENDERER_ORIGIN}/`)) event.preventDefault();
-  });
-  wc.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
   const unsubscribe = services.events.subscribe((event) => {
     if (!wc.isDestroyed()) wc.send(IPC_EVENT_CHANNEL, event);
   });
@@ -56,16 +50,22 @@ function createWindow(services: Services): BrowserWindow {
 }
 
 export function bootstrap(): void {
+  // Before 'ready', all of it: sandbox every renderer, app:// privileges, guards on every webContents.
+  app.enableSandbox();
   registerSchemePrivileges();
-  app.on('web-contents-created', (_event, contents) => {
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-  });
+  guardEveryWebContents();
+  app.on('session-created', denyAllPermissions);
   void app.whenReady().then(() => {
+    denyAllPermissions(session.defaultSession);
+    const problem = nodeApiProblem(process.versions);
+    if (problem) {
+      dialog.showErrorBox('Evidence Desk cannot start', problem);
+      app.quit();
+      return;
+    }
     const services = createServices(electronPlatform(() => mainWindow), resolveWorkspaceDir(process.argv));
     // Source health at open (DESIGN.md §7), in the background: the window opens at once.
     services.health.checkAll().catch((e: unknown) => process.stderr.write(`Source health check failed: ${(e as Error).message}\n`));
-    session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-    session.defaultSession.setPermissionCheckHandler(() => false);
     registerAppProtocol(services, rendererDir);
     registerIpc(services);
     mainWindow = createWindow(services);

@@ -1,18 +1,8 @@
 // A thin stand-in for the 'electron' module: it records what electron/shell registers so the
-// wiring test can check our wiring (DESIGN.md §9). It imitates no Electron behaviour beyond that.
+// wiring tests can check our wiring (DESIGN.md §9). It imitates no Electron behaviour beyond that,
+// except the order of things: 'ready' comes after the main module's synchronous start-up, and a
+// new BrowserWindow's webContents is announced through app 'web-contents-created', as in Electron.
 type Listener = (...args: unknown[]) => unknown;
-
-export const recorded = {
-  privilegedSchemes: [] as unknown[],
-  protocolHandlers: new Map<string, (request: Request) => Promise<Response> | Response>(),
-  ipcHandlers: new Map<string, Listener>(),
-  windows: [] as FakeBrowserWindow[],
-  appListeners: new Map<string, Listener[]>(),
-  permissionRequestHandler: null as Listener | null,
-  permissionCheckHandler: null as Listener | null,
-  exposed: new Map<string, unknown>(),
-  openedExternal: [] as string[],
-};
 
 class Emitter {
   readonly listeners = new Map<string, Listener[]>();
@@ -28,10 +18,38 @@ class Emitter {
   }
 }
 
-class FakeWebContents extends Emitter {
+export class FakeSession {
+  permissionRequestHandler: Listener | null = null;
+  permissionCheckHandler: Listener | null = null;
+  devicePermissionHandler: Listener | null = null;
+  displayMediaRequestHandler: Listener | null = null;
+  setPermissionRequestHandler(fn: Listener | null): void {
+    this.permissionRequestHandler = fn;
+  }
+  setPermissionCheckHandler(fn: Listener | null): void {
+    this.permissionCheckHandler = fn;
+  }
+  setDevicePermissionHandler(fn: Listener | null): void {
+    this.devicePermissionHandler = fn;
+  }
+  setDisplayMediaRequestHandler(fn: Listener | null): void {
+    this.displayMediaRequestHandler = fn;
+  }
+}
+
+let nextContentsId = 1;
+
+export class FakeWebContents extends Emitter {
+  readonly id = nextContentsId++;
+  readonly mainFrame = { url: '', parent: null };
+  readonly session: FakeSession;
   windowOpenHandler: Listener | null = null;
   loadedUrl: string | null = null;
   sent: unknown[][] = [];
+  constructor(ses: FakeSession = session.defaultSession) {
+    super();
+    this.session = ses;
+  }
   setWindowOpenHandler(fn: Listener): void {
     this.windowOpenHandler = fn;
   }
@@ -49,23 +67,61 @@ export class FakeBrowserWindow extends Emitter {
   constructor(options: Record<string, unknown>) {
     super();
     this.options = options;
+    recorded.order.push('new BrowserWindow');
     recorded.windows.push(this);
+    emitApp('web-contents-created', { preventDefault: () => undefined }, this.webContents);
   }
   loadURL(url: string): Promise<void> {
     this.webContents.loadedUrl = url;
+    this.webContents.mainFrame.url = url;
     return Promise.resolve();
   }
   show(): void {}
   static getAllWindows(): FakeBrowserWindow[] {
     return recorded.windows;
   }
+  static fromWebContents(contents: unknown): FakeBrowserWindow | null {
+    return recorded.windows.find((w) => w.webContents === contents) ?? null;
+  }
+}
+
+export const recorded = {
+  /** What happened, in order: 'app.enableSandbox', 'protocol.registerSchemesAsPrivileged', 'ready', … */
+  order: [] as string[],
+  privilegedSchemes: [] as Array<{ scheme: string; privileges: Record<string, boolean> }>,
+  protocolHandlers: new Map<string, (request: Request) => Promise<Response> | Response>(),
+  ipcHandlers: new Map<string, Listener>(),
+  /** ipcMain.on / once listeners: the shell must register none. */
+  ipcListeners: [] as string[],
+  windows: [] as FakeBrowserWindow[],
+  appListeners: new Map<string, Listener[]>(),
+  exposed: new Map<string, unknown>(),
+  openedExternal: [] as string[],
+  openedPaths: [] as string[],
+  messageBoxes: [] as Array<{ parent: unknown; options: Record<string, unknown> }>,
+  /** The button index the next message boxes answer with (0 = Cancel in ours). */
+  messageBoxResponse: 0,
+  errorBoxes: [] as string[][],
+  rendererInvokes: [] as unknown[][],
+  rendererListeners: new Map<string, Listener[]>(),
+};
+
+export function emitApp(name: string, ...args: unknown[]): void {
+  for (const fn of recorded.appListeners.get(name) ?? []) fn(...args);
 }
 
 export const BrowserWindow = FakeBrowserWindow;
 
 export const app = {
-  whenReady: () => Promise.resolve(),
+  enableSandbox: () => {
+    recorded.order.push('app.enableSandbox');
+  },
+  whenReady: () =>
+    Promise.resolve().then(() => {
+      recorded.order.push('ready');
+    }),
   on: (name: string, fn: Listener) => {
+    recorded.order.push(`app.on:${name}`);
     recorded.appListeners.set(name, [...(recorded.appListeners.get(name) ?? []), fn]);
   },
   quit: () => undefined,
@@ -73,36 +129,57 @@ export const app = {
 };
 
 export const protocol = {
-  registerSchemesAsPrivileged: (schemes: unknown[]) => recorded.privilegedSchemes.push(...schemes),
+  registerSchemesAsPrivileged: (schemes: Array<{ scheme: string; privileges: Record<string, boolean> }>) => {
+    recorded.order.push('protocol.registerSchemesAsPrivileged');
+    recorded.privilegedSchemes.push(...schemes);
+  },
   handle: (scheme: string, handler: (request: Request) => Promise<Response>) => recorded.protocolHandlers.set(scheme, handler),
 };
 
 export const ipcMain = {
   handle: (channel: string, fn: Listener) => recorded.ipcHandlers.set(channel, fn),
+  on: (channel: string) => recorded.ipcListeners.push(channel),
+  once: (channel: string) => recorded.ipcListeners.push(channel),
 };
 
-export const session = {
-  defaultSession: {
-    setPermissionRequestHandler: (fn: Listener) => {
-      recorded.permissionRequestHandler = fn;
-    },
-    setPermissionCheckHandler: (fn: Listener) => {
-      recorded.permissionCheckHandler = fn;
-    },
-  },
-};
+export const session = { defaultSession: new FakeSession() };
 
 export const shell = {
   openExternal: (url: string) => {
     recorded.openedExternal.push(url);
     return Promise.resolve();
   },
+  openPath: (p: string) => {
+    recorded.openedPaths.push(p);
+    return Promise.resolve('');
+  },
   showItemInFolder: () => undefined,
 };
 
-export const dialog = { showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }) };
+export const dialog = {
+  showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }),
+  showMessageBox: (...args: unknown[]) => {
+    const [parent, options] = args.length > 1 ? args : [null, args[0]];
+    recorded.messageBoxes.push({ parent, options: options as Record<string, unknown> });
+    return Promise.resolve({ response: recorded.messageBoxResponse, checkboxChecked: false });
+  },
+  showErrorBox: (title: string, content: string) => {
+    recorded.errorBoxes.push([title, content]);
+  },
+};
 export const contextBridge = { exposeInMainWorld: (key: string, api: unknown) => recorded.exposed.set(key, api) };
-export const ipcRenderer = { invoke: () => Promise.resolve(), on: () => undefined, removeListener: () => undefined };
+export const ipcRenderer = {
+  invoke: (...args: unknown[]) => {
+    recorded.rendererInvokes.push(args);
+    return Promise.resolve();
+  },
+  on: (channel: string, fn: Listener) => {
+    recorded.rendererListeners.set(channel, [...(recorded.rendererListeners.get(channel) ?? []), fn]);
+  },
+  removeListener: (channel: string, fn: Listener) => {
+    recorded.rendererListeners.set(channel, (recorded.rendererListeners.get(channel) ?? []).filter((l) => l !== fn));
+  },
+};
 export const webUtils = { getPathForFile: () => '' };
 
 export default { app, BrowserWindow, protocol, ipcMain, session, shell, dialog, contextBridge, ipcRenderer, webUtils };

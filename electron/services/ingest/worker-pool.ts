@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError, type ErrorData } from '../../../shared/contract/errors.ts';
+import { asarUnpackedUrl } from './asar-unpacked.ts';
 import type { WorkerReply, WorkerRequest } from './extract-worker.ts';
 
 type Request = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
@@ -31,7 +32,7 @@ const YOUNG_GENERATION_MB = 16;
 /** The worker script beside this file (source, run by Node 24 directly) or beside the bundle. */
 function workerUrl(): URL {
   const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('./extract-worker.ts', here) : new URL('../workers/extract-worker.mjs', here);
+  return here.endsWith('.ts') ? new URL('./extract-worker.ts', here) : asarUnpackedUrl(new URL('../workers/extract-worker.mjs', here));
 }
 
 export interface PoolOptions {
