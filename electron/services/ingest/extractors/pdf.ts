@@ -8,6 +8,8 @@ export interface PdfExtractOptions extends ExtractContext {
   /** 1-based inclusive page range, so several workers can share one long PDF. */
   firstPage?: number;
   lastPage?: number;
+  /** Refuse (PDF_TOO_MANY_PAGES) a PDF with more pages than this, before reading any page. */
+  maxPages?: number;
 }
 
 export function looksLikePdf(bytes: Uint8Array): boolean {
@@ -124,6 +126,13 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
   const { pdfjs, task, doc } = await openPdf(bytes, ctx);
   try {
     const pageCount = doc.numPages;
+    if (ctx.maxPages !== undefined && pageCount > ctx.maxPages) {
+      throw new AppError(
+        'PDF_TOO_MANY_PAGES',
+        `${ctx.fileName} has ${pageCount.toLocaleString('en-US')} pages, over the limit of ${ctx.maxPages.toLocaleString('en-US')} pages for one PDF, so none of it was read. Split it, or raise the page limit in the workspace settings.`,
+        { file: ctx.fileName, pageCount, maxPages: ctx.maxPages },
+      );
+    }
     const first = Math.max(1, ctx.firstPage ?? 1);
     const last = Math.min(pageCount, ctx.lastPage ?? pageCount);
     const labels = await doc.getPageLabels().catch(() => null);
