@@ -27,6 +27,14 @@ function describeHead(bytes: Uint8Array): string {
   return 'something else';
 }
 
+/**
+ * The pixel cap. Ingestion renders nothing, but reading the operator list of a page without text
+ * (to tell a scan from a blank page) makes pdf.js decode that page's images: a 420 KB file declaring
+ * one 12,000 × 12,000 image took a worker to 1 GB. Images over this many pixels (an A4 page scanned
+ * at 600 dpi is 35 million) are left undecoded; such a page then reads as blank, not as a scan.
+ */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
 interface PdfjsError {
   name?: string;
   code?: number;
@@ -80,6 +88,7 @@ async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
       // pdfjs-dist 6 has no eval-based font path any more (the isEvalSupported option is gone and
       // the build contains no eval or new Function), so DESIGN.md §8's rule holds by construction.
       enableXfa: false,
+      maxImageSize: MAX_IMAGE_PIXELS,
       disableFontFace: true,
       useSystemFonts: false,
       cMapUrl: PDFJS_ASSETS.cMapUrl,
