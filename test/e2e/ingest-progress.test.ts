@@ -66,6 +66,25 @@ describe('ingest progress, cancellation and the snapshot label in Chromium', () 
     await page.screenshot({ path: path.join(SCREENSHOTS, 'ingest-skipped-page.png') });
   });
 
+  it('with "Follow links outside" ticked, a link out of the folder is followed, a FIFO still refused', async () => {
+    const root = path.join(services.dir, 'intake-follow');
+    writeFile(path.join(root, 'outside'), 'annex.md', '# Annex\n\nKept beside the folder, linked into it.\n');
+    const chosen = path.join(root, 'chosen');
+    fs.mkdirSync(chosen, { recursive: true });
+    fs.symlinkSync(path.join(root, 'outside', 'annex.md'), path.join(chosen, 'annex.md'));
+    execFileSync('mkfifo', [path.join(chosen, 'pipe.md')]);
+    await page.getByLabel('Follow links that lead outside the chosen folders').check();
+    await page.getByLabel('Add files or folders by path (one per line)').fill(chosen);
+    await page.getByRole('button', { name: 'Add' }).click();
+    const report = page.getByRole('status', { name: 'Ingest report' });
+    await expect.poll(() => report.textContent(), { timeout: 30_000 }).toContain('1 added, 1 skipped');
+    expect(await report.getByRole('list', { name: 'Skipped' }).getByRole('listitem').allTextContents()).toEqual([
+      'Skipped pipe.md: it is a named pipe (FIFO), not a regular file, so it was not opened.',
+    ]);
+    await page.getByRole('button', { name: 'annex.md' }).waitFor();
+    await page.getByLabel('Follow links that lead outside the chosen folders').uncheck();
+  });
+
   it('labels the snapshot when the original file has changed since it was ingested', async () => {
     const file = writeFile(path.join(services.dir, 'docs'), 'memo.pdf', await makePdf(threePages()));
     await page.getByLabel('Add files or folders by path (one per line)').fill(file);
