@@ -223,7 +223,8 @@ describe('folder intake: the walk is asynchronous and cancellable', () => {
       if (e.type === 'ingest.progress' && walkDoneAtFirstFile === undefined) {
         walkDoneAtFirstFile = walks.some((w) => w.done);
         walkingFlag = e.walking;
-        s.ingest.cancel(e.batchId);
+        // Through the contract handler, as the app's Cancel button does.
+        void s.dispatch('sources.cancelIngest', { batchId: e.batchId });
       }
     });
     const result = await s.ingest.ingest({ paths: [root] });
