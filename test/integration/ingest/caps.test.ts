@@ -46,6 +46,27 @@ describe('ingest caps: pages, bytes and pixels', () => {
     expect(accepted?.ok && accepted.segmentCount).toBe(5);
   });
 
+  it('magic bytes decide, not the name: every kind refuses bytes of another format with a code naming the file and what it really is', async () => {
+    services = openTestServices();
+    const docs = path.join(services.dir, 'docs');
+    const pdf = await makePdf(pages(1, 'A real PDF'));
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 0x20)]);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 1)]);
+    const named = [
+      writeFile(docs, 'report.html', pdf),
+      writeFile(docs, 'notes.md', pdf),
+      writeFile(docs, 'memo.pdf', zip),
+      writeFile(docs, 'letter.docx', pdf),
+      writeFile(docs, 'photo.txt', png),
+    ];
+    const before = workspaceSnapshot(services);
+    const errors = (await services.ingest.ingest({ paths: named })).files.map(failureOf);
+    expect(errors.map((e) => e.code)).toEqual(['WRONG_EXTENSION', 'WRONG_EXTENSION', 'WRONG_EXTENSION', 'WRONG_EXTENSION', 'UNSUPPORTED_TYPE']);
+    expect(errors.map((e) => /a PDF file|a ZIP archive|is a PDF|a PNG image/.test(e.message))).toEqual([true, true, true, true, true]);
+    errors.forEach((e, i) => expect(e.message).toContain(path.basename(named[i] ?? '')));
+    expect(workspaceSnapshot(services)).toBe(before);
+  });
+
   it('the size cap is checked on the opened file before it is read: a 3 GB sparse file is refused without hashing', async () => {
     services = openTestServices();
     const s = services;
