@@ -127,12 +127,12 @@ export class IngestService {
         }
       }
     };
-    try {
-      // As many files at once as there are workers; a long PDF still spreads over all of them.
-      await Promise.all([walk(), ...Array.from({ length: this.pool.size }, worker)]);
-    } finally {
-      this.running.delete(batchId);
-    }
+    // As many files at once as there are workers; a long PDF still spreads over all of them. All
+    // settle before the batch ends, so no file is still being stored when the result is returned.
+    const settled = await Promise.allSettled([walk(), ...Array.from({ length: this.pool.size }, worker)]);
+    this.running.delete(batchId);
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
     const done = results.filter((r): r is IngestFileResult => r !== undefined);
     if (done.some((r) => r.ok)) this.events.emit({ type: 'sources.changed' });
     return { batchId, files: done, skipped, cancelled: controller.signal.aborted };
