@@ -71,10 +71,13 @@ export async function* walkPaths(roots: readonly string[], options: WalkOptions,
     if (seenDirs.has(id)) return;
     seenDirs.add(id);
     const names: string[] = [];
+    // Regular files of unsupported types need no lstat: the listing's own type says enough.
+    const plainFiles = new Set<string>();
     try {
       for await (const dirent of await fs.promises.opendir(dir)) {
         checkCancel();
         names.push(dirent.name);
+        if (dirent.isFile()) plainFiles.add(dirent.name);
       }
     } catch (e) {
       if (e instanceof AppError) throw e;
@@ -88,6 +91,9 @@ export async function* walkPaths(roots: readonly string[], options: WalkOptions,
       if (isHidden(child)) {
         stats.entries++;
         yield { type: 'skip', entry: { path: child, reason: 'hidden' } };
+      } else if (plainFiles.has(name) && kindForPath(child) === null) {
+        stats.entries++;
+        yield { type: 'skip', entry: { path: child, reason: 'unsupported_type', entryType: 'file' } };
       } else {
         yield* walkEntry(child, boundary);
       }
