@@ -109,7 +109,12 @@ export function createServices(platform: Platform, workspaceDir: string, options
       sourceCount: sources.count(),
       mode: platform.mode,
     }),
-    'sources.ingest': (input) => ingest.ingest(input.password === undefined ? { paths: input.paths } : { paths: input.paths, password: input.password }),
+    'sources.ingest': (input) =>
+      ingest.ingest({
+        paths: input.paths,
+        ...(input.password !== undefined ? { password: input.password } : {}),
+        ...(input.followSymlinks !== undefined ? { followSymlinks: input.followSymlinks } : {}),
+      }),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'sources.list': () => sources.list().map((row) => summary(row, health.healthOf(row.id))),
     'sources.setRestricted': ({ ids, restricted }) => {

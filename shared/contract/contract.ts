@@ -26,6 +26,8 @@ export const contract = {
     input: z.object({
       paths: z.array(z.string().min(1)).min(1),
       password: z.string().optional(),
+      /** Follow symbolic links out of the chosen folders (never to FIFOs, sockets or devices). */
+      followSymlinks: z.boolean().optional(),
     }),
     output: IngestResult,
   },

@@ -32,6 +32,8 @@ export const ERROR_CODES = [
   'PDF_PASSWORD_INCORRECT',
   'PDF_CORRUPT',
   'PDF_NO_TEXT_LAYER',
+  /** More pages than the workspace's page cap (maxPdfPages); checked before any page is read. */
+  'PDF_TOO_MANY_PAGES',
   /** A warning: filled-in form fields hold text that is not in the page text (not indexed). */
   'PDF_FORM_NOT_INDEXED',
   'TEXT_LAYER_UNUSABLE',

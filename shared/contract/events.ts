@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SkippedEntry } from './schemas.ts';
 
 /** Progress events pushed from the services to the renderer (IPC events or server-sent events). */
 export const IngestProgress = z.object({
@@ -10,6 +11,24 @@ export const IngestProgress = z.object({
   phase: z.enum(['hashing', 'extracting', 'storing', 'done', 'failed']),
   page: z.number().int().nonnegative().optional(),
   pageCount: z.number().int().nonnegative().optional(),
+  /** The folder walk is still going: fileCount is the count of files found so far. */
+  walking: z.boolean().optional(),
+});
+
+/**
+ * The folder walk of a batch: how far it has got, and the entries skipped since the last event (each
+ * reaches the user as a sentence). Ingestion starts before the walk ends, so while `done` is false
+ * the progress events' fileCount is the count found so far.
+ */
+export const IngestWalk = z.object({
+  type: z.literal('ingest.walk'),
+  batchId: z.string(),
+  /** Entries looked at so far (files, folders, links). */
+  entries: z.number().int().nonnegative(),
+  /** Files found to ingest so far. */
+  files: z.number().int().nonnegative(),
+  skipped: z.array(SkippedEntry),
+  done: z.boolean(),
 });
 
 export const SourcesChanged = z.object({ type: z.literal('sources.changed') });
@@ -20,6 +39,7 @@ export const SourcesHealth = z.object({
   counts: z.object({ ok: z.number().int().nonnegative(), modified: z.number().int().nonnegative(), missing: z.number().int().nonnegative() }),
 });
 
-export const AppEvent = z.discriminatedUnion('type', [IngestProgress, SourcesChanged, SourcesHealth]);
+export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth]);
 export type AppEvent = z.infer<typeof AppEvent>;
 export type IngestProgress = z.infer<typeof IngestProgress>;
+export type IngestWalk = z.infer<typeof IngestWalk>;

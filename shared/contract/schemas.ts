@@ -94,10 +94,38 @@ export const IngestFileResult = z.discriminatedUnion('ok', [
 ]);
 export type IngestFileResult = z.infer<typeof IngestFileResult>;
 
+/** Why a path met while walking what the user chose was not read; each is shown as a sentence. */
+export const SkipReason = z.enum([
+  'hidden',
+  'unsupported_type',
+  'not_a_file',
+  'workspace',
+  /** A symbolic link whose real target lies outside the folder the user chose (see --follow-symlinks). */
+  'link_outside',
+  /** A symbolic link to nothing (its target is gone) or into a loop. */
+  'link_broken',
+  /** A FIFO, socket or device file (or a link to one): never opened, so the walk cannot hang on it. */
+  'special_file',
+]);
+export type SkipReason = z.infer<typeof SkipReason>;
+
+/** What a skipped entry is, or for a link what its target is. */
+export const EntryType = z.enum(['file', 'folder', 'fifo', 'socket', 'device', 'other']);
+export type EntryType = z.infer<typeof EntryType>;
+
+export const SkippedEntry = z.object({
+  path: z.string(),
+  reason: SkipReason,
+  entryType: EntryType.optional(),
+  /** For a link: the real path it resolves to. */
+  target: z.string().optional(),
+});
+export type SkippedEntry = z.infer<typeof SkippedEntry>;
+
 export const IngestResult = z.object({
   batchId: z.string(),
   files: z.array(IngestFileResult),
-  skipped: z.array(z.object({ path: z.string(), reason: z.enum(['hidden', 'unsupported_type', 'not_a_file', 'workspace']) })),
+  skipped: z.array(SkippedEntry),
   cancelled: z.boolean(),
 });
 export type IngestResult = z.infer<typeof IngestResult>;
@@ -191,6 +219,8 @@ export const WorkspaceSettings = z.object({
   snapshots: z.boolean(),
   maxFileMb: z.number().int().min(1).max(8192),
   extractionTimeoutSeconds: z.number().int().min(1).max(24 * 3600),
+  /** A PDF with more pages than this is refused (PDF_TOO_MANY_PAGES) before any page is read. */
+  maxPdfPages: z.number().int().min(1).max(10_000_000),
 });
 export type WorkspaceSettings = z.infer<typeof WorkspaceSettings>;
-export const DEFAULT_WORKSPACE_SETTINGS: WorkspaceSettings = { snapshots: true, maxFileMb: 512, extractionTimeoutSeconds: 600 };
+export const DEFAULT_WORKSPACE_SETTINGS: WorkspaceSettings = { snapshots: true, maxFileMb: 512, extractionTimeoutSeconds: 600, maxPdfPages: 20_000 };

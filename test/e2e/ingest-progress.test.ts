@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,51 @@ describe('ingest progress, cancellation and the snapshot label in Chromium', () 
     expect(services.sources.count()).toBeLessThan(6);
     // Whatever was stored is complete.
     for (const s of services.sources.list()) expect(s.segment_count).toBe(250);
+  });
+
+  it('lists what a folder skipped, in sentences: links out of the folder and a FIFO, none of them read', async () => {
+    const root = path.join(services.dir, 'intake');
+    writeFile(path.join(root, 'outside'), 'secret.md', '# Secret\n\nPayroll of the director.\n');
+    const chosen = path.join(root, 'chosen');
+    writeFile(chosen, 'good.md', '# Good\n\nAnnual leave is 14 days.\n');
+    fs.symlinkSync('/etc/passwd', path.join(chosen, 'evil.txt'));
+    fs.symlinkSync(path.join(root, 'outside'), path.join(chosen, 'elsewhere'));
+    execFileSync('mkfifo', [path.join(chosen, 'pipe.txt')]);
+    await page.getByLabel('Add files or folders by path (one per line)').fill(chosen);
+    await page.getByRole('button', { name: 'Add' }).click();
+    const report = page.getByRole('status', { name: 'Ingest report' });
+    await expect.poll(() => report.textContent(), { timeout: 30_000 }).toContain('1 added, 3 skipped');
+    const skipped = report.getByRole('list', { name: 'Skipped' }).getByRole('listitem');
+    expect(await skipped.allTextContents()).toEqual([
+      'Skipped elsewhere: it links to a folder outside the folder you chose.',
+      'Skipped evil.txt: it links to a file outside the folder you chose.',
+      'Skipped pipe.txt: it is a named pipe (FIFO), not a regular file, so it was not opened.',
+    ]);
+    // The code and the real target are in the tooltip.
+    expect(await skipped.nth(1).getAttribute('title')).toBe(`${path.join(chosen, 'evil.txt')} → /etc/passwd [link_outside]`);
+    await page.getByRole('button', { name: 'good.md' }).waitFor();
+    expect(services.sources.list().map((s) => s.file_name)).not.toContain('evil.txt');
+    await report.screenshot({ path: path.join(SCREENSHOTS, 'ingest-skipped.png') });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'ingest-skipped-page.png') });
+  });
+
+  it('with "Follow links outside" ticked, a link out of the folder is followed, a FIFO still refused', async () => {
+    const root = path.join(services.dir, 'intake-follow');
+    writeFile(path.join(root, 'outside'), 'annex.md', '# Annex\n\nKept beside the folder, linked into it.\n');
+    const chosen = path.join(root, 'chosen');
+    fs.mkdirSync(chosen, { recursive: true });
+    fs.symlinkSync(path.join(root, 'outside', 'annex.md'), path.join(chosen, 'annex.md'));
+    execFileSync('mkfifo', [path.join(chosen, 'pipe.md')]);
+    await page.getByLabel('Follow links that lead outside the chosen folders').check();
+    await page.getByLabel('Add files or folders by path (one per line)').fill(chosen);
+    await page.getByRole('button', { name: 'Add' }).click();
+    const report = page.getByRole('status', { name: 'Ingest report' });
+    await expect.poll(() => report.textContent(), { timeout: 30_000 }).toContain('1 added, 1 skipped');
+    expect(await report.getByRole('list', { name: 'Skipped' }).getByRole('listitem').allTextContents()).toEqual([
+      'Skipped pipe.md: it is a named pipe (FIFO), not a regular file, so it was not opened.',
+    ]);
+    await page.getByRole('button', { name: 'annex.md' }).waitFor();
+    await page.getByLabel('Follow links that lead outside the chosen folders').uncheck();
   });
 
   it('labels the snapshot when the original file has changed since it was ingested', async () => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { degrees, PDFArray, PDFDocument, PDFName, PDFRef, PDFString, StandardFonts } from 'pdf-lib';
 
 export interface PageSpec {
@@ -136,5 +137,21 @@ export async function makeFilledForm(flatten = false): Promise<Uint8Array> {
   form.createTextField('remarks').addToPage(page, { x: 72, y: 530, width: 300, height: 24 });
   form.updateFieldAppearances(font);
   if (flatten) form.flatten();
+  return doc.save({ useObjectStreams: false });
+}
+
+/**
+ * A PDF whose pages hold no text, only one image each filling the page, declared `width` × `height`
+ * pixels (DeviceRGB, 8 bits) with a few KB of image data: a page "scanned" at that size, cheap to make.
+ */
+export async function makeImagePages(sizes: [number, number][]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const data = zlib.deflateSync(Buffer.alloc(4096, 0x80));
+  for (const [width, height] of sizes) {
+    const page = doc.addPage([612, 792]);
+    const image = doc.context.stream(data, { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, ColorSpace: 'DeviceRGB', BitsPerComponent: 8, Filter: 'FlateDecode' });
+    page.node.setXObject(PDFName.of('Im1'), doc.context.register(image));
+    page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream('q 612 0 0 792 0 0 cm /Im1 Do Q')));
+  }
   return doc.save({ useObjectStreams: false });
 }

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { call, EXIT, flagString, type Command } from '../command.ts';
+import { skippedSentence } from '../../../shared/domain/skipped.ts';
 import { table } from '../table.ts';
 
 export const ingestCommand: Command = {
   name: 'ingest',
-  usage: 'ingest PATH… [--password P]   add files and folders (recursive); a table per file',
+  usage: 'ingest PATH… [--password P] [--follow-symlinks]   add files and folders (recursive); a table per file',
   valueFlags: ['password'],
   run: async (ctx) => {
     const { services, json, io, args } = ctx;
@@ -13,7 +14,12 @@ export const ingestCommand: Command = {
       return EXIT.usage;
     }
     const password = flagString(ctx, 'password');
-    const result = await call(services, 'sources.ingest', { paths: args.positionals, ...(password !== undefined ? { password } : {}) });
+    const followSymlinks = args.flags.has('follow-symlinks');
+    const result = await call(services, 'sources.ingest', {
+      paths: args.positionals,
+      ...(password !== undefined ? { password } : {}),
+      ...(followSymlinks ? { followSymlinks } : {}),
+    });
     if (json) io.out(JSON.stringify(result, null, 2));
     else {
       const rows = result.files.map((f) =>
@@ -21,10 +27,15 @@ export const ingestCommand: Command = {
           ? [path.basename(f.path), f.outcome, String(f.segmentCount), f.sha256.slice(0, 12), f.warnings.map((w) => w.code).join(', ')]
           : [path.basename(f.path), 'FAILED', '', '', `${f.error.code}: ${f.error.message}`],
       );
+      // Skipped entries are rows too, each with its reason as a sentence (the code is in --json).
+      for (const s of result.skipped) rows.push([path.basename(s.path), 'skipped', '', '', skippedSentence(s)]);
       io.out(table(['file', 'result', 'segments', 'sha256', 'notes'], rows));
-      for (const s of result.skipped) io.out(`skipped (${s.reason.replace('_', ' ')}): ${s.path}`);
       const failed = result.files.filter((f) => !f.ok).length;
-      io.out(`${result.files.length - failed} of ${result.files.length} files ingested${failed ? `, ${failed} failed` : ''}.`);
+      const skipped = result.skipped.length;
+      io.out(`${result.files.length - failed} of ${result.files.length} files ingested${failed ? `, ${failed} failed` : ''}${skipped ? `, ${skipped} skipped` : ''}.`);
+      if (result.skipped.some((s) => s.reason === 'link_outside')) {
+        io.out('Links that lead out of the folders you chose were not followed; run again with --follow-symlinks to follow them (never to pipes, sockets or devices).');
+      }
     }
     return result.files.some((f) => !f.ok) ? EXIT.someFailed : EXIT.ok;
   },

@@ -10,7 +10,7 @@ import { viewableContent } from './viewable.ts';
 export type WorkerRequest =
   | { id: number; op: 'extract'; kind: SourceKind; bytes: Uint8Array; fileName: string; password?: string }
   | { id: number; op: 'countPdfPages'; bytes: Uint8Array; fileName: string; password?: string }
-  | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number }
+  | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number; maxPages?: number }
   | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string };
 
 export type WorkerReply =
@@ -33,7 +33,7 @@ if (port) {
           ? countPdfPages(req.bytes, ctx)
           : req.op === 'view'
             ? viewableContent(req.kind, req.bytes, req.fileName)
-            : extractPdfPart(req.bytes, { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage });
+            : extractPdfPart(req.bytes, { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage, ...(req.maxPages !== undefined ? { maxPages: req.maxPages } : {}) });
     work.then(
       (result) => port.postMessage({ id: req.id, type: 'done', result } satisfies WorkerReply),
       (e: unknown) => port.postMessage({ id: req.id, type: 'error', error: toErrorData(e) } satisfies WorkerReply),

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, toErrorData } from '../../../shared/contract/errors.ts';
-import type { IngestFileResult, IngestResult } from '../../../shared/contract/schemas.ts';
+import type { IngestFileResult, IngestResult, SkippedEntry } from '../../../shared/contract/schemas.ts';
 import type { EventBus } from '../events.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import type { ExtractedDocument } from './extracted.ts';
-import { isHidden, kindForPath, SUPPORTED_TYPES_IN_WORDS } from './file-kinds.ts';
+import { kindForPath, SUPPORTED_TYPES_IN_WORDS } from './file-kinds.ts';
+import { walkPaths, type FoundFile } from './folder-walk.ts';
+import { openRegularFile, readExactly } from './regular-file.ts';
+import { WorkQueue } from './work-queue.ts';
 import { extractInPool } from './pooled-extract.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
@@ -19,27 +21,20 @@ export interface IngestSettings {
   snapshots: boolean;
   /** Extraction of one file is stopped after this long (EXTRACTION_TIMEOUT). */
   extractionTimeoutMs: number;
+  /** PDFs with more pages are refused (PDF_TOO_MANY_PAGES) before any page is read. */
+  maxPdfPages: number;
 }
 
 export interface IngestRequest {
   paths: string[];
   password?: string;
+  /** Follow links out of the chosen folders (never to FIFOs, sockets or devices). */
+  followSymlinks?: boolean;
   signal?: AbortSignal;
 }
 
-type Skipped = IngestResult['skipped'][number];
-
-function fsError(e: unknown, file: string): AppError {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return new AppError('FILE_MISSING', `${file} does not exist (it may have been moved or deleted). Check the path and try again.`);
-  }
-  if (code === 'EACCES' || code === 'EPERM') {
-    return new AppError('FILE_UNREADABLE', `${file} cannot be read: permission denied. Give your user read access to it and try again.`);
-  }
-  if (code === 'EISDIR') return new AppError('FILE_UNREADABLE', `${file} is a folder, not a file.`);
-  return new AppError('FILE_UNREADABLE', `${file} cannot be read (${code ?? (e as Error).message}).`);
-}
+/** At most this often the walk reports how far it has got (and what it skipped). */
+const WALK_EVENT_MS = 100;
 
 /** Turns paths (files and folders) into stored sources, one file at a time, one transaction each. */
 export class IngestService {
@@ -66,78 +61,65 @@ export class IngestService {
     return controller !== undefined;
   }
 
-  /** Expands folders recursively; hidden entries and unsupported types are listed, never silently dropped. */
-  expand(paths: string[]): { files: string[]; skipped: Skipped[] } {
-    const files: string[] = [];
-    const skipped: Skipped[] = [];
-    // Folders already walked, by device and inode: a symlink loop or a second link to the same
-    // folder is walked once.
-    const seenDirs = new Set<string>();
-    const walk = (p: string, explicit: boolean): void => {
-      let st: fs.Stats;
-      try {
-        st = fs.statSync(p);
-      } catch {
-        files.push(p); // reported per file as FILE_MISSING / FILE_UNREADABLE
-        return;
-      }
-      if (st.isDirectory()) {
-        // The workspace's own database and snapshots are never sources.
-        if (path.resolve(p) === this.blobs.workspaceDir) {
-          skipped.push({ path: p, reason: 'workspace' });
-          return;
-        }
-        const id = `${st.dev}:${st.ino}`;
-        if (seenDirs.has(id)) return;
-        seenDirs.add(id);
-        let entries: string[];
-        try {
-          entries = fs.readdirSync(p).sort((a, b) => a.localeCompare(b));
-        } catch {
-          files.push(p);
-          return;
-        }
-        for (const name of entries) {
-          const child = path.join(p, name);
-          if (isHidden(child)) skipped.push({ path: child, reason: 'hidden' });
-          else walk(child, false);
-        }
-        return;
-      }
-      if (!st.isFile()) {
-        skipped.push({ path: p, reason: 'not_a_file' });
-        return;
-      }
-      if (!explicit && kindForPath(p) === null) {
-        skipped.push({ path: p, reason: 'unsupported_type' });
-        return;
-      }
-      files.push(p);
-    };
-    for (const p of paths) walk(path.resolve(p), true);
-    return { files, skipped };
-  }
-
   async ingest(req: IngestRequest): Promise<IngestResult> {
     const batchId = randomUUID();
     const controller = new AbortController();
     req.signal?.addEventListener('abort', () => controller.abort(), { once: true });
     this.running.set(batchId, controller);
-    const { files, skipped } = this.expand(req.paths);
     const settings = this.settings();
-    const results: IngestFileResult[] = new Array(files.length);
+    const results: IngestFileResult[] = [];
+    const skipped: SkippedEntry[] = [];
     // Same bytes twice in one batch: the second waits for the first and becomes a duplicate.
     const inFlight = new Map<string, Promise<unknown>>();
-    let next = 0;
+    const queue = new WorkQueue<{ index: number; item: FoundFile | { type: 'failed'; path: string; error: AppError } }>(256);
+    controller.signal.addEventListener('abort', () => queue.clear(), { once: true });
+
+    // The walk runs beside the ingestion: files are ingested as they are found.
+    const stats = { entries: 0 };
+    let found = 0;
+    let walking = true;
+    let unreported: SkippedEntry[] = [];
+    let lastWalkEvent = 0;
+    const walkEvent = (done: boolean): void => {
+      this.events.emit({ type: 'ingest.walk', batchId, entries: stats.entries, files: found, skipped: unreported, done });
+      unreported = [];
+      lastWalkEvent = Date.now();
+    };
+    walkEvent(false);
+    const walk = async (): Promise<void> => {
+      try {
+        const options = { followSymlinks: req.followSymlinks === true, signal: controller.signal, excludeDir: this.blobs.workspaceDir };
+        for await (const item of walkPaths(req.paths, options, stats)) {
+          if (item.type === 'skip') {
+            skipped.push(item.entry);
+            unreported.push(item.entry);
+          } else {
+            await queue.push({ index: found++, item });
+          }
+          if (Date.now() - lastWalkEvent >= WALK_EVENT_MS) walkEvent(false);
+        }
+      } catch (e) {
+        if (!(e instanceof AppError && e.code === 'CANCELLED')) throw e;
+      } finally {
+        walking = false;
+        queue.close();
+        walkEvent(true);
+      }
+    };
     const worker = async (): Promise<void> => {
-      while (next < files.length && !controller.signal.aborted) {
-        const index = next++;
-        const file = files[index] ?? '';
+      for (let job = await queue.take(); job && !controller.signal.aborted; job = await queue.take()) {
+        const { index, item } = job;
+        const file = item.path;
         const progress = (phase: 'hashing' | 'extracting' | 'storing' | 'done' | 'failed', page?: number, pageCount?: number): void => {
-          this.events.emit({ type: 'ingest.progress', batchId, fileIndex: index, fileCount: files.length, path: file, phase, page, pageCount });
+          this.events.emit({ type: 'ingest.progress', batchId, fileIndex: index, fileCount: found, path: file, phase, page, pageCount, ...(walking ? { walking } : {}) });
         };
+        if (item.type === 'failed') {
+          results[index] = { ok: false, path: file, error: item.error.toData() };
+          progress('failed');
+          continue;
+        }
         try {
-          results[index] = await this.ingestFile(file, { ...req, signal: controller.signal }, settings, progress, inFlight);
+          results[index] = await this.ingestFile(item, { ...req, signal: controller.signal }, settings, progress, inFlight);
           progress('done');
         } catch (e) {
           results[index] = { ok: false, path: file, error: toErrorData(e) };
@@ -145,46 +127,43 @@ export class IngestService {
         }
       }
     };
-    try {
-      // As many files at once as there are workers; a long PDF still spreads over all of them.
-      await Promise.all(Array.from({ length: Math.min(this.pool.size, files.length) }, worker));
-    } finally {
-      this.running.delete(batchId);
-    }
+    // As many files at once as there are workers; a long PDF still spreads over all of them. All
+    // settle before the batch ends, so no file is still being stored when the result is returned.
+    const settled = await Promise.allSettled([walk(), ...Array.from({ length: this.pool.size }, worker)]);
+    this.running.delete(batchId);
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
     const done = results.filter((r): r is IngestFileResult => r !== undefined);
     if (done.some((r) => r.ok)) this.events.emit({ type: 'sources.changed' });
     return { batchId, files: done, skipped, cancelled: controller.signal.aborted };
   }
 
   private async ingestFile(
-    file: string,
+    found: FoundFile,
     req: IngestRequest,
     settings: IngestSettings,
     progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number) => void,
     inFlight: Map<string, Promise<unknown>>,
   ): Promise<IngestFileResult> {
+    const file = found.path;
     const name = path.basename(file);
     const kind = kindForPath(file);
     if (kind === null) {
       throw new AppError('UNSUPPORTED_TYPE', `${name}: files of type "${path.extname(file) || '(no extension)'}" are not supported. Evidence Desk reads ${SUPPORTED_TYPES_IN_WORDS}.`);
     }
-    let stat: fs.Stats;
-    try {
-      stat = await fs.promises.stat(file);
-    } catch (e) {
-      throw fsError(e, file);
-    }
-    if (!stat.isFile()) throw new AppError('FILE_UNREADABLE', `${file} is not a regular file.`);
-    if (stat.size === 0) throw new AppError('FILE_EMPTY', `${name} is empty (0 bytes); there is nothing to ingest.`);
-    if (stat.size > settings.maxFileBytes) {
-      throw new AppError('FILE_TOO_LARGE', `${name} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(settings.maxFileBytes / 1048576).toFixed(0)} MB limit for one file. Split it or raise the limit in the workspace settings.`);
-    }
-    progress('hashing');
+    // The size caps are checked on the opened handle's fstat, before a byte is read.
+    const opened = await openRegularFile(found);
+    const stat = opened.stat;
     let bytes: Uint8Array;
     try {
-      bytes = await fs.promises.readFile(file);
-    } catch (e) {
-      throw fsError(e, file);
+      if (stat.size === 0) throw new AppError('FILE_EMPTY', `${name} is empty (0 bytes); there is nothing to ingest.`);
+      if (stat.size > settings.maxFileBytes) {
+        throw new AppError('FILE_TOO_LARGE', `${name} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(settings.maxFileBytes / 1048576).toFixed(0)} MB limit for one file. Split it or raise the limit in the workspace settings.`);
+      }
+      progress('hashing');
+      bytes = await readExactly(opened, file);
+    } finally {
+      await opened.handle.close().catch(() => undefined);
     }
     const sha256 = sha256Bytes(bytes);
     const fileStat = { size: stat.size, mtimeMs: stat.mtimeMs };
@@ -220,6 +199,7 @@ export class IngestService {
     const doc: ExtractedDocument = await extractInPool(this.pool, kind, bytes, {
       fileName: name,
       deadline: Date.now() + settings.extractionTimeoutMs,
+      maxPages: settings.maxPdfPages,
       onProgress: (page, pageCount) => progress('extracting', page, pageCount),
       ...(req.password !== undefined ? { password: req.password } : {}),
       ...(req.signal !== undefined ? { signal: req.signal } : {}),

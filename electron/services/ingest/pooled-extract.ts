@@ -8,6 +8,8 @@ export interface PooledContext {
   password?: string;
   signal?: AbortSignal;
   deadline?: number;
+  /** A PDF with more pages is refused with PDF_TOO_MANY_PAGES before any page is read. */
+  maxPages?: number;
   onProgress?: (page: number, pageCount: number) => void;
 }
 
@@ -58,7 +60,9 @@ export async function extractInPool(pool: WorkerPool, kind: SourceKind, bytes: U
 
     let done = 0;
     const tick = (_page: number, pageCount: number) => ctx.onProgress?.(++done, pageCount);
-    const first = await pool.run<PdfPart>({ op: 'pdfPart', bytes, ...base, firstPage: 1, lastPage: FIRST_CHUNK }, options(tick));
+    // The first range learns the page count and checks the cap before it reads a page.
+    const cap = ctx.maxPages !== undefined ? { maxPages: ctx.maxPages } : {};
+    const first = await pool.run<PdfPart>({ op: 'pdfPart', bytes, ...base, ...cap, firstPage: 1, lastPage: FIRST_CHUNK }, options(tick));
     const rest = splitPages(FIRST_CHUNK + 1, first.pageCount, pool.size * 2);
     const parts = await Promise.all(
       rest.map(([a, b]) =>

@@ -31,5 +31,6 @@ export function ingestSettingsFrom(settings: WorkspaceSettings): IngestSettings 
     snapshots: settings.snapshots,
     maxFileBytes: settings.maxFileMb * 1024 * 1024,
     extractionTimeoutMs: settings.extractionTimeoutSeconds * 1000,
+    maxPdfPages: settings.maxPdfPages,
   };
 }

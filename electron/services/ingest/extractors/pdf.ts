@@ -8,6 +8,8 @@ export interface PdfExtractOptions extends ExtractContext {
   /** 1-based inclusive page range, so several workers can share one long PDF. */
   firstPage?: number;
   lastPage?: number;
+  /** Refuse (PDF_TOO_MANY_PAGES) a PDF with more pages than this, before reading any page. */
+  maxPages?: number;
 }
 
 export function looksLikePdf(bytes: Uint8Array): boolean {
@@ -24,6 +26,14 @@ function describeHead(bytes: Uint8Array): string {
   if (head[0] === 0xff && head[1] === 0xd8) return 'a JPEG image';
   return 'something else';
 }
+
+/**
+ * The pixel cap. Ingestion renders nothing, but reading the operator list of a page without text
+ * (to tell a scan from a blank page) makes pdf.js decode that page's images: a 420 KB file declaring
+ * one 12,000 × 12,000 image took a worker to 1 GB. Images over this many pixels (an A4 page scanned
+ * at 600 dpi is 35 million) are left undecoded; such a page then reads as blank, not as a scan.
+ */
+export const MAX_IMAGE_PIXELS = 40_000_000;
 
 interface PdfjsError {
   name?: string;
@@ -78,6 +88,7 @@ async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
       // pdfjs-dist 6 has no eval-based font path any more (the isEvalSupported option is gone and
       // the build contains no eval or new Function), so DESIGN.md §8's rule holds by construction.
       enableXfa: false,
+      maxImageSize: MAX_IMAGE_PIXELS,
       disableFontFace: true,
       useSystemFonts: false,
       cMapUrl: PDFJS_ASSETS.cMapUrl,
@@ -124,6 +135,13 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
   const { pdfjs, task, doc } = await openPdf(bytes, ctx);
   try {
     const pageCount = doc.numPages;
+    if (ctx.maxPages !== undefined && pageCount > ctx.maxPages) {
+      throw new AppError(
+        'PDF_TOO_MANY_PAGES',
+        `${ctx.fileName} has ${pageCount.toLocaleString('en-US')} pages, over the limit of ${ctx.maxPages.toLocaleString('en-US')} pages for one PDF, so none of it was read. Split it, or raise the page limit in the workspace settings.`,
+        { file: ctx.fileName, pageCount, maxPages: ctx.maxPages },
+      );
+    }
     const first = Math.max(1, ctx.firstPage ?? 1);
     const last = Math.min(pageCount, ctx.lastPage ?? pageCount);
     const labels = await doc.getPageLabels().catch(() => null);

@@ -7,14 +7,16 @@ import { healthSummary, needsRelink } from '../relink/selectors.ts';
 import { useViewer } from '../viewer/viewer-store.ts';
 import { useLibrary } from './library-store.ts';
 import { RestrictedToggle } from './RestrictedToggle.tsx';
-import { formatBytes, ingestSummary, sourceExtent } from './selectors.ts';
+import { formatBytes, ingestSummary, progressLine, skippedLines, sourceExtent } from './selectors.ts';
+import { SkippedList } from './SkippedList.tsx';
 
 export function LibraryPanel() {
-  const { sources, error, ingesting, progress, lastIngest, refresh, ingest, setProgress, cancel, setRestricted } = useLibrary();
+  const { sources, error, ingesting, progress, walk, skipped, lastIngest, refresh, ingest, setProgress, onWalk, cancel, setRestricted } = useLibrary();
   const openSource = useViewer((s) => s.open);
   const openId = useViewer((s) => s.sourceId);
   const [pathText, setPathText] = useState('');
   const [password, setPassword] = useState('');
+  const [followLinks, setFollowLinks] = useState(false);
   const [dropNote, setDropNote] = useState<string | null>(null);
   const { checking, checkError, byId: healthById, check, open: openRelink } = useRelink();
 
@@ -22,16 +24,17 @@ export function LibraryPanel() {
     void refresh();
     return client.onEvent((event) => {
       if (event.type === 'ingest.progress') setProgress(event);
+      if (event.type === 'ingest.walk') onWalk(event);
       // A check or relink finished elsewhere (e.g. the one run when the workspace opened).
       if (event.type === 'sources.health') void refresh();
     });
-  }, [refresh, setProgress]);
+  }, [refresh, setProgress, onWalk]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const paths = pathText.split('\n').map((p) => p.trim()).filter(Boolean);
     if (paths.length === 0) return;
-    void ingest(paths, password || undefined).then(() => setPathText(''));
+    void ingest(paths, password || undefined, followLinks).then(() => setPathText(''));
   };
 
   const onDrop = (e: DragEvent) => {
@@ -40,7 +43,7 @@ export function LibraryPanel() {
     const paths = files.map((f) => client.pathForFile(f)).filter((p): p is string => Boolean(p));
     if (paths.length > 0) {
       setDropNote(null);
-      void ingest(paths);
+      void ingest(paths, undefined, followLinks);
     } else if (files.length > 0) {
       setDropNote('In browser mode the page cannot see where a dropped file lives: paste its path below instead.');
     }
@@ -54,15 +57,18 @@ export function LibraryPanel() {
         <textarea id="add-paths" rows={2} value={pathText} onChange={(e) => setPathText(e.target.value)} placeholder="/home/me/Documents/policy.pdf" />
         <label htmlFor="add-password">PDF password (only for encrypted files)</label>
         <input id="add-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" />
+        <label className="follow-links">
+          <input type="checkbox" checked={followLinks} onChange={(e) => setFollowLinks(e.target.checked)} />
+          Follow links that lead outside the chosen folders (never to pipes or devices)
+        </label>
         <button type="submit" disabled={ingesting || pathText.trim() === ''}>
           {ingesting ? 'Adding…' : 'Add'}
         </button>
       </form>
       {dropNote && <p className="note">{dropNote}</p>}
-      {progress && (
+      {ingesting && (progress || walk) && (
         <p className="progress" role="status">
-          File {progress.fileIndex + 1} of {progress.fileCount}: {progress.phase}
-          {progress.page !== undefined && progress.pageCount ? ` page ${progress.page} of ${progress.pageCount}` : ''}
+          {progressLine(progress, walk)}
           {ingesting && (
             <button type="button" className="cancel" onClick={() => void cancel()}>
               Cancel
@@ -70,6 +76,7 @@ export function LibraryPanel() {
           )}
         </p>
       )}
+      {ingesting && skipped.length > 0 && <SkippedList {...skippedLines(skipped)} />}
       {error && <p className="error" role="alert">{error}</p>}
       {lastIngest && (
         <div className="ingest-report" role="status" aria-label="Ingest report">
@@ -83,6 +90,7 @@ export function LibraryPanel() {
                 </li>
               ))}
           </ul>
+          {lastIngest.skipped.length > 0 && <SkippedList {...skippedLines(lastIngest.skipped)} />}
         </div>
       )}
       <div className="check-bar">

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { IngestResult, SourceSummary } from '../../../../shared/contract/schemas.ts';
-import type { IngestProgress } from '../../../../shared/contract/events.ts';
+import type { IngestResult, SkippedEntry, SourceSummary } from '../../../../shared/contract/schemas.ts';
+import type { IngestProgress, IngestWalk } from '../../../../shared/contract/events.ts';
 import { client, ClientError } from '../../api/client.ts';
 
 interface LibraryState {
@@ -9,10 +9,17 @@ interface LibraryState {
   error: string | null;
   ingesting: boolean;
   progress: IngestProgress | null;
+  /** The running batch's folder walk: how far it has got. */
+  walk: Pick<IngestWalk, 'entries' | 'files' | 'done'> | null;
+  /** What the running batch skipped so far (the report lists the whole batch's when it ends). */
+  skipped: SkippedEntry[];
+  /** The running batch, from its first event, so it can be cancelled while the walk is still going. */
+  batchId: string | null;
   lastIngest: IngestResult | null;
   refresh(): Promise<void>;
-  ingest(paths: string[], password?: string): Promise<void>;
+  ingest(paths: string[], password?: string, followSymlinks?: boolean): Promise<void>;
   setProgress(progress: IngestProgress | null): void;
+  onWalk(walk: IngestWalk): void;
   /** Stops the running batch: files already stored stay, the rest are not ingested. */
   cancel(): Promise<void>;
   /** Marks a source restricted (never sent to a model endpoint), or lifts it. */
@@ -29,6 +36,9 @@ export const useLibrary = create<LibraryState>((set, get) => ({
   error: null,
   ingesting: false,
   progress: null,
+  walk: null,
+  skipped: [],
+  batchId: null,
   lastIngest: null,
   refresh: async () => {
     set({ loading: true, error: null });
@@ -38,10 +48,10 @@ export const useLibrary = create<LibraryState>((set, get) => ({
       set({ loading: false, error: message(e) });
     }
   },
-  ingest: async (paths, password) => {
-    set({ ingesting: true, error: null, lastIngest: null });
+  ingest: async (paths, password, followSymlinks) => {
+    set({ ingesting: true, error: null, lastIngest: null, walk: null, skipped: [], batchId: null });
     try {
-      const result = await client.call('sources.ingest', password ? { paths, password } : { paths });
+      const result = await client.call('sources.ingest', { paths, ...(password ? { password } : {}), ...(followSymlinks ? { followSymlinks } : {}) });
       set({ lastIngest: result });
       // New files are checked at once, so the list shows their health rather than 'not checked'.
       const ids = result.files.flatMap((f) => (f.ok ? [f.sourceId] : []));
@@ -50,12 +60,17 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     } catch (e) {
       set({ error: message(e) });
     } finally {
-      set({ ingesting: false, progress: null });
+      set({ ingesting: false, progress: null, walk: null, skipped: [], batchId: null });
     }
   },
-  setProgress: (progress) => set({ progress }),
+  setProgress: (progress) => set(progress ? { progress, batchId: progress.batchId } : { progress }),
+  onWalk: (walk) => {
+    if (!get().ingesting) return;
+    const { entries, files, done } = walk;
+    set({ walk: { entries, files, done }, batchId: walk.batchId, skipped: walk.skipped.length ? [...get().skipped, ...walk.skipped] : get().skipped });
+  },
   cancel: async () => {
-    const batchId = get().progress?.batchId;
+    const batchId = get().batchId ?? get().progress?.batchId;
     if (!batchId) return;
     try {
       await client.call('sources.cancelIngest', { batchId });

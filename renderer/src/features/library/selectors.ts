@@ -1,4 +1,6 @@
-import type { IngestResult, SourceSummary } from '../../../../shared/contract/schemas.ts';
+import type { IngestResult, SkippedEntry, SourceSummary } from '../../../../shared/contract/schemas.ts';
+import type { IngestProgress, IngestWalk } from '../../../../shared/contract/events.ts';
+import { skippedSentence } from '../../../../shared/domain/skipped.ts';
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -30,4 +32,25 @@ export function sourceExtent(s: Pick<SourceSummary, 'kind' | 'pageCount' | 'segm
     return { label: `${s.segmentCount} ¶`, title: `${s.segmentCount} ${s.segmentCount === 1 ? 'block' : 'blocks'} (paragraphs, list items, table cells)` };
   }
   return { label: '—', title: 'Text: cited by line' };
+}
+
+/** Skipped entries as sentences, the first `limit` of them, and how many more there are. */
+export function skippedLines(skipped: readonly SkippedEntry[], limit = 20): { lines: { key: string; text: string; title: string }[]; more: number } {
+  const lines = skipped.slice(0, limit).map((k) => ({
+    key: `${k.reason}:${k.path}`,
+    text: skippedSentence(k),
+    // The path (and where a link leads) and the code, for whoever needs them.
+    title: `${k.path}${k.target !== undefined ? ` → ${k.target}` : ''} [${k.reason}]`,
+  }));
+  return { lines, more: Math.max(0, skipped.length - limit) };
+}
+
+/** The progress line: the walk while it has found nothing yet, else the file being ingested. */
+export function progressLine(progress: IngestProgress | null, walk: Pick<IngestWalk, 'entries' | 'files' | 'done'> | null): string | null {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const looking = walk && !walk.done ? `Looking through folders: ${n(walk.entries)} ${walk.entries === 1 ? 'entry' : 'entries'} so far` : null;
+  if (!progress) return looking;
+  const of = progress.walking && walk && !walk.done ? `${n(Math.max(progress.fileCount, walk.files))} found so far` : n(progress.fileCount);
+  const page = progress.page !== undefined && progress.pageCount ? ` page ${n(progress.page)} of ${n(progress.pageCount)}` : '';
+  return `File ${n(progress.fileIndex + 1)} of ${of}: ${progress.phase}${page}`;
 }
