@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown, mdInline } from '../../../shared/report/markdown.ts';
-import type { Report } from '../../../shared/report/schema.ts';
 import { DECISION_WORDS, HEALTH_WORDS, STATUS_WORDS, asSentence } from '../../../shared/report/words.ts';
 import { fixtureReport } from './report-fixture.ts';
 
