@@ -4,6 +4,7 @@
  * the audit head). Pure: the service only collects rows and calls `buildReport`, so what a report
  * says is decided here, in one place, and tested without a workspace.
  */
+import type { MatchPlace } from '../contract/answer-schemas.ts';
 import type { ClaimedLocator } from '../imports/model.ts';
 import { findMarkers } from '../imports/sentences.ts';
 import type { CitationStatus } from '../verification/status.ts';
@@ -72,12 +73,44 @@ export interface ReportInput {
   options: ReportOptions;
 }
 
+/**
+ * A stored match place (answer-schemas MatchPlace) as the report's match: the place's unit decides
+ * which of page/block/line are set; `pageLabel` is the first page's label.
+ */
+export function reportMatch(place: MatchPlace, found: { sha256: string; pageLabel: string | null; method: ReportMatch['method']; text: string }): ReportMatch {
+  const { unit, at, endAt } = place;
+  const runsOn = endAt !== at && place.firstEnd !== undefined && place.lastStart !== undefined;
+  return {
+    sha256: found.sha256,
+    unit,
+    page: unit === 'page' ? at : null,
+    pageLabel: unit === 'page' ? found.pageLabel : null,
+    endPage: unit === 'page' ? endAt : null,
+    block: unit === 'block' ? at : null,
+    endBlock: unit === 'block' ? endAt : null,
+    line: unit === 'line' ? at : null,
+    endLine: unit === 'line' ? endAt : null,
+    start: place.start,
+    end: place.end,
+    firstEnd: runsOn ? (place.firstEnd ?? null) : null,
+    lastStart: runsOn ? (place.lastStart ?? null) : null,
+    method: found.method,
+    text: found.text,
+  };
+}
+
+/** Milliseconds of an ISO time, for ordering rows (times with different offsets compare right). */
+function timeOf(iso: string): number {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? 0 : t;
+}
+
 /** The review trail's decision in force (the last row by time; "cleared" means none). */
 export function reviewOf(rows: readonly ReviewRowInput[], notes: boolean): ReportReview {
   // A stable sort: rows of the same instant keep the order the store gave them.
   const history = [...rows]
     .map((r, i) => ({ r, i }))
-    .sort((a, b) => (a.r.at < b.r.at ? -1 : a.r.at > b.r.at ? 1 : a.i - b.i))
+    .sort((a, b) => timeOf(a.r.at) - timeOf(b.r.at) || a.i - b.i)
     .map(({ r }) => ({ decision: r.decision, note: notes ? r.note : null, at: r.at, reviewer: r.reviewer }));
   const last = history[history.length - 1];
   if (!last) return { decision: 'none', note: null, at: null, reviewer: null, history };

@@ -6,12 +6,12 @@
  * a field outside the format is a bug here, not an extension.
  */
 import { z } from 'zod';
+import { Sha256, SourceKind } from '../contract/schemas.ts';
 import { ClaimedLocator } from '../imports/model.ts';
 import { CitationStatusSchema, ClaimVerdictSchema, MatchMethodSchema } from '../verification/result-schema.ts';
 
 export const REPORT_FORMAT = 'evidence-desk/report@1';
 
-const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex SHA-256');
 const Count = z.number().int().nonnegative();
 const Unit = z.number().min(0).max(1);
 const Offset = z.number().int().nonnegative();
@@ -66,6 +66,13 @@ export const ReportMatch = z.strictObject({
   endLine: z.number().int().positive().nullable(),
   start: Offset,
   end: Offset,
+  /**
+   * A quote that runs on (page and block units): where its part in the first page/block ends and
+   * where its part in the last starts, since text between them (a running footer, the next page's
+   * head) may be no part of it. Null when the quote does not run on or the result did not keep them.
+   */
+  firstEnd: Offset.nullable(),
+  lastStart: Offset.nullable(),
   method: MatchMethodSchema,
   text: z.string(),
 });
@@ -129,7 +136,7 @@ export const ReportSource = z.strictObject({
   path: z.string().nullable(),
   sha256: Sha256,
   size: Count,
-  kind: z.enum(['pdf', 'docx', 'text', 'markdown', 'html']),
+  kind: SourceKind,
   /** Health at export (a fresh check runs first): the file as recorded, changed, or gone. */
   health: z.enum(['ok', 'modified', 'missing', 'unchecked']),
   /** Whether the workspace holds a snapshot of the bytes (used when the file is missing or changed). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CITATION_STATUSES } from '../../../shared/verification/status.ts';
 import { CLAIM_VERDICTS } from '../../../shared/verification/verdict.ts';
-import { buildReport } from '../../../shared/report/build.ts';
+import { buildReport, reportMatch, reviewOf } from '../../../shared/report/build.ts';
 import { checkContentHash } from '../../../shared/report/content-hash.ts';
 import { REPORT_FORMAT, Report } from '../../../shared/report/schema.ts';
 import { CITATIONS, SOURCES, fixtureReport, reportInput, sha256Hex } from './report-fixture.ts';
@@ -84,6 +84,27 @@ describe('buildReport', () => {
       for (const e of c.review.history) expect(e.note).toBeNull();
     }
     expect(fixtureReport().citations[0]?.excerpt?.boxes).toHaveLength(2);
+  });
+
+  it('orders the trail by time, whatever the offsets the times are written with', () => {
+    const r = reviewOf(
+      [
+        { decision: 'rejected', note: null, at: '2026-11-24T11:30:00+02:00', reviewer: 'B' }, // 09:30 UTC
+        { decision: 'accepted', note: 'ok', at: '2026-11-24T10:00:00Z', reviewer: 'A' },
+      ],
+      true,
+    );
+    expect(r.history.map((e) => e.reviewer)).toEqual(['B', 'A']);
+    expect(r).toMatchObject({ decision: 'accepted', reviewer: 'A', note: 'ok' });
+  });
+
+  it('turns a stored match place into the report match, unit by unit', () => {
+    const found = { sha256: 'f'.repeat(64), pageLabel: 'iv', method: 'exact' as const, text: 'q' };
+    expect(reportMatch({ unit: 'page', at: 4, endAt: 5, start: 10, end: 20, firstEnd: 300, lastStart: 2 }, found)).toMatchObject({
+      unit: 'page', page: 4, pageLabel: 'iv', endPage: 5, block: null, line: null, start: 10, end: 20, firstEnd: 300, lastStart: 2,
+    });
+    expect(reportMatch({ unit: 'block', at: 3, endAt: 3, start: 0, end: 9 }, found)).toMatchObject({ page: null, pageLabel: null, block: 3, endBlock: 3, firstEnd: null, lastStart: null });
+    expect(reportMatch({ unit: 'line', at: 10, endAt: 12, start: 4, end: 30 }, found)).toMatchObject({ line: 10, endLine: 12, page: null, block: null });
   });
 
   it('refuses a citation whose source was not given', () => {

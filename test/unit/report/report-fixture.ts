@@ -62,7 +62,7 @@ export const CITATIONS: CitationInput[] = [
   {
     ...base, id: 101, marker: '1', claim: 'Employees get 14 days of annual leave.', quote: 'Employees are entitled to 14 days of annual leave.', sourceId: 11, claimed: { page: 12 },
     status: 'verified', verdict: 'supported', score: 1, context: '… Section 4. Employees are entitled to 14 days of annual leave. Leave …',
-    match: { sha256: hashOf('pdf'), unit: 'page', page: 12, pageLabel: 'xii', endPage: 12, block: null, endBlock: null, line: null, endLine: null, start: 120, end: 170, method: 'exact', text: 'Employees are entitled to 14 days of annual leave.' },
+    match: { sha256: hashOf('pdf'), unit: 'page', page: 12, pageLabel: 'xii', endPage: 12, block: null, endBlock: null, line: null, endLine: null, start: 120, end: 170, firstEnd: null, lastStart: null, method: 'exact', text: 'Employees are entitled to 14 days of annual leave.' },
     reviews: [
       { decision: 'accepted', note: 'Matches the table on p. xii', at: t(5), reviewer: 'Ada Lovelace' },
       { decision: 'flagged', note: 'Check the page label', at: t(1), reviewer: 'Grace Hopper' },
@@ -72,13 +72,13 @@ export const CITATIONS: CitationInput[] = [
   {
     ...base, id: 102, marker: '2', claim: 'Requests go to HR.', quote: SCRIPT_QUOTE, sourceId: 12, claimed: { paragraph: 7 },
     status: 'verified_elsewhere', verdict: 'weak', score: 0.97,
-    match: { sha256: hashOf('docx'), unit: 'block', page: null, pageLabel: null, endPage: null, block: 3, endBlock: 3, line: null, endLine: null, start: 0, end: 60, method: 'normalised', text: 'Requests go to HR & Payroll' },
+    match: { sha256: hashOf('docx'), unit: 'block', page: null, pageLabel: null, endPage: null, block: 3, endBlock: 3, line: null, endLine: null, start: 0, end: 60, firstEnd: null, lastStart: null, method: 'normalised', text: 'Requests go to HR & Payroll' },
     reviews: [{ decision: 'rejected', note: 'Wrong department', at: t(6), reviewer: 'Ada Lovelace' }],
   },
   {
     ...base, id: 103, marker: '3', claim: 'Requests must be in writing.', quote: FORMULA_QUOTE + '\nsecond line', sourceId: 11, claimed: { page: 14 },
     status: 'partial', verdict: 'weak', score: 0.81, notes: ['The quote runs on to p. 15.'],
-    match: { sha256: hashOf('pdf'), unit: 'page', page: 14, pageLabel: '14', endPage: 15, block: null, endBlock: null, line: null, endLine: null, start: 900, end: 40, method: 'fuzzy', text: 'Requests, in writing, to HR' },
+    match: { sha256: hashOf('pdf'), unit: 'page', page: 14, pageLabel: '14', endPage: 15, block: null, endBlock: null, line: null, endLine: null, start: 900, end: 40, firstEnd: 960, lastStart: 12, method: 'fuzzy', text: 'Requests, in writing, to HR' },
     reviews: [{ decision: 'flagged', note: 'Ask the author', at: t(7), reviewer: 'Grace Hopper' }],
   },
   {
@@ -101,7 +101,7 @@ export const CITATIONS: CitationInput[] = [
   {
     ...base, id: 107, marker: '7', claim: 'Notice is 30 days.', quote: 'Notice of 14 days is required.', sourceId: 13, claimed: { line: 10 },
     status: 'verified', verdict: 'contradicted', score: 0.95,
-    match: { sha256: hashOf('txt'), unit: 'line', page: null, pageLabel: null, endPage: null, block: null, endBlock: null, line: 10, endLine: 12, start: 4, end: 30, method: 'normalised', text: 'Notice of 14 days is required.' },
+    match: { sha256: hashOf('txt'), unit: 'line', page: null, pageLabel: null, endPage: null, block: null, endBlock: null, line: 10, endLine: 12, start: 4, end: 30, firstEnd: null, lastStart: null, method: 'normalised', text: 'Notice of 14 days is required.' },
     reviews: [
       { decision: 'accepted', note: 'Looked fine', at: t(3), reviewer: 'Grace Hopper' },
       { decision: 'rejected', note: 'Source says 14, not 30', at: t(10), reviewer: 'Ada Lovelace' },
@@ -111,7 +111,7 @@ export const CITATIONS: CitationInput[] = [
     // No marker in the text points at this one.
     ...base, id: 108, marker: '8', claim: 'Leave is approved by a manager.', quote: 'A manager approves leave.', sourceId: 13,
     status: 'verified', verdict: 'supported', score: 1,
-    match: { sha256: hashOf('txt'), unit: 'line', page: null, pageLabel: null, endPage: null, block: null, endBlock: null, line: 20, endLine: 20, start: 0, end: 25, method: 'exact', text: 'A manager approves leave.' },
+    match: { sha256: hashOf('txt'), unit: 'line', page: null, pageLabel: null, endPage: null, block: null, endBlock: null, line: 20, endLine: 20, start: 0, end: 25, firstEnd: null, lastStart: null, method: 'exact', text: 'A manager approves leave.' },
   },
 ];
 
