@@ -139,7 +139,11 @@ export function unresolvedReasons(c: Pick<ReportCitation, 'status' | 'verdict'> 
  */
 export function answerMarkers(text: string, citations: readonly { ref: string; marker: string }[]): AnswerMarker[] {
   const queues = new Map<string, string[]>();
-  for (const c of citations) queues.set(c.marker, [...(queues.get(c.marker) ?? []), c.ref]);
+  for (const c of citations) {
+    const q = queues.get(c.marker);
+    if (q) q.push(c.ref);
+    else queues.set(c.marker, [c.ref]);
+  }
   const used = new Map<string, number>();
   const pick = (label: string): string | null => {
     const refs = queues.get(label);

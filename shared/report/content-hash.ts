@@ -13,25 +13,76 @@ import type { Report, ReportBody } from './schema.ts';
 /** SHA-256 of the bytes as lowercase hex. */
 export type Sha256Hex = (bytes: Uint8Array) => string;
 
+const INTEGER_KEY = /^(?:0|[1-9]\d*)$/;
+class NeedsSlowPath extends Error {}
+
 /** The canonical JSON text of a value: the same content always gives the same text. */
 export function canonicalJson(value: unknown): string {
-  if (value === null) return 'null';
+  // Fast path: JSON.stringify over copies whose keys are inserted in sorted order. Objects keep
+  // string keys in insertion order, except integer-like keys, which always come first in numeric
+  // order; a value with such a key takes the slow path, which writes every key itself.
+  try {
+    return JSON.stringify(value, function (_key, v: unknown) {
+      if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`canonicalJson: ${v} has no JSON form`);
+      if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') throw new TypeError(`canonicalJson: a ${typeof v} has no JSON form`);
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+      if (typeof (v as { toJSON?: unknown }).toJSON === 'function') throw new NeedsSlowPath();
+      const record = v as Record<string, unknown>;
+      const keys = Object.keys(record).sort();
+      // No prototype: a "__proto__" key is then an own key like any other.
+      const sorted = Object.create(null) as Record<string, unknown>;
+      for (const k of keys) {
+        if (INTEGER_KEY.test(k)) throw new NeedsSlowPath();
+        sorted[k] = record[k];
+      }
+      return sorted;
+    });
+  } catch (e) {
+    if (!(e instanceof NeedsSlowPath)) throw e;
+  }
+  const parts: string[] = [];
+  writeCanonical(value, parts);
+  return parts.join('');
+}
+
+// Appends to one array of parts (a report of thousands of citations makes megabytes of text).
+function writeCanonical(value: unknown, out: string[]): void {
+  if (value === null) {
+    out.push('null');
+    return;
+  }
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      out.push(JSON.stringify(value));
+      return;
     case 'boolean':
-      return value ? 'true' : 'false';
+      out.push(value ? 'true' : 'false');
+      return;
     case 'number':
       // NaN and ±Infinity have no JSON form; a report holding one is a bug, not something to hash.
       if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} has no JSON form`);
-      return JSON.stringify(value);
+      out.push(JSON.stringify(value));
+      return;
     case 'object': {
-      if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-      const entries = Object.entries(value as Record<string, unknown>)
-        .filter(([, v]) => v !== undefined)
-        // Sorting by UTF-16 code units: the default sort of strings, never localeCompare.
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+      if (Array.isArray(value)) {
+        out.push('[');
+        value.forEach((v, i) => {
+          if (i > 0) out.push(',');
+          writeCanonical(v === undefined ? null : v, out);
+        });
+        out.push(']');
+        return;
+      }
+      const record = value as Record<string, unknown>;
+      // Sorting by UTF-16 code units: the default sort of strings, never localeCompare.
+      const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
+      out.push('{');
+      keys.forEach((k, i) => {
+        out.push(i > 0 ? ',' : '', JSON.stringify(k), ':');
+        writeCanonical(record[k], out);
+      });
+      out.push('}');
+      return;
     }
     default:
       throw new TypeError(`canonicalJson: a ${typeof value} has no JSON form`);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { utf8Bytes } from '../../../shared/imports/document-digest.ts';
 import { canonicalJson, checkContentHash, reportBody, reportContentHash } from '../../../shared/report/content-hash.ts';
 import { reportFromJson, reportToJson } from '../../../shared/report/json.ts';
 import type { Report } from '../../../shared/report/schema.ts';
@@ -98,11 +99,41 @@ describe('canonicalJson', () => {
       '{"B":{"x":0,"y":0.1,"z":1e+21},"a":[true,null,"x"],"b":1,"é":"\\"\\n"}',
     );
     expect(canonicalJson({ a: undefined, b: [undefined] })).toBe('{"b":[null]}');
+    // Integer-like keys sort as strings too ("10" before "9"), unlike a plain object's own order.
+    expect(canonicalJson({ x: { 9: 'a', 10: 'b', a: 1 } })).toBe('{"x":{"10":"b","9":"a","a":1}}');
+    expect(canonicalJson('top')).toBe('"top"');
+  });
+
+  it('holds for any JSON value: parses back equal, independent of key order, stable', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const text = canonicalJson(v);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(v)));
+        // The same text whatever order the keys were inserted in.
+        expect(canonicalJson(reverseKeys(v as Json))).toBe(text);
+        expect(canonicalJson(JSON.parse(text))).toBe(text);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('refuses values JSON cannot hold', () => {
     expect(() => canonicalJson({ n: Number.NaN })).toThrow(/NaN/);
     expect(() => canonicalJson({ n: Infinity })).toThrow(/Infinity/);
     expect(() => canonicalJson({ f: () => 1 })).toThrow(/function/);
+  });
+});
+
+describe('utf8Bytes (what the hash is taken over)', () => {
+  it('encodes as TextEncoder does, lone surrogates included', () => {
+    fc.assert(
+      // Any UTF-16 units: surrogate pairs, lone halves, every plane's boundaries.
+      fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constantFrom(0x7f, 0x80, 0x7ff, 0x800, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfffd))), (units) => {
+        const s = String.fromCharCode(...units);
+        return Buffer.from(utf8Bytes(s)).equals(Buffer.from(new TextEncoder().encode(s)));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const s of ['\ud800', 'a\udc00b', '\ud83d\ude00', 'x\ud83d', 'é€😀']) expect(Buffer.from(utf8Bytes(s)).equals(Buffer.from(new TextEncoder().encode(s))), JSON.stringify(s)).toBe(true);
   });
 });
