@@ -8,7 +8,7 @@ import type { Report, ReportCitation } from './schema.ts';
 export type AnswerPiece =
   | { kind: 'text'; text: string }
   /** One label of a marker group: its footnote number, or null when the report has no citation for it. */
-  | { kind: 'marker'; label: string; note: number | null; first: boolean; group: number };
+  | { kind: 'marker'; label: string; note: number | null };
 
 export interface ReadingOrder {
   pieces: AnswerPiece[];
@@ -40,8 +40,7 @@ export function readingOrder(report: Pick<Report, 'answer' | 'citations'>): Read
     if (m.start > at) pieces.push({ kind: 'text', text: text.slice(at, m.start) });
     m.labels.forEach((label, i) => {
       const ref = m.citations[i] ?? null;
-      const first = ref !== null && !numberOf.has(ref);
-      pieces.push({ kind: 'marker', label, note: ref === null ? null : number(ref), first, group });
+      pieces.push({ kind: 'marker', label, note: ref === null ? null : number(ref) });
     });
     at = m.end;
   });
