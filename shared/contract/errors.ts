@@ -53,6 +53,8 @@ export const ERROR_CODES = [
   'MODEL_NOT_CONFIGURED',
   // export
   'EXPORT_FAILED',
+  /** A report file that is not a valid evidence-desk/report@1 (schema or internal references). */
+  'REPORT_INVALID',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -6,16 +6,35 @@
 
 /** The UTF-8 bytes of a string (a lone surrogate becomes U+FFFD, as TextEncoder does). */
 export function utf8Bytes(text: string): Uint8Array {
-  const out: number[] = [];
-  for (const ch of text) {
-    let cp = ch.codePointAt(0) ?? 0xfffd;
-    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
-    if (cp < 0x80) out.push(cp);
-    else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
-    else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-    else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+  // One pass over UTF-16 units into a buffer sized for the worst case (3 bytes a unit): reports
+  // of megabytes are hashed through here, so no per-character arrays.
+  const out = new Uint8Array(text.length * 3);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    let cp = text.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff) {
+      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+      } else cp = 0xfffd;
+    } else if (cp >= 0xdc00 && cp <= 0xdfff) cp = 0xfffd;
+    if (cp < 0x80) out[n++] = cp;
+    else if (cp < 0x800) {
+      out[n++] = 0xc0 | (cp >> 6);
+      out[n++] = 0x80 | (cp & 63);
+    } else if (cp < 0x10000) {
+      out[n++] = 0xe0 | (cp >> 12);
+      out[n++] = 0x80 | ((cp >> 6) & 63);
+      out[n++] = 0x80 | (cp & 63);
+    } else {
+      out[n++] = 0xf0 | (cp >> 18);
+      out[n++] = 0x80 | ((cp >> 12) & 63);
+      out[n++] = 0x80 | ((cp >> 6) & 63);
+      out[n++] = 0x80 | (cp & 63);
+    }
   }
-  return Uint8Array.from(out);
+  return out.subarray(0, n);
 }
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
