@@ -33,9 +33,22 @@ export function openDatabase(dir: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('trusted_schema = OFF');
+    // Deleted content is overwritten, not left in free pages for a file reader to find.
+    db.pragma('secure_delete = ON');
+    // A REPLACE's implicit delete then fires DELETE triggers too: a second guard beside migration 5's.
+    db.pragma('recursive_triggers = ON');
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') {
       throw new AppError('WORKSPACE_CORRUPT', `The workspace database ${file} is damaged (quick_check: ${String(check)}). Restore it from a backup.`);
+    }
+    const orphans = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+    if (orphans.length > 0) {
+      const first = orphans[0];
+      throw new AppError(
+        'WORKSPACE_CORRUPT',
+        `The workspace database ${file} has ${orphans.length} row(s) pointing at rows that do not exist (first: ${first?.table} row ${first?.rowid} → ${first?.parent}). Restore it from a backup.`,
+        { foreignKeyViolations: orphans.length },
+      );
     }
     migrate(db, options.targetVersion ?? LATEST_SCHEMA_VERSION);
     return db;

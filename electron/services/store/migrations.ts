@@ -212,6 +212,32 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE citation_results ADD COLUMN last_start INTEGER CHECK (last_start IS NULL OR last_start >= 0);
     `,
   },
+  {
+    version: 5,
+    name: 'append-only tables refuse REPLACE and every ON CONFLICT form',
+    // SQLite runs REPLACE (and INSERT OR REPLACE, UPDATE OR REPLACE) as a silent delete of the row
+    // in the way, without firing DELETE triggers; an upsert turns an INSERT into an UPDATE. A BEFORE
+    // INSERT trigger fires before any conflict is resolved, so refusing an insert whose primary or
+    // UNIQUE key already exists stops every form (DO UPDATE, DO NOTHING, OR IGNORE too). Fresh keys
+    // pass: appending stays possible. UPDATE OR REPLACE is an UPDATE: the triggers of migration 3 refuse it.
+    sql: `
+      CREATE TRIGGER citations_no_replace BEFORE INSERT ON citations
+        WHEN EXISTS (SELECT 1 FROM citations WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'citations is append-only: a row with this key exists, add a superseding row instead'); END;
+      CREATE TRIGGER verification_runs_no_replace BEFORE INSERT ON verification_runs
+        WHEN EXISTS (SELECT 1 FROM verification_runs WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'verification_runs is append-only: a row with this key exists, add a superseding row instead'); END;
+      CREATE TRIGGER citation_results_no_replace BEFORE INSERT ON citation_results
+        WHEN EXISTS (SELECT 1 FROM citation_results WHERE id = NEW.id OR (run_id = NEW.run_id AND citation_id = NEW.citation_id))
+        BEGIN SELECT RAISE(ABORT, 'citation_results is append-only: a row with this key exists, add a superseding row instead'); END;
+      CREATE TRIGGER review_decisions_no_replace BEFORE INSERT ON review_decisions
+        WHEN EXISTS (SELECT 1 FROM review_decisions WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'review_decisions is append-only: a row with this key exists, add a superseding row instead'); END;
+      CREATE TRIGGER audit_log_no_replace BEFORE INSERT ON audit_log
+        WHEN EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id OR hash = NEW.hash)
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only: a row with this key exists, add a superseding row instead'); END;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
