@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/contract/errors.ts';
+import { ChainStore } from './audit-chain-store.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
 
 export type Db = Database.Database;
@@ -50,7 +51,9 @@ export function openDatabase(dir: string, options: OpenOptions = {}): Db {
         { foreignKeyViolations: orphans.length },
       );
     }
-    migrate(db, options.targetVersion ?? LATEST_SCHEMA_VERSION);
+    const applied = migrate(db, options.targetVersion ?? LATEST_SCHEMA_VERSION);
+    // The chain began in this open (a new workspace, or one from before migration 6): anchor its head.
+    if (applied.includes(CHAIN_MIGRATION) && !options.readonly) new ChainStore(db).publishHead();
     return db;
   } catch (e) {
     db.close();
@@ -63,7 +66,11 @@ export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-function migrate(db: Db, target: number): void {
+/** The migration that starts the audit chain over the whole record. */
+const CHAIN_MIGRATION = 6;
+
+/** Runs pending migrations; returns the versions applied. */
+function migrate(db: Db, target: number): number[] {
   const current = schemaVersion(db);
   if (current > LATEST_SCHEMA_VERSION) {
     throw new AppError(
@@ -76,7 +83,9 @@ function migrate(db: Db, target: number): void {
   for (const m of pending) {
     db.transaction(() => {
       db.exec(m.sql);
+      m.run?.(db);
       db.pragma(`user_version = ${m.version}`);
     }).immediate();
   }
+  return pending.map((m) => m.version);
 }

@@ -1,3 +1,6 @@
+import { ChainStore } from './audit-chain-store.ts';
+import type { Db } from './database.ts';
+
 /**
  * Numbered schema migrations, run in order at open inside one transaction each. Never edit a
  * migration that has shipped: add the next one. Invariants live in the schema (DESIGN.md §3).
@@ -6,6 +9,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** A step SQL cannot do (hashing), run after `sql` in the same transaction. */
+  run?: (db: Db) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -237,6 +242,31 @@ export const MIGRATIONS: readonly Migration[] = [
         WHEN EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id OR hash = NEW.hash)
         BEGIN SELECT RAISE(ABORT, 'audit_log is append-only: a row with this key exists, add a superseding row instead'); END;
     `,
+  },
+  {
+    version: 6,
+    name: 'audit chain over the whole record',
+    // Entries of hash version 2 carry their place in the chain (seq) and, when they record an
+    // evidence row, its table, id and the SHA-256 of its canonical encoding; their own hash covers
+    // all of it canonically (shared/audit/canonical.ts). Rows of migration 3 stay version 1 and
+    // still verify by its formula. Rows written before this migration get entries in its run step.
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN hash_version INTEGER NOT NULL DEFAULT 1 CHECK (hash_version IN (1, 2));
+      ALTER TABLE audit_log ADD COLUMN seq INTEGER CHECK (seq IS NULL OR seq > 0);
+      ALTER TABLE audit_log ADD COLUMN table_name TEXT;
+      ALTER TABLE audit_log ADD COLUMN row_id INTEGER;
+      ALTER TABLE audit_log ADD COLUMN row_hash TEXT CHECK (row_hash IS NULL OR length(row_hash) = 64);
+      CREATE UNIQUE INDEX audit_log_seq ON audit_log(seq) WHERE seq IS NOT NULL;
+      CREATE UNIQUE INDEX audit_log_row ON audit_log(table_name, row_id) WHERE table_name IS NOT NULL;
+      DROP TRIGGER audit_log_no_replace;
+      CREATE TRIGGER audit_log_no_replace BEFORE INSERT ON audit_log
+        WHEN EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id OR hash = NEW.hash OR seq = NEW.seq
+                     OR (table_name = NEW.table_name AND row_id = NEW.row_id))
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only: a row with this key exists, add a superseding row instead'); END;
+    `,
+    run: (db) => {
+      new ChainStore(db).backfill(new Date().toISOString());
+    },
   },
 ];
 

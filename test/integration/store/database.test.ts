@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/contract/errors.ts';
+import { AuditService } from '../../../electron/services/audit/audit-service.ts';
+import { headFilePath, sha256Text } from '../../../electron/services/store/audit-head-file.ts';
+import { AUDIT_GENESIS, legacyEntryHash } from '../../../shared/audit/canonical.ts';
 import { backupDatabase } from '../../../electron/services/store/backup.ts';
 import { DATABASE_FILE, openDatabase, schemaVersion } from '../../../electron/services/store/database.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../electron/services/store/migrations.ts';
@@ -164,6 +167,51 @@ describe('workspace database', () => {
     expect(() =>
       after.prepare("INSERT INTO citation_results (run_id, citation_id, status, verdict, score, confidence, first_end, notes) VALUES (1, 1, 'verified', 'supported', 1, 1, -1, '[]')").run(),
     ).toThrow(/CHECK/);
+  });
+
+  it('migration 6 starts the chain over a v5 workspace: old audit rows still verify by their formula, old evidence rows get entries, the head is anchored', () => {
+    const dir = tempDir();
+    const before = openDatabase(dir, { targetVersion: 5 });
+    before.exec(`
+      INSERT INTO sources (id, sha256, kind, file_name, byte_size, extraction_method, added_at) VALUES (1, '${'b'.repeat(64)}', 'text', 'r.txt', 10, 'm', 'then');
+      INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at) VALUES (1, '/docs/r.txt', 10, 1, 'then', 'then');
+      INSERT INTO segments (id, source_id, ordinal, locator, text) VALUES (1, 1, 0, '{}', 'one');
+      INSERT INTO answers (id, format, answer_text, origin, created_at) VALUES (1, 'native', 'a', 'test', 'then');
+      INSERT INTO citations (id, answer_id, ordinal, marker, claim, source_id, claimed_locator, created_at) VALUES (1, 1, 0, '1', 'c', 1, '{}', 'then');
+      INSERT INTO verification_runs (id, answer_id, verifier, summary, risk_flags, created_at) VALUES (1, 1, 'v', '{}', '[]', 'then');
+      INSERT INTO citation_results (run_id, citation_id, status, verdict, score, confidence, segment_id, start_offset, end_offset, notes)
+        VALUES (1, 1, 'verified', 'supported', 1, 1, 1, 0, 3, '[]');
+      INSERT INTO review_decisions (citation_id, decision, created_at) VALUES (1, 'accepted', 'then');
+    `);
+    // Two audit rows as migration 3's code wrote them.
+    let prev = AUDIT_GENESIS;
+    for (const [action, payload] of [['answer.import', '{"answerId":1}'], ['citation.review', '{"citationId":1,"decision":"accepted"}']] as const) {
+      const hash = legacyEntryHash(prev, action, payload, 'then', sha256Text);
+      before.prepare('INSERT INTO audit_log (action, payload, created_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?)').run(action, payload, 'then', prev, hash);
+      prev = hash;
+    }
+    before.close();
+    expect(fs.existsSync(headFilePath(dir))).toBe(false);
+
+    const after = openDatabase(dir, { targetVersion: 6 });
+    opened.push(after);
+    const entries = after.prepare('SELECT hash_version AS v, seq, action, table_name AS t FROM audit_log ORDER BY id').all() as { v: number; seq: number | null; action: string; t: string | null }[];
+    expect(entries.slice(0, 2)).toEqual([
+      { v: 1, seq: null, action: 'answer.import', t: null },
+      { v: 1, seq: null, action: 'citation.review', t: null },
+    ]);
+    // 7 evidence rows (source, path, answer, citation, run, result, decision): one entry each, numbered on.
+    expect(entries.slice(2).map((e) => [e.v, e.seq, e.t])).toEqual(
+      ['sources', 'source_paths', 'answers', 'citations', 'verification_runs', 'citation_results', 'review_decisions'].map((t, i) => [2, i + 3, t]),
+    );
+    expect(new AuditService(after).check()).toMatchObject({ ok: true, rows: 9, evidenceRows: 7, headFile: { state: 'ok', count: 9 } });
+
+    // Opening again changes nothing: the backfill ran once, in the migration.
+    after.close();
+    const again = openDatabase(dir);
+    opened.push(again);
+    expect(again.prepare('SELECT count(*) AS n FROM audit_log').get()).toEqual({ n: 9 });
+    expect(new AuditService(again).check()).toMatchObject({ ok: true, rows: 9 });
   });
 
   // Each migration N: migrate to N−1, insert rows, migrate to N, assert (DESIGN.md §3).
