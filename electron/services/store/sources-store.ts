@@ -135,11 +135,14 @@ export class SourcesStore {
         .run(sourceId, path, stat.size, stat.mtimeMs, now, now);
       // A path seen for the first time is part of the source's record: the chain covers it.
       if (!known) this.chain.record('source_paths', Number(r.lastInsertRowid), now);
-    })();
+    }).immediate();
     this.chain.publishHead();
   }
 
-  /** One document's whole ingestion as one transaction: after a crash it is fully present or absent. */
+  /**
+   * One document's whole ingestion as one IMMEDIATE transaction (the write lock taken at BEGIN, so
+   * it never fails half-way on a lock): after a crash it is fully present or absent.
+   */
   insert(src: NewSource, now: string): number {
     const insertSource = this.db.prepare(
       // A new version of a restricted document is restricted too: its text is the same secret.
@@ -194,7 +197,7 @@ export class SourcesStore {
       this.chain.record('sources', id, now, src.predecessorId === null ? 'source.add' : 'source.version', { sha256: src.sha256, predecessorId: src.predecessorId });
       this.chain.record('source_paths', Number(pathRow.lastInsertRowid), now);
       return id;
-    })();
+    }).immediate();
     this.chain.publishHead();
     return id;
   }
