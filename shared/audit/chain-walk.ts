@@ -8,12 +8,14 @@
  * - reordered: entries stand in another order than their sequence numbers;
  * - truncated: fewer entries than the head file counts;
  * - rewritten_tail: the entry where the head file points has another hash (recomputed);
- * - head_changed / head_missing: the head file itself was edited or deleted.
+ * - head_changed / head_missing: the head file itself was edited or deleted;
+ * - unanchored: entries that link correctly follow the head the file anchors (the app stopped
+ *   between a commit and the head write, or entries were appended outside it).
  */
 import { AUDIT_GENESIS, entryHash, isChainTable, legacyEntryHash, TABLE_NOUN, type Digest } from './canonical.ts';
 import type { AuditHead, HeadFileState } from './head.ts';
 
-export type ChainBreakKind = 'edited' | 'removed' | 'inserted' | 'reordered' | 'truncated' | 'rewritten_tail' | 'head_changed' | 'head_missing';
+export type ChainBreakKind = 'edited' | 'removed' | 'inserted' | 'reordered' | 'truncated' | 'rewritten_tail' | 'head_changed' | 'head_missing' | 'unanchored';
 
 export interface ChainEntry {
   id: number;
@@ -161,11 +163,12 @@ export function walkChain(input: ChainInput): ChainReport {
   if (input.headFile.state === 'ok' && hashes.length > input.headFile.head.count) {
     const first = input.headFile.head.count + 1;
     const e = input.entries[first - 1];
+    const which = first === hashes.length ? `Audit entry ${first} follows` : `Audit entries ${first} to ${hashes.length} follow`;
     return report({
-      kind: 'inserted',
+      kind: 'unanchored',
       seq: first,
       ...(e ? { entryId: e.id } : {}),
-      message: `Audit entries ${first} to ${hashes.length} follow the head the file anchors: they were added without updating it.`,
+      message: `${which} the head the file anchors: Evidence Desk stopped before it could update the head file, or entries were added outside it.`,
     });
   }
   return report();

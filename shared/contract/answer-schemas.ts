@@ -179,7 +179,7 @@ export const ReanchorResult = z.object({
 });
 export type ReanchorResult = z.infer<typeof ReanchorResult>;
 
-export const AuditBreakKind = z.enum(['edited', 'removed', 'inserted', 'reordered', 'truncated', 'rewritten_tail', 'head_changed', 'head_missing']);
+export const AuditBreakKind = z.enum(['edited', 'removed', 'inserted', 'reordered', 'truncated', 'rewritten_tail', 'head_changed', 'head_missing', 'unanchored']);
 export type AuditBreakKind = z.infer<typeof AuditBreakKind>;
 
 /** The chain check: `rows` counts audit entries; `brokenAt` names the first break (id: its audit entry, 0 when none). */

@@ -10,6 +10,7 @@ const KIND_LABEL: Record<string, string> = {
   rewritten_tail: 'rewritten tail',
   head_changed: 'head file changed',
   head_missing: 'head file missing',
+  unanchored: 'entries after the anchored head',
 };
 
 export const auditCommand: Command = {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { ChainStore } from './audit-chain-store.ts';
+import { readHeadFileText } from './audit-head-file.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
 
 export type Db = Database.Database;
@@ -52,8 +53,13 @@ export function openDatabase(dir: string, options: OpenOptions = {}): Db {
       );
     }
     const applied = migrate(db, options.targetVersion ?? LATEST_SCHEMA_VERSION);
-    // The chain began in this open (a new workspace, or one from before migration 6): anchor its head.
-    if (applied.includes(CHAIN_MIGRATION) && !options.readonly) new ChainStore(db).publishHead();
+    if (!options.readonly && schemaVersion(db) >= CHAIN_MIGRATION) {
+      // Anchor the head when the chain began in this open (a new workspace, or one from before
+      // migration 6), or when an empty chain has none (a crash before its first head write):
+      // an empty chain has nothing a deleted head file could hide.
+      const chain = new ChainStore(db);
+      if (applied.includes(CHAIN_MIGRATION) || (chain.head().count === 0 && readHeadFileText(dir) === null)) chain.publishHead();
+    }
     return db;
   } catch (e) {
     db.close();

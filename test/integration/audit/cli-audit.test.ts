@@ -119,7 +119,7 @@ describe('evidesk audit verify', () => {
     expect(check.brokenAt).toMatchObject({ kind: 'inserted', table: 'review_decisions', rowId: Number(r.lastInsertRowid) });
   });
 
-  it('an entry added at the end with correct hashes but not in the head file: inserted', async () => {
+  it('an entry added at the end with correct hashes but not in the head file: unanchored', async () => {
     const ws = copyWorkspace(built);
     const db = tamperer(ws);
     const all = entries(db);
@@ -132,8 +132,8 @@ describe('evidesk audit verify', () => {
     recomputeFrom(db, (last?.id ?? 0) + 1);
     db.close();
     const { check } = await auditVerify(ws);
-    expect(check.brokenAt).toMatchObject({ kind: 'inserted', seq: all.length + 1 });
-    expect(check.brokenAt?.reason).toMatch(/follow the head/);
+    expect(check.brokenAt).toMatchObject({ kind: 'unanchored', seq: all.length + 1 });
+    expect(check.brokenAt?.reason).toMatch(/follows the head the file anchors/);
   });
 
   it('two entries swapped (reordered): reordered', async () => {

@@ -14,7 +14,7 @@ import { parseHeadFile } from '../../../shared/audit/head.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
 import { nativeAnswer, policyWorkspace } from '../../support/policy-workspace.ts';
-import { callHandler, openTestServices, type TestServices } from '../../support/workspace.ts';
+import { callHandler, openTestServices, reopenTestServices, type TestServices } from '../../support/workspace.ts';
 
 function headFile(services: TestServices) {
   const parsed = parseHeadFile(fs.readFileSync(headFilePath(services.workspaceDir), 'utf8'), sha256Text);
@@ -46,6 +46,18 @@ describe('the audit chain over the whole record', () => {
     services = openTestServices();
     expect(headFile(services)).toMatchObject({ count: 0, hash: '0'.repeat(64) });
     expect(services.audit.check()).toMatchObject({ ok: true, rows: 0, evidenceRows: 0, headFile: { state: 'ok', count: 0 } });
+  });
+
+  it('an empty chain whose head file was lost (a crash before the first write) is anchored again at open; a non-empty one is not', async () => {
+    services = openTestServices();
+    fs.rmSync(headFilePath(services.workspaceDir));
+    services = reopenTestServices(services);
+    expect(headFile(services)).toMatchObject({ count: 0 });
+    await policyWorkspace(services);
+    fs.rmSync(headFilePath(services.workspaceDir));
+    services = reopenTestServices(services);
+    expect(fs.existsSync(headFilePath(services.workspaceDir))).toBe(false);
+    expect(services.audit.check().brokenAt).toMatchObject({ kind: 'head_missing' });
   });
 
   it('records sources, paths, answers, citations, runs, results, decisions, new versions, known paths and relinks, each anchored', async () => {

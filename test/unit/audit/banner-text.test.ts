@@ -22,5 +22,9 @@ describe('the audit banner text', () => {
       /^The record's anchor was changed outside Evidence Desk: The head file/,
     );
     expect(auditBanner({ ok: false, rows: 3, head: 'a'.repeat(64), brokenAt: { id: 2, reason: 'its content does not match its hash' } })?.code).toBe('AUDIT_BROKEN · audit_log 2 · 3 entries checked');
+    // Entries after the anchored head may come from a crash: the banner does not claim tampering.
+    expect(auditBanner({ ok: false, rows: 3, head: 'a'.repeat(64), brokenAt: { id: 3, reason: 'Audit entry 3 follows the head the file anchors: …', kind: 'unanchored' } })?.headline).toMatch(
+      /^The record may have been changed outside Evidence Desk/,
+    );
   });
 });

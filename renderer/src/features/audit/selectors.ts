@@ -15,9 +15,12 @@ export function auditBanner(check: AuditCheckData): AuditBannerText | null {
   const b = check.brokenAt;
   const kind = b?.kind ?? 'broken';
   const reason = b?.reason ?? 'the audit chain does not check out.';
-  const headline = HEAD_KINDS.has(kind)
-    ? `The record's anchor was changed outside Evidence Desk: ${reason}`
-    : `The record was changed outside Evidence Desk: ${reason}`;
+  const headline =
+    kind === 'unanchored'
+      ? `The record may have been changed outside Evidence Desk: ${reason}`
+      : HEAD_KINDS.has(kind)
+        ? `The record's anchor was changed outside Evidence Desk: ${reason}`
+        : `The record was changed outside Evidence Desk: ${reason}`;
   const where = [
     b?.seq !== undefined ? `entry ${b.seq}` : null,
     b && b.id > 0 ? `audit_log ${b.id}` : null,
