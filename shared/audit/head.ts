@@ -18,14 +18,28 @@ export interface AuditHead {
   at: string;
 }
 
-export type HeadFileState = { state: 'ok'; head: AuditHead } | { state: 'missing' } | { state: 'changed'; reason: string };
-
-function headCheck(head: AuditHead, digest: Digest): string {
-  return digest(canonicalJson({ format: HEAD_FORMAT, count: head.count, hash: head.hash, at: head.at }));
+/** The workspace key's signature over the head (optional: files written before signing have none). */
+export interface HeadSignature {
+  /** Ed25519 public key, base64 of its 32 bytes. */
+  publicKey: string;
+  /** Base64 signature of `headMessage(head)`. */
+  signature: string;
 }
 
-export function headFileText(head: AuditHead, digest: Digest): string {
-  return `${JSON.stringify({ format: HEAD_FORMAT, count: head.count, hash: head.hash, at: head.at, check: headCheck(head, digest) }, null, 2)}\n`;
+export type HeadFileState = { state: 'ok'; head: AuditHead; signed?: HeadSignature } | { state: 'missing' } | { state: 'changed'; reason: string };
+
+/** The canonical text the check hash and the signature cover. */
+export function headMessage(head: AuditHead): string {
+  return canonicalJson({ format: HEAD_FORMAT, count: head.count, hash: head.hash, at: head.at });
+}
+
+function headCheck(head: AuditHead, digest: Digest): string {
+  return digest(headMessage(head));
+}
+
+export function headFileText(head: AuditHead, digest: Digest, signed?: HeadSignature): string {
+  const file = { format: HEAD_FORMAT, count: head.count, hash: head.hash, at: head.at, check: headCheck(head, digest), ...(signed ?? {}) };
+  return `${JSON.stringify(file, null, 2)}\n`;
 }
 
 /** Reads a head file's text; anything but an intact file of this format is 'changed', with why. */
@@ -46,5 +60,7 @@ export function parseHeadFile(text: string | null, digest: Digest): HeadFileStat
   if (typeof at !== 'string') return { state: 'changed', reason: 'its time is missing' };
   const head: AuditHead = { count, hash, at };
   if (check !== headCheck(head, digest)) return { state: 'changed', reason: 'its fields do not match its check hash' };
+  const { publicKey, signature } = o;
+  if (typeof publicKey === 'string' && typeof signature === 'string') return { state: 'ok', head, signed: { publicKey, signature } };
   return { state: 'ok', head };
 }

@@ -208,6 +208,8 @@ export const AuditCheckData = z.object({
       hash: z.string().optional(),
       at: z.string().optional(),
       reason: z.string().optional(),
+      /** The workspace key that signed it (base64 Ed25519 public key). */
+      publicKey: z.string().optional(),
     })
     .optional(),
 });

@@ -6,14 +6,17 @@
 import type { AuditCheckData } from '../../../shared/contract/answer-schemas.ts';
 import { walkChain, type ChainReport } from '../../../shared/audit/chain-walk.ts';
 import { parseHeadFile, type AuditHead } from '../../../shared/audit/head.ts';
-import { readHeadFileText, sha256Text } from '../store/audit-head-file.ts';
+import { checkHeadSignature, readHeadFileText, sha256Text } from '../store/audit-head-file.ts';
+import { publicKeyText, readWorkspaceKey } from '../store/audit-key.ts';
 import { ChainStore } from '../store/audit-chain-store.ts';
 import type { Db } from '../store/database.ts';
 
-/** The chain's head as the database holds it now: what an export prints as its anchor. */
-export function currentAuditHead(db: Db): AuditHead {
-  const { count, hash } = new ChainStore(db).head();
-  return { count, hash, at: new Date().toISOString() };
+/** The chain's head as the database holds it now, and the workspace's public key (when it has one): what an export prints as its anchor. */
+export function currentAuditHead(db: Db): AuditHead & { publicKey?: string } {
+  const chain = new ChainStore(db);
+  const { count, hash } = chain.head();
+  const key = readWorkspaceKey(chain.workspaceDir);
+  return { count, hash, at: new Date().toISOString(), ...(key ? { publicKey: publicKeyText(key) } : {}) };
 }
 
 export class AuditService {
@@ -25,7 +28,8 @@ export class AuditService {
   private walkOnce(): ChainReport {
     // The head file first, then the rows in one read snapshot: a writer commits before it writes
     // the head, so the file is never ahead of the snapshot read after it.
-    const headFile = parseHeadFile(readHeadFileText(this.chain.workspaceDir), sha256Text);
+    const dir = this.chain.workspaceDir;
+    const headFile = checkHeadSignature(dir, parseHeadFile(readHeadFileText(dir), sha256Text));
     return this.chain.db.transaction(() => walkChain({ entries: this.chain.entries(), rowHashes: this.chain.rowHashes(), headFile, digest: sha256Text }))();
   }
 
@@ -35,7 +39,7 @@ export class AuditService {
     return first.ok ? first : this.walkOnce();
   }
 
-  head(): AuditHead {
+  head(): AuditHead & { publicKey?: string } {
     return currentAuditHead(this.chain.db);
   }
 
@@ -53,7 +57,7 @@ export function checkData(r: ChainReport): AuditCheckData {
     rows: r.entries,
     head: r.head,
     evidenceRows: r.evidenceRows,
-    headFile: file.state === 'ok' ? { state: 'ok', ...file.head } : file.state === 'changed' ? { state: 'changed', reason: file.reason } : { state: 'missing' },
+    headFile: file.state === 'ok' ? { state: 'ok', ...file.head, ...(file.signed ? { publicKey: file.signed.publicKey } : {}) } : file.state === 'changed' ? { state: 'changed', reason: file.reason } : { state: 'missing' },
     ...(b
       ? {
           brokenAt: {

@@ -5,7 +5,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { HEAD_FILE, headFileText, type AuditHead } from '../../../shared/audit/head.ts';
+import { HEAD_FILE, headFileText, headMessage, type AuditHead, type HeadFileState } from '../../../shared/audit/head.ts';
+import { publicKeyText, readWorkspaceKey, signText, verifyText, workspaceKey } from './audit-key.ts';
 
 export function sha256Text(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -20,7 +21,8 @@ export function writeHeadFile(workspaceDir: string, head: AuditHead): void {
   const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const fd = fs.openSync(temp, 'w', 0o644);
   try {
-    fs.writeSync(fd, headFileText(head, sha256Text));
+    const key = workspaceKey(workspaceDir);
+    fs.writeSync(fd, headFileText(head, sha256Text, { publicKey: publicKeyText(key), signature: signText(key, headMessage(head)) }));
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
@@ -52,4 +54,20 @@ export function readHeadFileText(workspaceDir: string): string | null {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
+}
+
+/**
+ * A head file that parsed is held to the workspace key, when the workspace has one: it must be
+ * signed by that key (not merely by the key it names), or someone without the key rewrote it.
+ */
+export function checkHeadSignature(workspaceDir: string, file: HeadFileState): HeadFileState {
+  if (file.state !== 'ok') return file;
+  const key = readWorkspaceKey(workspaceDir);
+  if (!key) return file;
+  const expected = publicKeyText(key);
+  if (!file.signed) return { state: 'changed', reason: 'it is not signed with the workspace key' };
+  if (file.signed.publicKey !== expected || !verifyText(expected, headMessage(file.head), file.signed.signature)) {
+    return { state: 'changed', reason: 'its signature does not verify with the workspace key' };
+  }
+  return file;
 }

@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditCheckData } from '../../../shared/contract/answer-schemas.ts';
-import { HEAD_FILE } from '../../../shared/audit/head.ts';
+import { generateKeyPairSync } from 'node:crypto';
+import { sha256Text } from '../../../electron/services/store/audit-head-file.ts';
+import { publicKeyText, signText } from '../../../electron/services/store/audit-key.ts';
+import { HEAD_FILE, headFileText, headMessage } from '../../../shared/audit/head.ts';
 import { chainedWorkspace, copyWorkspace, recomputeFrom, tamperer, type RawEntry } from '../../support/audit-workspace.ts';
 import { evidesk } from '../../support/cli.ts';
 
@@ -33,6 +36,9 @@ describe('evidesk audit verify', () => {
     const { code, check, text } = await auditVerify(ws);
     expect(code).toBe(0);
     expect(check).toMatchObject({ ok: true, headFile: { state: 'ok', count: check.rows, hash: check.head } });
+    // Signed with the workspace's own Ed25519 key, kept beside the database for its owner only.
+    expect(check.headFile?.publicKey).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(fs.statSync(path.join(ws, 'audit-key.pem')).mode & 0o777).toBe(0o600);
     // 2 sources + 2 paths + answer + unknown source + 3 citations + run + 3 results + 2 decisions.
     expect(check.evidenceRows).toBe(15);
     expect(text).toMatch(/audit chain is intact/);
@@ -208,6 +214,29 @@ describe('evidesk audit verify', () => {
     expect(missing.text).toMatch(/head file missing/);
   });
 
+  it('a head file rewritten with a correct check hash (a rewritten tail covered up) but without the workspace key: head_changed', async () => {
+    const ws = copyWorkspace(built);
+    const db = tamperer(ws);
+    const d = db.prepare("SELECT id FROM review_decisions WHERE decision = 'accepted'").get() as { id: number };
+    db.prepare("UPDATE review_decisions SET decision = 'rejected' WHERE id = ?").run(d.id);
+    const entry = db.prepare("SELECT id FROM audit_log WHERE table_name = 'review_decisions' AND row_id = ?").get(d.id) as { id: number };
+    recomputeFrom(db, entry.id);
+    const last = db.prepare('SELECT seq, hash FROM audit_log ORDER BY id DESC LIMIT 1').get() as { seq: number; hash: string };
+    db.close();
+    const head = { count: last.seq, hash: last.hash, at: new Date().toISOString() };
+    // Unsigned, then signed with a key of the tamperer's own: neither is the workspace's.
+    fs.writeFileSync(path.join(ws, HEAD_FILE), headFileText(head, sha256Text));
+    const unsigned = await auditVerify(ws);
+    expect(unsigned.check.brokenAt).toMatchObject({ kind: 'head_changed' });
+    expect(unsigned.check.brokenAt?.reason).toMatch(/not signed with the workspace key/);
+    const { privateKey } = generateKeyPairSync('ed25519');
+    fs.writeFileSync(path.join(ws, HEAD_FILE), headFileText(head, sha256Text, { publicKey: publicKeyText(privateKey), signature: signText(privateKey, headMessage(head)) }));
+    const forged = await auditVerify(ws);
+    expect(forged.code).toBe(3);
+    expect(forged.check.brokenAt).toMatchObject({ kind: 'head_changed' });
+    expect(forged.check.brokenAt?.reason).toMatch(/signature does not verify with the workspace key/);
+  });
+
   it('evidesk verify --json carries the audit head', async () => {
     const ws = copyWorkspace(built);
     const answer = path.join(path.dirname(ws), 'a.json');
@@ -218,7 +247,7 @@ describe('evidesk audit verify', () => {
     const before = await auditVerify(ws);
     const out = await evidesk(ws, 'verify', answer, '--json');
     const parsed = JSON.parse(out.out) as { auditHead: { count: number; hash: string; at: string } };
-    expect(parsed.auditHead).toMatchObject({ count: before.check.rows, hash: before.check.head });
+    expect(parsed.auditHead).toMatchObject({ count: before.check.rows, hash: before.check.head, publicKey: before.check.headFile?.publicKey });
     const saved = JSON.parse((await evidesk(ws, 'verify', answer, '--json', '--save')).out) as { auditHead: { count: number; hash: string } };
     expect(saved.auditHead.count).toBeGreaterThan(before.check.rows);
     const after = await auditVerify(ws);
