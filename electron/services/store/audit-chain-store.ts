@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, CHAIN_TABLES, entryHash, rowHash, type ChainTable } from '../../../shared/audit/canonical.ts';
 import type { ChainEntry } from '../../../shared/audit/chain-walk.ts';
-import type { AuditHead } from '../../../shared/audit/head.ts';
-import { sha256Text, writeHeadFile } from './audit-head-file.ts';
+import { parseHeadFile, type AuditHead } from '../../../shared/audit/head.ts';
+import { readHeadFileText, sha256Text, writeHeadFile } from './audit-head-file.ts';
 import type { Db } from './database.ts';
 
 /** The action of an entry that records an appended evidence row. */
@@ -127,6 +127,10 @@ export class ChainStore {
     const { count, hash } = this.head();
     const key = `${count}:${hash}`;
     if (published.get(this.db) === key) return undefined;
+    // Another process (the app and the command line share workspaces) may have anchored a longer
+    // chain since our commit: never move the head file backwards.
+    const onDisk = parseHeadFile(readHeadFileText(this.workspaceDir), sha256Text);
+    if (onDisk.state === 'ok' && onDisk.head.count > count) return undefined;
     const head = { count, hash, at: new Date().toISOString() };
     writeHeadFile(this.workspaceDir, head);
     published.set(this.db, key);

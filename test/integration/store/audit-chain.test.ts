@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import { AnswersStore } from '../../../electron/services/store/answers-store.ts';
-import { headFilePath, sha256Text } from '../../../electron/services/store/audit-head-file.ts';
+import { headFilePath, sha256Text, writeHeadFile } from '../../../electron/services/store/audit-head-file.ts';
 import { CHAIN_TABLE_NAMES } from '../../../shared/audit/canonical.ts';
 import { parseHeadFile } from '../../../shared/audit/head.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
@@ -117,6 +117,16 @@ describe('the audit chain over the whole record', () => {
     expect(services.audit.head().count).toBe(rows);
     expect(headFile(services)).toEqual(before);
     expect(services.audit.check()).toMatchObject({ ok: true, rows });
+  });
+
+  it('never moves the head file backwards (another process anchored a longer chain, or this one was truncated)', async () => {
+    services = openTestServices();
+    const ws = await policyWorkspace(services);
+    const ahead = { count: services.audit.head().count + 50, hash: 'c'.repeat(64), at: new Date().toISOString() };
+    writeHeadFile(services.workspaceDir, ahead);
+    await callHandler(services, 'sources.setRestricted', { ids: [ws.ids['onboarding-notes.txt']], restricted: true });
+    expect(headFile(services)).toEqual(ahead);
+    expect(services.audit.check().brokenAt).toMatchObject({ kind: 'truncated' });
   });
 
   it('a failed import (a bad answer file) writes nothing to the chain', async () => {
