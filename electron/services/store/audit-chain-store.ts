@@ -3,12 +3,15 @@
  * the hash of its canonical encoding, in the transaction that writes the row; the head is written
  * to a file beside the database once that transaction has committed.
  */
+import type Database from 'better-sqlite3';
 import path from 'node:path';
 import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, CHAIN_TABLES, entryHash, rowHash, type ChainTable } from '../../../shared/audit/canonical.ts';
 import type { ChainEntry } from '../../../shared/audit/chain-walk.ts';
 import { parseHeadFile, type AuditHead } from '../../../shared/audit/head.ts';
 import { readHeadFileText, sha256Text, writeHeadFile } from './audit-head-file.ts';
 import type { Db } from './database.ts';
+
+type Statement = Database.Statement<unknown[]>;
 
 /** The action of an entry that records an appended evidence row. */
 export const ROW_APPEND = 'row.append';
@@ -39,8 +42,19 @@ const published = new WeakMap<Db, string>();
 
 export class ChainStore {
   readonly db: Db;
+  /** Statements prepared once per store: an import appends hundreds of entries in a row. */
+  private readonly statements = new Map<string, Statement>();
   constructor(db: Db) {
     this.db = db;
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
   }
 
   /** The workspace folder: the database file's folder. */
@@ -49,12 +63,12 @@ export class ChainStore {
   }
 
   private rowOf(table: ChainTable, id: number): Record<string, unknown> | undefined {
-    return this.db.prepare(`SELECT ${CHAIN_TABLES[table].join(', ')} FROM ${table} WHERE id = ?`).get(id) as Record<string, unknown> | undefined;
+    return this.stmt(`SELECT ${CHAIN_TABLES[table].join(', ')} FROM ${table} WHERE id = ?`).get(id) as Record<string, unknown> | undefined;
   }
 
   /** Appends one entry after the chain's last; call inside the transaction of the change it records. */
   append(entry: NewEntry, now: string): AuditEntryRow {
-    const last = this.db.prepare('SELECT seq, hash FROM audit_log ORDER BY id DESC LIMIT 1').get() as { seq: number | null; hash: string } | undefined;
+    const last = this.stmt('SELECT seq, hash FROM audit_log ORDER BY id DESC LIMIT 1').get() as { seq: number | null; hash: string } | undefined;
     const seq = last === undefined ? 1 : last.seq !== null ? last.seq + 1 : (this.db.prepare('SELECT count(*) AS n FROM audit_log').get() as { n: number }).n + 1;
     const prevHash = last?.hash ?? AUDIT_GENESIS;
     const payload = JSON.stringify(entry.payload ?? {});
@@ -69,8 +83,8 @@ export class ChainStore {
       hashOfRow = rowHash(entry.table, row, sha256Text);
     }
     const hash = entryHash({ seq, prevHash, action: entry.action, table, rowId, rowHash: hashOfRow, payload, createdAt: now }, sha256Text);
-    const r = this.db
-      .prepare('INSERT INTO audit_log (action, payload, created_at, prev_hash, hash, hash_version, seq, table_name, row_id, row_hash) VALUES (?, ?, ?, ?, ?, 2, ?, ?, ?, ?)')
+    const r = this
+      .stmt('INSERT INTO audit_log (action, payload, created_at, prev_hash, hash, hash_version, seq, table_name, row_id, row_hash) VALUES (?, ?, ?, ?, ?, 2, ?, ?, ?, ?)')
       .run(entry.action, payload, now, prevHash, hash, seq, table, rowId, hashOfRow);
     return { id: Number(r.lastInsertRowid), action: entry.action, payload, created_at: now, prev_hash: prevHash, hash, hash_version: 2, seq, table_name: table, row_id: rowId, row_hash: hashOfRow };
   }
