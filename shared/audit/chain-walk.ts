@@ -63,6 +63,24 @@ export interface ChainInput {
   rowHashes: ReadonlyMap<string, ReadonlyMap<number, string>>;
   headFile: HeadFileState;
   digest: Digest;
+  /** Each source's restricted flag now: checked against the flag its entries last set. */
+  restricted?: ReadonlyMap<number, boolean>;
+}
+
+/** Follows the restricted flag through the entries that set it (a source's own entry, restrict, unrestrict). */
+function trackRestricted(e: ChainEntry, expected: Map<number, boolean>): void {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(e.payload);
+  } catch {
+    return;
+  }
+  if (typeof payload !== 'object' || payload === null) return;
+  const p = payload as { restricted?: unknown; sourceIds?: unknown };
+  if (e.table === 'sources' && e.rowId !== null && typeof p.restricted === 'boolean') expected.set(e.rowId, p.restricted);
+  if ((e.action === 'source.restrict' || e.action === 'source.unrestrict') && Array.isArray(p.sourceIds)) {
+    for (const id of p.sourceIds) if (typeof id === 'number') expected.set(id, e.action === 'source.restrict');
+  }
 }
 
 function noun(table: string): string {
@@ -141,11 +159,13 @@ export function walkChain(input: ChainInput): ChainReport {
     headFile: input.headFile,
     ...(b ? { break: b } : {}),
   });
+  const expectedRestricted = new Map<number, boolean>();
   let pos = 0;
   for (const e of input.entries) {
     pos++;
     const b = entryBreak(e, pos, prev, input, seqs, earlier, recorded);
     if (b) return report(b);
+    trackRestricted(e, expectedRestricted);
     if (e.table !== null) recorded.add(`${e.table}:${e.rowId ?? ''}`);
     earlier.add(e.hash);
     hashes.push(e.hash);
@@ -158,6 +178,17 @@ export function walkChain(input: ChainInput): ChainReport {
     const first = ids[0];
     if (first !== undefined) {
       return report({ kind: 'inserted', table, rowId: first, message: `${noun(table)} ${first} was added to the record outside Evidence Desk: no audit entry records it.` });
+    }
+  }
+  for (const [id, now] of input.restricted ?? []) {
+    const expected = expectedRestricted.get(id);
+    if (expected !== undefined && expected !== now) {
+      return report({
+        kind: 'edited',
+        table: 'sources',
+        rowId: id,
+        message: `Source ${id}'s restriction was ${now ? 'turned on' : 'lifted'} outside Evidence Desk: the record says it is ${expected ? 'restricted' : 'not restricted'}.`,
+      });
     }
   }
   if (input.headFile.state === 'ok' && hashes.length > input.headFile.head.count) {

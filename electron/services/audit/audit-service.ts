@@ -30,7 +30,7 @@ export class AuditService {
     // the head, so the file is never ahead of the snapshot read after it.
     const dir = this.chain.workspaceDir;
     const headFile = checkHeadSignature(dir, parseHeadFile(readHeadFileText(dir), sha256Text));
-    return this.chain.db.transaction(() => walkChain({ entries: this.chain.entries(), rowHashes: this.chain.rowHashes(), headFile, digest: sha256Text }))();
+    return this.chain.db.transaction(() => walkChain({ entries: this.chain.entries(), rowHashes: this.chain.rowHashes(), restricted: this.chain.restrictedFlags(), headFile, digest: sha256Text }))();
   }
 
   /** Walks the chain; a break seen once is looked at again, so another process's write in between is not taken for one. */

@@ -151,6 +151,16 @@ export class ChainStore {
     return head;
   }
 
+  restrictedFlag(sourceId: number): boolean {
+    return (this.stmt('SELECT restricted FROM sources WHERE id = ?').get(sourceId) as { restricted: number } | undefined)?.restricted === 1;
+  }
+
+  /** Every source's restricted flag now. */
+  restrictedFlags(): Map<number, boolean> {
+    const rows = this.db.prepare('SELECT id, restricted FROM sources').all() as { id: number; restricted: number }[];
+    return new Map(rows.map((r) => [r.id, r.restricted === 1]));
+  }
+
   /** Gives every covered row that no entry records one (migration 6: rows written before the chain). */
   backfill(now: string): number {
     let n = 0;
@@ -159,7 +169,9 @@ export class ChainStore {
         .prepare(`SELECT id FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.table_name = ? AND a.row_id = t.id) ORDER BY id`)
         .all(table) as { id: number }[];
       for (const { id } of ids) {
-        this.record(table, id, now, 'row.backfill');
+        // A source's restricted flag is state, not content: its entry says what it was.
+        const payload = table === 'sources' ? { restricted: this.restrictedFlag(id) } : undefined;
+        this.record(table, id, now, 'row.backfill', payload);
         n++;
       }
     }

@@ -194,7 +194,11 @@ export class SourcesStore {
           `INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at, current) VALUES (?, ?, ?, ?, ?, ?, 1)`,
         )
         .run(id, src.path, src.stat.size, src.stat.mtimeMs, now, now);
-      this.chain.record('sources', id, now, src.predecessorId === null ? 'source.add' : 'source.version', { sha256: src.sha256, predecessorId: src.predecessorId });
+      this.chain.record('sources', id, now, src.predecessorId === null ? 'source.add' : 'source.version', {
+        sha256: src.sha256,
+        predecessorId: src.predecessorId,
+        restricted: this.chain.restrictedFlag(id),
+      });
       this.chain.record('source_paths', Number(pathRow.lastInsertRowid), now);
       return id;
     }).immediate();

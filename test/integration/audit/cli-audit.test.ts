@@ -67,6 +67,21 @@ describe('evidesk audit verify', () => {
     expect(check.brokenAt).toMatchObject({ kind: 'edited', table: 'citation_results', rowId: r.id });
   });
 
+  it('a restriction lifted outside the app (its text could then reach a model): edited, naming the source', async () => {
+    const ws = copyWorkspace(built);
+    const restricted = await evidesk(ws, 'restrict', 'onboarding-notes.txt');
+    expect(restricted.code).toBe(0);
+    expect((await auditVerify(ws)).code).toBe(0);
+    const db = tamperer(ws);
+    const src = db.prepare("SELECT id FROM sources WHERE file_name = 'onboarding-notes.txt'").get() as { id: number };
+    db.prepare('UPDATE sources SET restricted = 0 WHERE id = ?').run(src.id);
+    db.close();
+    const { code, check } = await auditVerify(ws);
+    expect(code).toBe(3);
+    expect(check.brokenAt).toMatchObject({ kind: 'edited', table: 'sources', rowId: src.id });
+    expect(check.brokenAt?.reason).toMatch(/restriction was lifted outside Evidence Desk/);
+  });
+
   it('an edited audit entry: edited, naming the entry', async () => {
     const ws = copyWorkspace(built);
     const db = tamperer(ws);
