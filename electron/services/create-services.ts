@@ -1,6 +1,7 @@
 import { createDispatcher, type Dispatch, type Handlers } from '../../shared/contract/dispatcher.ts';
 import { AppError } from '../../shared/contract/errors.ts';
 import type { Health, SourceSummary } from '../../shared/contract/schemas.ts';
+import { AuditService } from './audit/audit-service.ts';
 import { EventBus } from './events.ts';
 import { HealthService, type HealthSettings } from './health/health-service.ts';
 import { IngestService, type IngestSettings } from './ingest/ingest-service.ts';
@@ -46,6 +47,7 @@ export interface Services {
   readonly search: SearchService;
   readonly health: HealthService;
   readonly answers: AnswersService;
+  readonly audit: AuditService;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
   /** Stops the extraction workers and closes the database. */
@@ -91,6 +93,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
   const anchoring = new AnchoringStore(db);
   const answersStore = new AnswersStore(db);
+  const audit = new AuditService(db);
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
 
   const requireSource = (id: number): SourceRow => {
@@ -170,7 +173,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),
     'answers.review': ({ citationId, decision, note }) => answers.review(citationId, decision, note ?? null),
     'answers.reanchor': ({ citationId, sourceId }) => answers.reanchor(citationId, sourceId),
-    'audit.verify': () => answers.auditCheck(),
+    'audit.verify': () => audit.check(),
   };
 
   return {
@@ -183,6 +186,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     search,
     health,
     answers,
+    audit,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => {

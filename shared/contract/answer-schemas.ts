@@ -179,11 +179,39 @@ export const ReanchorResult = z.object({
 });
 export type ReanchorResult = z.infer<typeof ReanchorResult>;
 
+export const AuditBreakKind = z.enum(['edited', 'removed', 'inserted', 'reordered', 'truncated', 'rewritten_tail', 'head_changed', 'head_missing', 'unanchored']);
+export type AuditBreakKind = z.infer<typeof AuditBreakKind>;
+
+/** The chain check: `rows` counts audit entries; `brokenAt` names the first break (id: its audit entry, 0 when none). */
 export const AuditCheckData = z.object({
   ok: z.boolean(),
   rows: z.number().int().nonnegative(),
   head: z.string(),
-  brokenAt: z.object({ id: z.number().int(), reason: z.string() }).optional(),
+  brokenAt: z
+    .object({
+      id: z.number().int(),
+      /** A sentence for people: what broke and where. */
+      reason: z.string(),
+      kind: AuditBreakKind.optional(),
+      seq: z.number().int().optional(),
+      table: z.string().optional(),
+      rowId: z.number().int().optional(),
+    })
+    .optional(),
+  /** Evidence rows the chain covers. */
+  evidenceRows: z.number().int().nonnegative().optional(),
+  /** The head file beside the database, as read. */
+  headFile: z
+    .object({
+      state: z.enum(['ok', 'missing', 'changed']),
+      count: z.number().int().nonnegative().optional(),
+      hash: z.string().optional(),
+      at: z.string().optional(),
+      reason: z.string().optional(),
+      /** The workspace key that signed it (base64 Ed25519 public key). */
+      publicKey: z.string().optional(),
+    })
+    .optional(),
 });
 export type AuditCheckData = z.infer<typeof AuditCheckData>;
 

@@ -72,5 +72,12 @@ export const VerificationResult = z.strictObject({
   citations: z.array(VerificationCitation),
   summary: VerificationSummary,
   riskFlags: z.array(VerificationRiskFlag),
+  /**
+   * The workspace's audit-chain head when the document was printed (`evidesk verify --json`):
+   * entries, last hash, time. Whoever keeps it can later prove the record has not changed since.
+   */
+  auditHead: z
+    .strictObject({ count: z.number().int().nonnegative(), hash: z.string().regex(/^[0-9a-f]{64}$/), at: z.iso.datetime(), publicKey: z.string().optional() })
+    .optional(),
 });
 export type VerificationResult = z.infer<typeof VerificationResult>;

@@ -70,7 +70,8 @@ export const verifyCommand: Command = {
       // Verification without storing: the workspace is left exactly as it was.
       result = await call(services, 'answers.check', input);
     }
-    if (json) io.out(JSON.stringify(result, null, 2));
+    // The audit head anchors the output: whoever keeps it can later prove the record has not changed since.
+    if (json) io.out(JSON.stringify({ ...result, auditHead: services.audit.head() }, null, 2));
     else {
       printResult(result, io.out);
       if (saved !== null) io.out(`Stored as answer ${saved}.`);

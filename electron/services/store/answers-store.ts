@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { ChainStore, type AuditEntryRow } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
 
 export interface AnswerRow {
@@ -82,15 +82,6 @@ export interface ReviewRow {
   created_at: string;
 }
 
-export interface AuditRow {
-  id: number;
-  action: string;
-  payload: string;
-  created_at: string;
-  prev_hash: string;
-  hash: string;
-}
-
 export interface NewAnswer {
   format: string;
   question: string | null;
@@ -137,52 +128,47 @@ export interface NewResult {
   notes: string[];
 }
 
-/** The hash of the first row's predecessor. */
-export const AUDIT_GENESIS = '0'.repeat(64);
-
-/** SHA-256(prev_hash || action || payload || created_at), as migration 3 documents it. */
-export function auditHash(prevHash: string, action: string, payload: string, createdAt: string): string {
-  return createHash('sha256').update(prevHash).update(action).update(payload).update(createdAt).digest('hex');
-}
-
-export interface AuditCheck {
-  ok: boolean;
-  rows: number;
-  head: string;
-  /** The first row whose hash or link does not check out. */
-  brokenAt?: { id: number; reason: string };
-}
-
 /**
  * All SQL about answers, citations, verification runs and their results, review decisions and
  * the audit log. Rows are only ever inserted (the schema's triggers refuse UPDATE and DELETE).
  */
 export class AnswersStore {
   readonly db: Db;
+  readonly chain: ChainStore;
   constructor(db: Db) {
     this.db = db;
+    this.chain = new ChainStore(db);
   }
 
-  /** Runs `fn` as one immediate transaction: all of its writes land, or none. */
+  /**
+   * Runs `fn` as one immediate transaction: all of its writes land, or none. The audit head file
+   * follows once the transaction has committed (never for one that rolled back).
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    const result = this.db.transaction(fn).immediate();
+    this.chain.publishHead();
+    return result;
   }
 
   insertAnswer(a: NewAnswer, now: string): number {
     const r = this.db
       .prepare('INSERT INTO answers (format, question, answer_text, origin, raw, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(a.format, a.question, a.answerText, a.origin, a.raw, now);
-    return Number(r.lastInsertRowid);
+    const id = Number(r.lastInsertRowid);
+    this.chain.record('answers', id, now);
+    return id;
   }
 
   /** The id of the explicit "unknown source" record for a reference, created on first use. */
-  unknownSourceId(reference: string): number {
-    this.db.prepare('INSERT INTO unknown_sources (reference) VALUES (?) ON CONFLICT (reference) DO NOTHING').run(reference);
-    return (this.db.prepare('SELECT id FROM unknown_sources WHERE reference = ?').get(reference) as { id: number }).id;
+  unknownSourceId(reference: string, now: string): number {
+    const added = this.db.prepare('INSERT INTO unknown_sources (reference) VALUES (?) ON CONFLICT (reference) DO NOTHING').run(reference);
+    const id = (this.db.prepare('SELECT id FROM unknown_sources WHERE reference = ?').get(reference) as { id: number }).id;
+    if (added.changes > 0) this.chain.record('unknown_sources', id, now);
+    return id;
   }
 
   insertCitation(c: NewCitation, now: string): number {
-    const unknownId = c.sourceId === null ? this.unknownSourceId(c.unknownReference ?? '{}') : null;
+    const unknownId = c.sourceId === null ? this.unknownSourceId(c.unknownReference ?? '{}', now) : null;
     const r = this.db
       .prepare(
         `INSERT INTO citations (answer_id, ordinal, marker, claim, quote, context, source_id, unknown_source_id, claimed_locator, method, confidence, supersedes_id, created_at)
@@ -203,17 +189,21 @@ export class AnswersStore {
         c.supersedesId,
         now,
       );
-    return Number(r.lastInsertRowid);
+    const id = Number(r.lastInsertRowid);
+    this.chain.record('citations', id, now);
+    return id;
   }
 
   insertRun(answerId: number, verifier: string, summary: unknown, riskFlags: unknown, now: string): number {
     const r = this.db
       .prepare('INSERT INTO verification_runs (answer_id, verifier, summary, risk_flags, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(answerId, verifier, JSON.stringify(summary), JSON.stringify(riskFlags), now);
-    return Number(r.lastInsertRowid);
+    const id = Number(r.lastInsertRowid);
+    this.chain.record('verification_runs', id, now);
+    return id;
   }
 
-  insertResult(runId: number, r: NewResult): number {
+  insertResult(runId: number, r: NewResult, now: string): number {
     const res = this.db
       .prepare(
         `INSERT INTO citation_results (run_id, citation_id, status, verdict, score, confidence, source_id, segment_id, start_offset,
@@ -243,7 +233,9 @@ export class AnswersStore {
         r.suffix,
         JSON.stringify(r.notes),
       );
-    return Number(res.lastInsertRowid);
+    const id = Number(res.lastInsertRowid);
+    this.chain.record('citation_results', id, now);
+    return id;
   }
 
   answer(id: number): AnswerRow | undefined {
@@ -313,35 +305,13 @@ export class AnswersStore {
     const r = this.db
       .prepare('INSERT INTO review_decisions (citation_id, decision, note, supersedes_id, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(citationId, decision, note, previous?.id ?? null, now);
-    return this.db.prepare('SELECT * FROM review_decisions WHERE id = ?').get(Number(r.lastInsertRowid)) as ReviewRow;
+    const id = Number(r.lastInsertRowid);
+    this.chain.record('review_decisions', id, now);
+    return this.db.prepare('SELECT * FROM review_decisions WHERE id = ?').get(id) as ReviewRow;
   }
 
-  /** Appends to the hash chain; call inside the transaction of the change it records. */
-  appendAudit(action: string, payload: unknown, now: string): AuditRow {
-    const prev = this.db.prepare('SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1').get() as { hash: string } | undefined;
-    const prevHash = prev?.hash ?? AUDIT_GENESIS;
-    const json = JSON.stringify(payload);
-    const hash = auditHash(prevHash, action, json, now);
-    const r = this.db.prepare('INSERT INTO audit_log (action, payload, created_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?)').run(action, json, now, prevHash, hash);
-    return { id: Number(r.lastInsertRowid), action, payload: json, created_at: now, prev_hash: prevHash, hash };
-  }
-
-  auditRows(): AuditRow[] {
-    return this.db.prepare('SELECT * FROM audit_log ORDER BY id').all() as AuditRow[];
-  }
-
-  /** Recomputes every hash and link of the chain; the first mismatch is where tampering starts. */
-  verifyAudit(): AuditCheck {
-    let prev = AUDIT_GENESIS;
-    let rows = 0;
-    for (const row of this.db.prepare('SELECT * FROM audit_log ORDER BY id').iterate() as IterableIterator<AuditRow>) {
-      rows++;
-      if (row.prev_hash !== prev) return { ok: false, rows, head: prev, brokenAt: { id: row.id, reason: 'its prev_hash is not the previous row\'s hash (a row was removed or inserted)' } };
-      if (auditHash(row.prev_hash, row.action, row.payload, row.created_at) !== row.hash) {
-        return { ok: false, rows, head: prev, brokenAt: { id: row.id, reason: 'its content does not match its hash (the row was edited)' } };
-      }
-      prev = row.hash;
-    }
-    return { ok: true, rows, head: prev };
+  /** Appends an entry for an action to the chain; call inside the transaction of the change it records. */
+  appendAudit(action: string, payload: unknown, now: string): AuditEntryRow {
+    return this.chain.append({ action, payload }, now);
   }
 }

@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/contract/errors.ts';
+import { ChainStore } from './audit-chain-store.ts';
+import { readHeadFileText } from './audit-head-file.ts';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts';
 
 export type Db = Database.Database;
@@ -33,11 +35,31 @@ export function openDatabase(dir: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('trusted_schema = OFF');
+    // Deleted content is overwritten, not left in free pages for a file reader to find.
+    db.pragma('secure_delete = ON');
+    // A REPLACE's implicit delete then fires DELETE triggers too: a second guard beside migration 5's.
+    db.pragma('recursive_triggers = ON');
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') {
       throw new AppError('WORKSPACE_CORRUPT', `The workspace database ${file} is damaged (quick_check: ${String(check)}). Restore it from a backup.`);
     }
-    migrate(db, options.targetVersion ?? LATEST_SCHEMA_VERSION);
+    const orphans = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+    if (orphans.length > 0) {
+      const first = orphans[0];
+      throw new AppError(
+        'WORKSPACE_CORRUPT',
+        `The workspace database ${file} has ${orphans.length} row(s) pointing at rows that do not exist (first: ${first?.table} row ${first?.rowid} → ${first?.parent}). Restore it from a backup.`,
+        { foreignKeyViolations: orphans.length },
+      );
+    }
+    const applied = migrate(db, options.targetVersion ?? LATEST_SCHEMA_VERSION);
+    if (!options.readonly && schemaVersion(db) >= CHAIN_MIGRATION) {
+      // Anchor the head when the chain began in this open (a new workspace, or one from before
+      // migration 6), or when an empty chain has none (a crash before its first head write):
+      // an empty chain has nothing a deleted head file could hide.
+      const chain = new ChainStore(db);
+      if (applied.includes(CHAIN_MIGRATION) || (chain.head().count === 0 && readHeadFileText(dir) === null)) chain.publishHead();
+    }
     return db;
   } catch (e) {
     db.close();
@@ -50,7 +72,11 @@ export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-function migrate(db: Db, target: number): void {
+/** The migration that starts the audit chain over the whole record. */
+const CHAIN_MIGRATION = 6;
+
+/** Runs pending migrations; returns the versions applied. */
+function migrate(db: Db, target: number): number[] {
   const current = schemaVersion(db);
   if (current > LATEST_SCHEMA_VERSION) {
     throw new AppError(
@@ -63,7 +89,9 @@ function migrate(db: Db, target: number): void {
   for (const m of pending) {
     db.transaction(() => {
       db.exec(m.sql);
+      m.run?.(db);
       db.pragma(`user_version = ${m.version}`);
     }).immediate();
   }
+  return pending.map((m) => m.version);
 }

@@ -1,3 +1,4 @@
+import { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
 import type { FileStat } from './sources-store.ts';
 
@@ -22,8 +23,10 @@ export interface CurrentPathRow {
 /** The SQL of source health and relinking (DESIGN.md §7). */
 export class HealthStore {
   readonly db: Db;
+  private readonly chain: ChainStore;
   constructor(db: Db) {
     this.db = db;
+    this.chain = new ChainStore(db);
   }
 
   /** Every source (or the named ones), in id order. */
@@ -89,8 +92,14 @@ export class HealthStore {
          last_seen_at = excluded.last_seen_at, current = 1`,
     );
     this.db.transaction(() => {
+      const known = this.db.prepare('SELECT id FROM source_paths WHERE source_id = ? AND path = ?').get(sourceId, newPath) as { id: number } | undefined;
       for (const id of stalePathIds) retire.run(id, sourceId);
-      upsert.run(sourceId, newPath, stat.size, stat.mtimeMs, now, now);
+      const r = upsert.run(sourceId, newPath, stat.size, stat.mtimeMs, now, now);
+      const pathId = known?.id ?? Number(r.lastInsertRowid);
+      // A new path is a row of the record; the relink itself (which paths it retired) is an action entry.
+      if (!known) this.chain.record('source_paths', pathId, now);
+      this.chain.append({ action: 'source.relink', payload: { sourceId, pathId, path: newPath, retired: stalePathIds } }, now);
     })();
+    this.chain.publishHead();
   }
 }

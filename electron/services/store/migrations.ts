@@ -1,3 +1,6 @@
+import { ChainStore } from './audit-chain-store.ts';
+import type { Db } from './database.ts';
+
 /**
  * Numbered schema migrations, run in order at open inside one transaction each. Never edit a
  * migration that has shipped: add the next one. Invariants live in the schema (DESIGN.md §3).
@@ -6,6 +9,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** A step SQL cannot do (hashing), run after `sql` in the same transaction. */
+  run?: (db: Db) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -211,6 +216,57 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE citation_results ADD COLUMN first_end INTEGER CHECK (first_end IS NULL OR first_end >= 0);
       ALTER TABLE citation_results ADD COLUMN last_start INTEGER CHECK (last_start IS NULL OR last_start >= 0);
     `,
+  },
+  {
+    version: 5,
+    name: 'append-only tables refuse REPLACE and every ON CONFLICT form',
+    // SQLite runs REPLACE (and INSERT OR REPLACE, UPDATE OR REPLACE) as a silent delete of the row
+    // in the way, without firing DELETE triggers; an upsert turns an INSERT into an UPDATE. A BEFORE
+    // INSERT trigger fires before any conflict is resolved, so refusing an insert whose primary or
+    // UNIQUE key already exists stops every form (DO UPDATE, DO NOTHING, OR IGNORE too). Fresh keys
+    // pass: appending stays possible. UPDATE OR REPLACE is an UPDATE: the triggers of migration 3 refuse it.
+    sql: `
+      CREATE TRIGGER citations_no_replace BEFORE INSERT ON citations
+        WHEN EXISTS (SELECT 1 FROM citations WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'citations is append-only: a row with this key exists, add a superseding row instead'); END;
+      CREATE TRIGGER verification_runs_no_replace BEFORE INSERT ON verification_runs
+        WHEN EXISTS (SELECT 1 FROM verification_runs WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'verification_runs is append-only: a row with this key exists, add a superseding row instead'); END;
+      CREATE TRIGGER citation_results_no_replace BEFORE INSERT ON citation_results
+        WHEN EXISTS (SELECT 1 FROM citation_results WHERE id = NEW.id OR (run_id = NEW.run_id AND citation_id = NEW.citation_id))
+        BEGIN SELECT RAISE(ABORT, 'citation_results is append-only: a row with this key exists, add a superseding row instead'); END;
+      CREATE TRIGGER review_decisions_no_replace BEFORE INSERT ON review_decisions
+        WHEN EXISTS (SELECT 1 FROM review_decisions WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'review_decisions is append-only: a row with this key exists, add a superseding row instead'); END;
+      CREATE TRIGGER audit_log_no_replace BEFORE INSERT ON audit_log
+        WHEN EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id OR hash = NEW.hash)
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only: a row with this key exists, add a superseding row instead'); END;
+    `,
+  },
+  {
+    version: 6,
+    name: 'audit chain over the whole record',
+    // Entries of hash version 2 carry their place in the chain (seq) and, when they record an
+    // evidence row, its table, id and the SHA-256 of its canonical encoding; their own hash covers
+    // all of it canonically (shared/audit/canonical.ts). Rows of migration 3 stay version 1 and
+    // still verify by its formula. Rows written before this migration get entries in its run step.
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN hash_version INTEGER NOT NULL DEFAULT 1 CHECK (hash_version IN (1, 2));
+      ALTER TABLE audit_log ADD COLUMN seq INTEGER CHECK (seq IS NULL OR seq > 0);
+      ALTER TABLE audit_log ADD COLUMN table_name TEXT;
+      ALTER TABLE audit_log ADD COLUMN row_id INTEGER;
+      ALTER TABLE audit_log ADD COLUMN row_hash TEXT CHECK (row_hash IS NULL OR length(row_hash) = 64);
+      CREATE UNIQUE INDEX audit_log_seq ON audit_log(seq) WHERE seq IS NOT NULL;
+      CREATE UNIQUE INDEX audit_log_row ON audit_log(table_name, row_id) WHERE table_name IS NOT NULL;
+      DROP TRIGGER audit_log_no_replace;
+      CREATE TRIGGER audit_log_no_replace BEFORE INSERT ON audit_log
+        WHEN EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id OR hash = NEW.hash OR seq = NEW.seq
+                     OR (table_name = NEW.table_name AND row_id = NEW.row_id))
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only: a row with this key exists, add a superseding row instead'); END;
+    `,
+    run: (db) => {
+      new ChainStore(db).backfill(new Date().toISOString());
+    },
   },
 ];
 

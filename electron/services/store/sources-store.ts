@@ -1,5 +1,6 @@
 import type { Locator, SourceKind, Warning } from '../../../shared/contract/schemas.ts';
 import type { ExtractedDocument, ExtractedSegment } from '../ingest/extracted.ts';
+import { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
 
 export interface SourceRow {
@@ -83,8 +84,10 @@ function segmentLocator(seg: ExtractedSegment): Locator {
 /** All SQL about sources, their known paths and their segments. */
 export class SourcesStore {
   readonly db: Db;
+  private readonly chain: ChainStore;
   constructor(db: Db) {
     this.db = db;
+    this.chain = new ChainStore(db);
   }
 
   count(): number {
@@ -121,7 +124,8 @@ export class SourcesStore {
    */
   touchPath(sourceId: number, path: string, stat: FileStat, now: string): void {
     this.db.transaction(() => {
-      this.db
+      const known = this.db.prepare('SELECT 1 FROM source_paths WHERE source_id = ? AND path = ?').get(sourceId, path) !== undefined;
+      const r = this.db
         .prepare(
           `INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at, current)
            VALUES (?, ?, ?, ?, ?, ?, 1)
@@ -129,10 +133,16 @@ export class SourcesStore {
              last_seen_at = excluded.last_seen_at, current = 1`,
         )
         .run(sourceId, path, stat.size, stat.mtimeMs, now, now);
-    })();
+      // A path seen for the first time is part of the source's record: the chain covers it.
+      if (!known) this.chain.record('source_paths', Number(r.lastInsertRowid), now);
+    }).immediate();
+    this.chain.publishHead();
   }
 
-  /** One document's whole ingestion as one transaction: after a crash it is fully present or absent. */
+  /**
+   * One document's whole ingestion as one IMMEDIATE transaction (the write lock taken at BEGIN, so
+   * it never fails half-way on a lock): after a crash it is fully present or absent.
+   */
   insert(src: NewSource, now: string): number {
     const insertSource = this.db.prepare(
       // A new version of a restricted document is restricted too: its text is the same secret.
@@ -144,7 +154,7 @@ export class SourcesStore {
       `INSERT INTO segments (source_id, ordinal, locator, page, page_label, paragraph, line_start, line_end, heading_path, block_type, text, item_starts, no_text_layer)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    return this.db.transaction(() => {
+    const id = this.db.transaction(() => {
       const { lastInsertRowid } = insertSource.run({
         sha256: src.sha256,
         kind: src.doc.kind,
@@ -179,13 +189,21 @@ export class SourcesStore {
       if (src.predecessorId !== null) {
         this.db.prepare('UPDATE source_paths SET current = 0 WHERE source_id = ? AND path = ?').run(src.predecessorId, src.path);
       }
-      this.db
+      const pathRow = this.db
         .prepare(
           `INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at, current) VALUES (?, ?, ?, ?, ?, ?, 1)`,
         )
         .run(id, src.path, src.stat.size, src.stat.mtimeMs, now, now);
+      this.chain.record('sources', id, now, src.predecessorId === null ? 'source.add' : 'source.version', {
+        sha256: src.sha256,
+        predecessorId: src.predecessorId,
+        restricted: this.chain.restrictedFlag(id),
+      });
+      this.chain.record('source_paths', Number(pathRow.lastInsertRowid), now);
       return id;
-    })();
+    }).immediate();
+    this.chain.publishHead();
+    return id;
   }
 
   /** The ids among `ids` that are not sources of this workspace. */

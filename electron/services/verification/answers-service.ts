@@ -133,7 +133,7 @@ export class AnswersService {
         now,
       );
       const runId = this.store.insertRun(answerId, VERIFIER_NAME, verification.summary, verification.riskFlags, now);
-      verification.outcomes.forEach((o, i) => this.store.insertResult(runId, resultRow(citationIds[i] ?? 0, o)));
+      verification.outcomes.forEach((o, i) => this.store.insertResult(runId, resultRow(citationIds[i] ?? 0, o), now));
       this.store.appendAudit('answer.verify', { answerId, runId, verifier: VERIFIER_NAME, byStatus: verification.summary.byStatus }, now);
       return answerId;
     });
@@ -174,7 +174,7 @@ export class AnswersService {
     const now = new Date().toISOString();
     this.store.transaction(() => {
       const runId = this.store.insertRun(answerId, VERIFIER_NAME, verification.summary, verification.riskFlags, now);
-      verification.outcomes.forEach((o, i) => this.store.insertResult(runId, resultRow(citations[i]?.id ?? 0, o)));
+      verification.outcomes.forEach((o, i) => this.store.insertResult(runId, resultRow(citations[i]?.id ?? 0, o), now));
       this.store.appendAudit('answer.verify', { answerId, runId, verifier: VERIFIER_NAME, byStatus: verification.summary.byStatus }, now);
     });
     return this.get(answerId);
@@ -383,10 +383,6 @@ export class AnswersService {
       ? `Still on ${where(to.page, to.pageLabel)} in ${target.file_name}${match.score < VERIFIED_SCORE ? ` (partial, score ${match.score.toFixed(2)})` : ''}.`
       : `Moved: ${from ? where(from.page, from.pageLabel) : 'unknown'} → ${where(to.page, to.pageLabel)} in ${target.file_name}${match.score < VERIFIED_SCORE ? ` (partial, score ${match.score.toFixed(2)})` : ''}.`;
     return { citationId, from, to, found: match.score >= VERIFIED_SCORE - 1e-9, moved: !samePlace, message };
-  }
-
-  auditCheck() {
-    return this.store.verifyAudit();
   }
 
   /** Runs of an answer, oldest first (for history views and tests). */

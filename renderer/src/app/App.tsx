@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { WorkspaceInfo } from '../../../shared/contract/schemas.ts';
 import { client, ClientError } from '../api/client.ts';
+import { AuditBanner } from '../features/audit/AuditBanner.tsx';
 import { AnswersPanel } from '../features/answers/AnswersPanel.tsx';
 import { useAnswers } from '../features/answers/answers-store.ts';
 import { CitationBar } from '../features/answers/CitationBar.tsx';
@@ -55,6 +56,7 @@ export function App() {
         )}
         {error && <span className="error" role="alert">{error}</span>}
       </header>
+      <AuditBanner />
       <main className="panes">
         <div className="side">
           <div

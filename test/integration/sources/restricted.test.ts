@@ -50,7 +50,7 @@ describe('restricted sources', () => {
     expect(restrictedByName(await callHandler(services, 'sources.list', {}))).toEqual({ 'handbook.txt': false, 'board-minutes.txt': true });
     expect(await callHandler(services, 'sources.get', { id: ws.minutes })).toMatchObject({ restricted: true });
 
-    const actions = () => (services.db.prepare('SELECT action, payload FROM audit_log ORDER BY id').all() as { action: string; payload: string }[]).map((r) => [r.action, JSON.parse(r.payload) as unknown]);
+    const actions = () => (services.db.prepare('SELECT action, payload FROM audit_log WHERE table_name IS NULL ORDER BY id').all() as { action: string; payload: string }[]).map((r) => [r.action, JSON.parse(r.payload) as unknown]);
     expect(actions()).toEqual([['source.restrict', { sourceIds: [ws.minutes] }]]);
 
     services = reopenTestServices(services);
@@ -62,7 +62,7 @@ describe('restricted sources', () => {
       ['source.restrict', { sourceIds: [ws.minutes] }],
       ['source.unrestrict', { sourceIds: [ws.minutes] }],
     ]);
-    expect(await callHandler(services, 'audit.verify', {})).toMatchObject({ ok: true, rows: 2 });
+    expect(await callHandler(services, 'audit.verify', {})).toMatchObject({ ok: true });
   });
 
   it('a new version of a restricted file is restricted too', async () => {

@@ -135,19 +135,21 @@ describe('citation verification, end to end through the services', () => {
     expect(missing.ok ? null : missing.error.code).toBe('CITATION_NOT_FOUND');
 
     const audit = await services.dispatch('audit.verify', {});
-    expect(audit.ok && audit.value).toMatchObject({ ok: true, rows: 4 });
-    const actions = (services.db.prepare('SELECT action FROM audit_log ORDER BY id').all() as { action: string }[]).map((r) => r.action);
-    expect(actions).toEqual(['answer.import', 'answer.verify', 'citation.review', 'citation.review']);
+    expect(audit.ok && audit.value).toMatchObject({ ok: true });
+    // Action entries (row entries of the whole record have a table; audit-chain.test.ts covers them).
+    const actionRows = services.db.prepare('SELECT id, action FROM audit_log WHERE table_name IS NULL ORDER BY id').all() as { id: number; action: string }[];
+    expect(actionRows.map((r) => r.action)).toEqual(['answer.import', 'answer.verify', 'citation.review', 'citation.review']);
+    const reviewEntry = actionRows[2]?.id ?? 0;
 
     // Tamper through a connection of our own: drop the guard, edit a row's payload.
     const own = new Database(path.join(services.workspaceDir, 'workspace.sqlite'));
     own.exec('DROP TRIGGER audit_log_no_update');
-    own.prepare("UPDATE audit_log SET payload = json_set(payload, '$.decision', 'rejected') WHERE id = 3").run();
+    own.prepare("UPDATE audit_log SET payload = json_set(payload, '$.decision', 'rejected') WHERE id = ?").run(reviewEntry);
     own.close();
-    const broken = services.answers.auditCheck();
+    const broken = services.audit.check();
     expect(broken.ok).toBe(false);
-    expect(broken.brokenAt).toMatchObject({ id: 3 });
-    expect(broken.brokenAt?.reason).toMatch(/edited/);
+    expect(broken.brokenAt).toMatchObject({ id: reviewEntry, kind: 'edited' });
+    expect(broken.brokenAt?.reason).toMatch(/changed after it was written/);
   });
 
   it('flags an outdated source and re-anchors the quote in its new version', async () => {

@@ -1,0 +1,47 @@
+import { useEffect } from 'react';
+import { useAudit } from './audit-store.ts';
+import { auditBanner } from './selectors.ts';
+import './audit.css';
+
+/**
+ * A red banner when the start-up check finds the record changed outside the app. The check
+ * starts after the first paint and runs in the background; the window stays usable meanwhile.
+ */
+export function AuditBanner() {
+  const check = useAudit((s) => s.check);
+  const error = useAudit((s) => s.error);
+  const run = useAudit((s) => s.run);
+  useEffect(() => {
+    const timer = setTimeout(() => void run(), 0);
+    return () => clearTimeout(timer);
+  }, [run]);
+
+  if (error) {
+    return (
+      <div className="audit-note" role="status" title={error}>
+        The record's audit chain could not be checked at start. Run <code>evidesk audit verify</code> to check it.
+      </div>
+    );
+  }
+  if (!check) return null;
+  const banner = auditBanner(check);
+  if (!banner) {
+    // Said to screen readers (and tests) once, not shown: an intact record needs no attention.
+    return (
+      <div className="audit-intact" role="status" data-testid="audit-intact">
+        The record's audit chain checks out ({check.rows} entries).
+      </div>
+    );
+  }
+  return (
+    <div className="audit-banner" role="alert" title={banner.code} data-kind={check?.brokenAt?.kind}>
+      <strong>
+        <span aria-hidden="true">⚠ </span>
+        {banner.headline}
+      </strong>
+      <span className="audit-banner-detail">
+        {banner.detail} The command <code>evidesk audit verify</code> prints the same check.
+      </span>
+    </div>
+  );
+}
