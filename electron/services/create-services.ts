@@ -98,7 +98,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const answersStore = new AnswersStore(db);
   const audit = new AuditService(db);
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
-  const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION });
+  const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);

@@ -18,6 +18,7 @@ import type { SourcesStore } from '../store/sources-store.ts';
 import type { AnswersService } from '../verification/answers-service.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { renderReport } from './render-report.ts';
+import { checkReport, type ReportCheckResult } from './report-check.ts';
 
 export interface ExportDeps {
   answers: AnswersService;
@@ -26,6 +27,7 @@ export interface ExportDeps {
   health: HealthService;
   audit: AuditService;
   appVersion: string;
+  workspaceDir: string;
 }
 
 export interface BuildOptions {
@@ -170,5 +172,11 @@ export class ExportService {
         missingSources: built.missingSources,
       },
     };
+  }
+
+  /** `evidesk report check`: what of a report's JSON still holds in this workspace. */
+  check(text: string, name: string): Promise<ReportCheckResult> {
+    const { sources, store, audit, workspaceDir } = this.deps;
+    return checkReport(text, name, { sources, store, audit, workspaceDir });
   }
 }

@@ -33,6 +33,18 @@ export class ExportStore {
     return row.value;
   }
 
+  /** The workspace's id if it has been made (read only: a check never writes). */
+  storedWorkspaceId(): string | null {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(WORKSPACE_ID_KEY) as { value: string } | undefined;
+    if (!row) return null;
+    try {
+      const v = JSON.parse(row.value) as unknown;
+      return typeof v === 'string' ? v : row.value;
+    } catch {
+      return row.value;
+    }
+  }
+
   /** Whether an audit entry with this hash is in the chain (a report's anchor). */
   hasAuditHash(hash: string): boolean {
     return this.db.prepare('SELECT 1 FROM audit_log WHERE hash = ? LIMIT 1').get(hash) !== undefined;
