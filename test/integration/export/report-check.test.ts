@@ -95,6 +95,19 @@ describe('evidesk report check', () => {
     expect(result.findings.find((f) => f.subject === 'content_hash')?.holds).toBe(true);
   });
 
+  it('a stored page text edited in SQLite: the quote on it no longer reads as matched, naming the citation', async () => {
+    const ws = copyWorkspace(w.workspace);
+    const db = tamperer(ws);
+    const seg = db.prepare("SELECT id, text FROM segments WHERE page = 3 AND text LIKE '%14 days%'").get() as { id: number; text: string };
+    db.prepare('UPDATE segments SET text = ? WHERE id = ?').run(seg.text.replace('14 days', '21 days'), seg.id);
+    db.close();
+    const { code, result, text } = await check(ws);
+    expect(code).toBe(3);
+    const quotes = failing(result).filter((f) => f.subject === 'quote');
+    expect(quotes.map((f) => f.ref)).toEqual(expect.arrayContaining(['C1']));
+    expect(text).toMatch(/✖ C1 \[1\]: at p\. 3, characters \d+–\d+ of HR_Policy\.pdf the workspace's text now reads “Employees receive 21 days/);
+  });
+
   it('an audit chain rewritten from the report’s head on: the head is no longer in the chain', async () => {
     const ws = copyWorkspace(w.workspace);
     const db = tamperer(ws);
