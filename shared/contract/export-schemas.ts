@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { AnswerId } from './answer-schemas.ts';
 
-export const EXPORT_FORMATS = ['md', 'html', 'json', 'csv', 'bib'] as const;
+/** `pdf` is the HTML report printed by Chromium. */
+export const EXPORT_FORMATS = ['md', 'html', 'pdf', 'json', 'csv', 'bib'] as const;
 export const ExportFormat = z.enum(EXPORT_FORMATS);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 export const BibStyle = z.enum(['apa', 'harvard', 'ieee', 'bibtex']);

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { AppError } from '../../../shared/contract/errors.ts';
-import { BibStyle, ExportFormat } from '../../../shared/contract/export-schemas.ts';
+import { BibStyle, ExportFormat, ExportInput } from '../../../shared/contract/export-schemas.ts';
 import { call, EXIT, type Command } from '../command.ts';
 import type { Services } from '../../services/create-services.ts';
+import { chromiumPrinter } from '../../services/export/pdf-print.ts';
 
 /**
  * An answer named on the command line: its id, or the name of the file it was imported from
@@ -20,22 +21,24 @@ export async function resolveAnswer(services: Services, ref: string): Promise<{ 
 export const exportCommand: Command = {
   name: 'export',
   usage:
-    'export ANSWER --format md|html|json|csv|bib --out FILE [--style apa|harvard|ieee|bibtex] [--only-accepted] [--no-excerpts] [--no-notes] [--reviewer NAME]\n' +
+    'export ANSWER --format md|html|pdf|json|csv|bib --out FILE [--style apa|harvard|ieee|bibtex] [--only-accepted] [--no-excerpts] [--no-notes] [--reviewer NAME]\n' +
     '                              write a verified report of a stored answer (by id or the file it was imported from)',
   valueFlags: ['format', 'out', 'style', 'reviewer'],
-  run: async ({ services, json, io, args }) => {
+  run: async ({ services, json, io, args, env }) => {
     const ref = args.positionals[0];
     const format = ExportFormat.safeParse(args.flags.get('format'));
     const out = args.flags.get('out');
     const styleFlag = args.flags.get('style');
     const style = styleFlag === undefined ? undefined : BibStyle.safeParse(styleFlag);
     if (!ref || args.positionals.length > 1 || !format.success || typeof out !== 'string' || out === '' || (style !== undefined && !style.success)) {
-      io.err('evidesk export: give one answer (id or imported file name), --format md|html|json|csv|bib and --out FILE; --style is apa, harvard, ieee or bibtex.');
+      io.err('evidesk export: give one answer (id or imported file name), --format md|html|pdf|json|csv|bib and --out FILE; --style is apa, harvard, ieee or bibtex.');
       return EXIT.usage;
     }
     const reviewer = args.flags.get('reviewer');
     const { id, note } = await resolveAnswer(services, ref);
-    const result = await call(services, 'answers.export', {
+    // Straight to the service rather than the dispatcher: a PDF is printed with the Chromium this
+    // command's environment names (CHROMIUM_PATH), which the shared services do not see.
+    const input = ExportInput.parse({
       id,
       format: format.data,
       path: path.resolve(out),
@@ -45,6 +48,7 @@ export const exportCommand: Command = {
       notes: !args.flags.has('no-notes'),
       ...(typeof reviewer === 'string' ? { reviewer } : {}),
     });
+    const result = await services.exports.export(input, chromiumPrinter(env));
     if (json) io.out(JSON.stringify(result, null, 2));
     else {
       if (note) io.out(note);

@@ -17,6 +17,7 @@ import type { ExportStore } from '../store/export-store.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import type { AnswersService } from '../verification/answers-service.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { chromiumPrinter, type PdfPrinter } from './pdf-print.ts';
 import { renderReport } from './render-report.ts';
 import { checkReport, type ReportCheckResult } from './report-check.ts';
 
@@ -28,6 +29,8 @@ export interface ExportDeps {
   audit: AuditService;
   appVersion: string;
   workspaceDir: string;
+  /** Prints the HTML report to PDF (Chromium found as CHROMIUM_PATH or at the usual paths, unless given). */
+  printPdf?: PdfPrinter;
 }
 
 export interface BuildOptions {
@@ -152,11 +155,20 @@ export class ExportService {
     return { report, verifiedFirst, missingSources };
   }
 
-  /** Builds, renders and writes the report; the file is complete or absent (EXPORT_FAILED). */
-  async export(input: ExportInput): Promise<ExportResult> {
+  /**
+   * Builds, renders and writes the report; the file is complete or absent (EXPORT_FAILED).
+   * `printPdf` overrides the PDF printer for one call (the command line's own environment).
+   */
+  async export(input: ExportInput, printPdf?: PdfPrinter): Promise<ExportResult> {
     const built = await this.build(input.id, input);
-    const rendered = renderReport(built.report, input.format, input.style ?? 'bibtex');
-    const bytes = writeFileAtomic(input.path, rendered.content);
+    let content: string | Uint8Array;
+    if (input.format === 'pdf') {
+      const print = printPdf ?? this.deps.printPdf ?? chromiumPrinter();
+      content = await print(renderReport(built.report, 'html').content);
+    } else {
+      content = renderReport(built.report, input.format, input.style ?? 'bibtex').content;
+    }
+    const bytes = writeFileAtomic(input.path, content);
     const { report } = built;
     return {
       path: path.resolve(input.path),
