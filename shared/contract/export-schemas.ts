@@ -19,6 +19,7 @@ export const ExportInput = z.object({
   onlyAccepted: z.boolean().optional(),
   excerpts: z.boolean().optional(),
   notes: z.boolean().optional(),
+  /** The reviewer's name; remembered for the next export when given (null or empty clears it), the remembered one when absent. */
   reviewer: z.string().max(200).nullable().optional(),
 });
 export type ExportInput = z.input<typeof ExportInput>;

@@ -54,6 +54,14 @@ export class ExportService {
     this.deps = deps;
   }
 
+  /** The reviewer name: the one given (remembered for next time; empty clears it), else the one remembered. */
+  private reviewer(given: string | null | undefined): string | null {
+    if (given === undefined) return this.deps.store.lastReviewer();
+    const name = given?.trim() ? given.trim() : null;
+    this.deps.store.rememberReviewer(name);
+    return name;
+  }
+
   /** The report model of an answer, as of now. */
   async build(answerId: number, opts: BuildOptions = {}): Promise<BuiltReport> {
     const { answers, store, sources, health, audit } = this.deps;
@@ -132,7 +140,7 @@ export class ExportService {
       citations: opts.onlyAccepted ? 'accepted' : 'all',
       excerpts: opts.excerpts ?? true,
       notes: opts.notes ?? true,
-      reviewer: opts.reviewer?.trim() ? opts.reviewer.trim() : null,
+      reviewer: this.reviewer(opts.reviewer),
     };
     const head = audit.head();
     const report = buildReport(

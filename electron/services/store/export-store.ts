@@ -4,6 +4,7 @@ import type { ReviewRow } from './answers-store.ts';
 
 /** The meta key of the workspace's stable id (made once, at the first export). */
 const WORKSPACE_ID_KEY = 'identity.workspaceId';
+const REVIEWER_KEY = 'export.reviewer';
 
 /** Reads the export service needs beyond AnswersStore's: the whole review trail and the workspace id. */
 export class ExportStore {
@@ -43,6 +44,22 @@ export class ExportStore {
     } catch {
       return row.value;
     }
+  }
+
+  /** The reviewer name the last export gave, remembered for the next (null: none given yet). */
+  lastReviewer(): string | null {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(REVIEWER_KEY) as { value: string } | undefined;
+    if (!row) return null;
+    try {
+      const v = JSON.parse(row.value) as unknown;
+      return typeof v === 'string' && v !== '' ? v : null;
+    } catch {
+      return null;
+    }
+  }
+
+  rememberReviewer(name: string | null): void {
+    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(REVIEWER_KEY, JSON.stringify(name ?? ''));
   }
 
   /** Whether an audit entry with this hash is in the chain (a report's anchor). */

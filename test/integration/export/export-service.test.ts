@@ -62,6 +62,23 @@ describe("answers.export: what the report is built from", () => {
     expect(fs.readFileSync(target, 'utf8')).toMatch(/onboarding-notes.*missing/i);
   });
 
+  it('remembers the reviewer name from one export to the next, and clears it when given empty', async () => {
+    const detail = await callHandler<AnswerDetail>(services, 'answers.import', {
+      fileName: 'leave.json',
+      content: nativeAnswer([{ marker: '1', claim: 'Leave is 14 days.', quote: 'Employees receive 14 days of annual leave per calendar year.', source: { file: 'HR_Policy.pdf' } }]),
+    });
+    const target = path.join(services.dir, 'r.json');
+    const reviewerOf = async (input: Record<string, unknown>) => {
+      await callHandler(services, 'answers.export', { id: detail.answer.id, format: 'json', path: target, ...input });
+      return reportFromJson(fs.readFileSync(target, 'utf8')).provenance.options.reviewer;
+    };
+    expect(await reviewerOf({})).toBeNull();
+    expect(await reviewerOf({ reviewer: '  A. Analyst ' })).toBe('A. Analyst');
+    expect(await reviewerOf({})).toBe('A. Analyst');
+    expect(await reviewerOf({ reviewer: '' })).toBeNull();
+    expect(await reviewerOf({})).toBeNull();
+  });
+
   it('an unknown answer id: ANSWER_NOT_FOUND, and nothing written', async () => {
     const target = path.join(services.dir, 'nothing.html');
     const reply = await services.dispatch('answers.export', { id: 999, format: 'html', path: target });
