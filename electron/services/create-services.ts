@@ -3,6 +3,8 @@ import { AppError } from '../../shared/contract/errors.ts';
 import type { Health, SourceSummary } from '../../shared/contract/schemas.ts';
 import { AuditService } from './audit/audit-service.ts';
 import { EventBus } from './events.ts';
+import { ExportService } from './export/export-service.ts';
+import { ExportStore } from './store/export-store.ts';
 import { HealthService, type HealthSettings } from './health/health-service.ts';
 import { IngestService, type IngestSettings } from './ingest/ingest-service.ts';
 import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
@@ -48,6 +50,7 @@ export interface Services {
   readonly health: HealthService;
   readonly answers: AnswersService;
   readonly audit: AuditService;
+  readonly exports: ExportService;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
   /** Stops the extraction workers and closes the database. */
@@ -95,6 +98,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const answersStore = new AnswersStore(db);
   const audit = new AuditService(db);
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
+  const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -174,6 +178,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.review': ({ citationId, decision, note }) => answers.review(citationId, decision, note ?? null),
     'answers.reanchor': ({ citationId, sourceId }) => answers.reanchor(citationId, sourceId),
     'audit.verify': () => audit.check(),
+    'answers.export': (input) => exports.export(input),
   };
 
   return {
@@ -187,6 +192,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     health,
     answers,
     audit,
+    exports,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => {

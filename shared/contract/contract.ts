@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IngestResult, WorkspaceSettings, PageText, SearchHit, SetRestrictedResult, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
 import { FolderSearchResult, HealthReport, RelinkManyResult, RelinkResult } from './schemas.ts';
 import { answersContract } from './answer-schemas.ts';
+import { exportContract } from './export-schemas.ts';
 import { SourceContent } from './content-schemas.ts';
 
 /**
@@ -85,6 +86,7 @@ export const contract = {
   },
   // Answers: import, verification runs, the answerers, review (DESIGN.md §5, §6).
   ...answersContract,
+  ...exportContract,
 } as const;
 
 export type Contract = typeof contract;

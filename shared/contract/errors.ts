@@ -55,6 +55,8 @@ export const ERROR_CODES = [
   'EXPORT_FAILED',
   /** A report file that is not a valid evidence-desk/report@1 (schema or internal references). */
   'REPORT_INVALID',
+  /** A PDF report needs Chromium to print its HTML, and none was found (CHROMIUM_PATH names one). */
+  'CHROMIUM_NOT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -2,13 +2,15 @@ import type { Command } from '../command.ts';
 import { askCommand } from './ask.ts';
 import { auditCommand } from './audit.ts';
 import { checkCommand } from './check.ts';
+import { exportCommand } from './export.ts';
 import { infoCommand } from './info.ts';
 import { ingestCommand } from './ingest.ts';
 import { relinkCommand } from './relink.ts';
+import { reportCommand } from './report.ts';
 import { restrictCommand } from './restrict.ts';
 import { searchCommand } from './search.ts';
 import { sourcesCommand } from './sources.ts';
 import { verifyCommand } from './verify.ts';
 
 /** Every evidesk command, in the order the usage text lists them. */
-export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, verifyCommand, askCommand, auditCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, verifyCommand, askCommand, auditCommand, exportCommand, reportCommand];
