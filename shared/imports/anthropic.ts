@@ -11,7 +11,7 @@
  * around it, which picks the cited occurrence where ours repeats it.
  */
 import { base64Bytes, utf8Bytes } from './document-digest.ts';
-import { baseName, compact, isPlainObject, nonNegativeInt, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseContext, type ParseOutcome, type SourceRef } from './model.ts';
+import { charRange, compact, fileNameOf, isPlainObject, nonNegativeInt, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseContext, type ParseOutcome, type SourceRef } from './model.ts';
 
 function isMessage(x: unknown): x is { content: unknown[] } & Record<string, unknown> {
   return isPlainObject(x) && x.type === 'message' && Array.isArray(x.content);
@@ -50,7 +50,8 @@ function requestDocument(block: Record<string, unknown>, digest: ParseContext['d
     }
     doc.text = texts.join('\n');
   } else if (source.type === 'url' && typeof source.url === 'string') {
-    doc.file = baseName(source.url);
+    const file = fileNameOf(source.url);
+    if (file) doc.file = file;
   }
   return doc;
 }
@@ -95,9 +96,11 @@ function sourceRefOf(c: Record<string, unknown>, doc: RequestDoc | undefined): S
   if (index !== undefined) ref.documentIndex = index;
   if (title) {
     ref.title = title;
-    if (/\.[A-Za-z0-9]{2,5}$/.test(title)) ref.file = baseName(title);
+    const file = /\.[A-Za-z0-9]{2,5}$/.test(title) ? fileNameOf(title) : undefined;
+    if (file) ref.file = file;
   }
-  if (!ref.file && url) ref.file = baseName(url);
+  const urlFile = url ? fileNameOf(url) : undefined;
+  if (!ref.file && urlFile) ref.file = urlFile;
   if (!ref.file && doc?.file) ref.file = doc.file;
   return ref;
 }
@@ -151,10 +154,7 @@ function locatorOf(c: Record<string, unknown>): { locator: ClaimedLocator; notes
       break;
     }
     case 'char_location': {
-      const a = nonNegativeInt(c.start_char_index);
-      const b = nonNegativeInt(c.end_char_index);
-      if (a !== undefined) locator.charStart = a;
-      if (b !== undefined) locator.charEnd = b;
+      Object.assign(locator, charRange(nonNegativeInt(c.start_char_index), nonNegativeInt(c.end_char_index)));
       break;
     }
     case 'content_block_location': {
@@ -183,7 +183,9 @@ export function parseAnthropic(json: unknown, context: ParseContext = {}): Parse
   }
   if (!isMessage(message)) return { kind: 'not-mine' };
   if (message.role !== undefined && message.role !== 'assistant') {
-    return { kind: 'invalid', message: `it looks like an Anthropic message but its role is "${String(message.role)}", not "assistant"` };
+    // The role is named only when it is a string: a fuzzed nested array's String() recurses past the stack.
+    const role = typeof message.role === 'string' ? `"${message.role.slice(0, 40)}"` : `not a string but ${Array.isArray(message.role) ? 'an array' : typeof message.role}`;
+    return { kind: 'invalid', message: `it looks like an Anthropic message but its role is ${role}, not "assistant"` };
   }
   const docs = requestDocuments(request, context.digest);
   const citations: ImportedCitation[] = [];

@@ -45,7 +45,8 @@ export function stripMarkers(text: string): string {
   return text
     .replace(MARKER_GROUP, '')
     // "claim [1]." leaves "claim ."; a space before ".1" is part of a figure and stays.
-    .replace(/[ \t]+([.,;:!?])(?!\p{Nd})/gu, '$1')
+    // (Only from the start of a run of spaces: retrying inside a long run costs its length squared.)
+    .replace(/(?<![ \t])[ \t]+([.,;:!?])(?!\p{Nd})/gu, '$1')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -150,12 +151,33 @@ export function splitSentences(text: string): Span[] {
   return out;
 }
 
-/** The sentence of `text` that contains offset `at` (or the last one before it). */
+/** The sentence of `text` that contains offset `at` (or the last one before it), by binary search. */
 export function sentenceAt(sentences: readonly Span[], at: number): Span | undefined {
-  let found: Span | undefined;
-  for (const s of sentences) {
-    if (s.start <= at) found = s;
-    if (s.start > at) break;
+  let lo = 0;
+  let hi = sentences.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sentences[mid]?.start ?? 0) <= at) lo = mid + 1;
+    else hi = mid;
   }
-  return found;
+  return lo > 0 ? sentences[lo - 1] : undefined;
+}
+
+/**
+ * The claim of a marker at `at`: its sentence with markers removed. Each sentence is cleaned once
+ * and its claim shared by every marker in it: an answer with thousands of markers in one long
+ * "sentence" must not cost markers × sentence length.
+ */
+export function claimFinder(sentences: readonly Span[]): (at: number) => string | undefined {
+  const claims = new Map<Span, string>();
+  return (at) => {
+    const sentence = sentenceAt(sentences, at);
+    if (!sentence) return undefined;
+    let claim = claims.get(sentence);
+    if (claim === undefined) {
+      claim = stripMarkers(sentence.text);
+      claims.set(sentence, claim);
+    }
+    return claim;
+  };
 }
