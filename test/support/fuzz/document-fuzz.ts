@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ERROR_CODES } from '../../../shared/contract/errors.ts';
 import type { IngestResult } from '../../../shared/contract/schemas.ts';
 import type { Services } from '../../../electron/services/create-services.ts';
-import { EXTENSION, mutateBytes, type DocKind, type DocumentCase } from './document-mutations.ts';
+import { EXTENSION, mutateBytes, type ByteMutation } from './document-mutations.ts';
 
 export interface FuzzTally {
   /** Inputs tried, by kind ("pdf", "docx", … or an answer input's kind). */
@@ -35,8 +35,11 @@ export interface BatchOptions {
   services: Services;
   dir: string;
   batch: number;
-  cases: readonly DocumentCase[];
-  bases: Record<DocKind, Uint8Array>;
+  /** Which base document each file starts from, and its damage. */
+  cases: readonly { kind: string; mutations: readonly ByteMutation[] }[];
+  bases: Readonly<Record<string, Uint8Array>>;
+  /** The file extension of a base (the generated kinds' by default; a corpus file's own). */
+  extension?: (kind: string) => string;
   /** The per-file extraction time limit the services were opened with. */
   perFileLimitMs: number;
 }
@@ -44,9 +47,12 @@ export interface BatchOptions {
 /** Writes the damaged files and a healthy control file after them, ingests them as one batch, tallies. */
 export async function ingestMutatedBatch(o: BatchOptions, tally: FuzzTally): Promise<string[]> {
   const problems: string[] = [];
+  const extension = o.extension ?? ((kind: string) => EXTENSION[kind as keyof typeof EXTENSION]);
   const files = o.cases.map((c, i) => {
-    const file = path.join(o.dir, `b${o.batch}-${i}-${c.kind}.${EXTENSION[c.kind]}`);
-    fs.writeFileSync(file, mutateBytes(o.bases[c.kind], c.mutations));
+    const base = o.bases[c.kind];
+    if (!base) throw new Error(`no base document ${c.kind}`);
+    const file = path.join(o.dir, `b${o.batch}-${i}-${c.kind.replace(/\.[^.]+$/, '').replace(/[^\w-]/g, '_')}.${extension(c.kind)}`);
+    fs.writeFileSync(file, mutateBytes(base, c.mutations));
     bump(tally.tried, c.kind);
     return file;
   });

@@ -5,9 +5,9 @@
 import { Worker } from 'node:worker_threads';
 import { ERROR_CODES } from '../../../shared/contract/errors.ts';
 import { ImportedAnswer } from '../../../shared/imports/model.ts';
-import type { ImportReply, ImportRequest } from './import-worker.ts';
+import type { ImportReply, ImportRequest, ImportResult } from './import-worker.ts';
 
-export type ImportOutcome = Omit<ImportReply, 'id'> | { kind: 'hang'; ms: number };
+export type ImportOutcome = ImportResult | { kind: 'hang'; ms: number };
 
 export class ImportSandbox {
   private worker: Worker | null = null;

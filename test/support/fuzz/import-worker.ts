@@ -10,10 +10,12 @@ export interface ImportRequest {
   fileName: string;
 }
 
-export type ImportReply =
-  | { id: number; kind: 'parsed'; answer: unknown }
-  | { id: number; kind: 'app-error'; code: string; message: string }
-  | { id: number; kind: 'other-error'; name: string; message: string; stack: string };
+export type ImportResult =
+  | { kind: 'parsed'; answer: unknown }
+  | { kind: 'app-error'; code: string; message: string }
+  | { kind: 'other-error'; name: string; message: string; stack: string };
+
+export type ImportReply = ImportResult & { id: number };
 
 parentPort?.on('message', (req: ImportRequest) => {
   let reply: ImportReply;
