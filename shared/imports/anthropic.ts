@@ -221,7 +221,8 @@ export function parseAnthropic(json: unknown, context: ParseContext = {}): Parse
       );
     }
     // Markers go after the cited words, before the block's trailing whitespace.
-    const body = text.replace(/\s+$/, '');
+    // (trimEnd, not /\s+$/: the regex retries every run of blanks inside a long block to its end.)
+    const body = text.trimEnd();
     answerText += `${body}${markers.map((m) => `[${m}]`).join('')}${text.slice(body.length)}`;
   }
   const answer: ImportedAnswer = { format: 'anthropic-messages', question, answerText: answerText.trim(), citations };

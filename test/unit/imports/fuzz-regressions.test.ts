@@ -104,4 +104,10 @@ describe('what one file can make the importer do is bounded', () => {
     expect(a.citations.map((c) => c.quote)).toEqual(['14 days']);
     expect(stripMarkers(`a${' '.repeat(n)}b .`)).toBe('a b.');
   });
+
+  it('an Anthropic text block with a long run of blanks inside it is read in one pass (its trailing-space pattern was quadratic)', () => {
+    const text = `Employees get 14 days.${' '.repeat(100_000)}x `;
+    const a = parsed(JSON.stringify({ type: 'message', role: 'assistant', content: [{ type: 'text', text, citations: [{ type: 'page_location', cited_text: '14 days', start_page_number: 3, end_page_number: 4 }] }] }));
+    expect(a.answerText.endsWith('x[1]')).toBe(true);
+  });
 });
