@@ -39,7 +39,7 @@ describe('answers.import under fuzzing, into a real workspace', () => {
         const { code, message } = reply.error;
         if (!(ERROR_CODES as readonly string[]).includes(code) || NOT_CODED.has(code)) throw new Error(`${input.kind}: ${code}: ${message}`);
       }),
-      { seed: fuzzSeed(), numRuns: 150, examples: seeds },
+      { seed: fuzzSeed(), numRuns: 300, examples: seeds },
     );
     // The seeds themselves import (they cite the workspace's documents).
     expect(imported).toBeGreaterThanOrEqual(seeds.length);

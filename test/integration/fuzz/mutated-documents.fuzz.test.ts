@@ -53,7 +53,7 @@ describe('damaged documents through the ingestion service', () => {
         const problems = await ingestMutatedBatch({ services, dir: docs, batch: batch++, cases, bases, perFileLimitMs: PER_FILE_LIMIT_MS }, tally);
         if (problems.length > 0) throw new Error(problems.join('\n'));
       }),
-      { seed: fuzzSeed(), numRuns: 120 },
+      { seed: fuzzSeed(), numRuns: 300 },
     );
     expect(tally.crashes).toBe(0);
     expect(tally.hangs).toBe(0);

@@ -34,8 +34,8 @@ describe('answer importers under fuzzing', () => {
     }
   });
 
-  it('arbitrary text: parsed or refused with a code', () => run(arbitraryText, 300), 120_000);
-  it('arbitrary JSON: parsed or refused with a code', () => run(arbitraryJson, 300), 120_000);
-  it('mutated native, Anthropic, ledger and W3C files: parsed or refused with a code', () => run(mutatedJsonSeed, 600), 120_000);
-  it('mutated Markdown answers: parsed or refused with a code', () => run(mutatedMarkdownSeed, 300), 120_000);
+  it('arbitrary text: parsed or refused with a code', () => run(arbitraryText, 800), 120_000);
+  it('arbitrary JSON: parsed or refused with a code', () => run(arbitraryJson, 800), 120_000);
+  it('mutated native, Anthropic, ledger and W3C files: parsed or refused with a code', () => run(mutatedJsonSeed, 2000), 120_000);
+  it('mutated Markdown answers: parsed or refused with a code', () => run(mutatedMarkdownSeed, 1000), 120_000);
 });
