@@ -28,13 +28,16 @@ interface Definition {
   body: string;
 }
 
-const FOOTNOTE_DEF = /^ {0,3}\[\^([\w-]+)\]:[ \t]*(.*)$/;
-const REFERENCE_DEF = /^ {0,3}(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?\[([A-Za-z]{0,3}\d+)\]:[ \t]*(.*)$/;
-const LIST_DEF = /^ {0,3}(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?\[([A-Za-z]{0,3}\d+)\][ \t]+(.*)$/;
-const SOURCES_HEADING = /^ {0,3}(?:#{1,6}[ \t]*|\*\*)?(?:sources|references|citations|bibliography|evidence|notes|footnotes)\b.*$/i;
+// Lines are split at \n, \r\n and \r only, so a line may hold U+2028/U+2029: every `.` below
+// matches them too (the s flag). Without it, `[ \t]*(.*)$` failed at such a character and retried
+// each split of the blanks before it: quadratic on a damaged line.
+const FOOTNOTE_DEF = /^ {0,3}\[\^([\w-]+)\]:[ \t]*(.*)$/s;
+const REFERENCE_DEF = /^ {0,3}(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?\[([A-Za-z]{0,3}\d+)\]:[ \t]*(.*)$/s;
+const LIST_DEF = /^ {0,3}(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?\[([A-Za-z]{0,3}\d+)\][ \t]+(.*)$/s;
+const SOURCES_HEADING = /^ {0,3}(?:#{1,6}[ \t]*|\*\*)?(?:sources|references|citations|bibliography|evidence|notes|footnotes)\b.*$/is;
 // Matched against the line without its trailing whitespace: a lazy capture before `[ \t]*$`
 // retries the whole tail at every character, quadratic on a line of a hundred thousand spaces.
-const QUESTION_LINE = /^ {0,3}(?:#{1,6}[ \t]*)?(?:\*\*|__)?(?:question|q)(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*(.+)$/i;
+const QUESTION_LINE = /^ {0,3}(?:#{1,6}[ \t]*)?(?:\*\*|__)?(?:question|q)(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*(.+)$/is;
 const FILE_LIKE = /\.[A-Za-z0-9]{2,5}$/;
 
 /** Closing marks of each opening quotation mark: “…”, "…", «…», „…“ (or „…”). */
@@ -186,7 +189,7 @@ export function parseMarkdown(content: string): ParseOutcome {
     const end = lines.findIndex((l, k) => k > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
     if (end > 0) {
       for (const l of lines.slice(1, end)) {
-        const m = /^question:\s*(.+)$/i.exec(l.trimEnd());
+        const m = /^question:\s*(.+)$/is.exec(l.trimEnd());
         if (m?.[1]) question = m[1].replace(/^(['"])(.*)\1$/, '$2');
       }
       i = end + 1;

@@ -55,12 +55,17 @@ function isSpace(c: string | undefined): boolean {
   return c !== undefined && /\s/.test(c);
 }
 
+const MAX_ABBREVIATION = Math.max(...[...ABBREVIATIONS].map((a) => a.length));
+
 /** Whether the "." at `i` ends an abbreviation or a number ("3.5", "p. 12", "e.g."). */
 function isNonTerminalDot(text: string, i: number): boolean {
   const next = text[i + 1];
   if (next !== undefined && /\d/.test(next) && /\d/.test(text[i - 1] ?? '')) return true;
+  // Abbreviations and initials are short: the look back stops after a few letters, or "a.a.a.…"
+  // would rescan the whole run at every dot.
   let j = i;
-  while (j > 0 && /[\p{L}.]/u.test(text[j - 1] ?? '')) j--;
+  while (j > 0 && i - j <= MAX_ABBREVIATION && /[\p{L}.]/u.test(text[j - 1] ?? '')) j--;
+  if (i - j > MAX_ABBREVIATION) return false;
   const word = text.slice(j, i).toLowerCase();
   if (ABBREVIATIONS.has(word)) return true;
   // A single capital letter and a dot is an initial ("J. Smith").

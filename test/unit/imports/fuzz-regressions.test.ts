@@ -105,6 +105,18 @@ describe('what one file can make the importer do is bounded', () => {
     expect(stripMarkers(`a${' '.repeat(n)}b .`)).toBe('a b.');
   });
 
+  it('definition, Sources and question lines holding U+2028 after a run of blanks are read in one pass', () => {
+    const blanks = ' '.repeat(100_000);
+    const a = parsed(`Question:${blanks}why?\u2028really\n\nClaim [^1] [S2].\n\n[^1]:${blanks}"14 days"\u2028HR_Policy.pdf\n## Sources${blanks}x\u2028y\n- [S2]${blanks}"lapses"\u2028HR_Policy.pdf`);
+    expect(a.question).toBe('why?\u2028really');
+    expect(a.citations.map((c) => c.quote)).toEqual(['14 days', 'lapses']);
+  });
+
+  it('a run of "a.a.a." is split into sentences in one pass (each dot looked back over the whole run)', () => {
+    const a = parsed(`${'a.'.repeat(100_000)} Claim [1].\n\n[1]: "14 days" — HR_Policy.pdf`);
+    expect(a.citations[0]?.quote).toBe('14 days');
+  });
+
   it('an Anthropic text block with a long run of blanks inside it is read in one pass (its trailing-space pattern was quadratic)', () => {
     const text = `Employees get 14 days.${' '.repeat(100_000)}x `;
     const a = parsed(JSON.stringify({ type: 'message', role: 'assistant', content: [{ type: 'text', text, citations: [{ type: 'page_location', cited_text: '14 days', start_page_number: 3, end_page_number: 4 }] }] }));
