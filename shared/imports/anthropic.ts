@@ -27,6 +27,26 @@ interface RequestDoc {
   text?: string;
   /** Where each content block starts in `text`. */
   blockStarts?: number[];
+  /** UTF-16 offset of each code point of `text` (and of its end), made once when first needed. */
+  codePointUnits?: Int32Array;
+}
+
+/** The UTF-16 offset of every code point of the document's text, plus its length, computed once per document. */
+function codePointUnits(doc: RequestDoc, text: string): Int32Array {
+  if (!doc.codePointUnits) {
+    const units: number[] = [];
+    for (let i = 0; i < text.length; i++) {
+      units.push(i);
+      const c = text.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) i++;
+      }
+    }
+    units.push(text.length);
+    doc.codePointUnits = Int32Array.from(units);
+  }
+  return doc.codePointUnits;
 }
 
 /** What a document block tells about its document (Anthropic `source` types text, base64, content, url). */
@@ -130,11 +150,17 @@ function contextOf(c: Record<string, unknown>, doc: RequestDoc | undefined, quot
   // The API counts characters; a string here counts UTF-16 units. Either reading must hold the cited text.
   const same = (x: string): boolean => x.replace(/\s+/g, ' ').trim() === quote.replace(/\s+/g, ' ').trim();
   if (!same(text.slice(a, b))) {
-    const chars = Array.from(text);
-    if (c.type !== 'char_location' || !same(chars.slice(a, b).join(''))) return {};
-    const unitsBefore = chars.slice(0, a).join('').length;
-    b = unitsBefore + chars.slice(a, b).join('').length;
-    a = unitsBefore;
+    // Counted in code points: their UTF-16 offsets come from a table made once per document (a
+    // file with thousands of citations into a long text re-split the whole text for each of them).
+    if (c.type !== 'char_location') return {};
+    const units = codePointUnits(doc, text);
+    const count = units.length - 1;
+    if (a >= count) return {};
+    const ua = units[a] ?? 0;
+    const ub = units[Math.min(b, count)] ?? text.length;
+    if (!same(text.slice(ua, ub))) return {};
+    a = ua;
+    b = ub;
   }
   return compact({ prefix: str(text.slice(Math.max(0, a - CONTEXT), a)), suffix: str(text.slice(b, b + CONTEXT)) });
 }

@@ -117,6 +117,19 @@ describe('what one file can make the importer do is bounded', () => {
     expect(a.citations[0]?.quote).toBe('14 days');
   });
 
+  it('thousands of char_location citations into a long request document: its code points are counted once (each citation re-split the whole text)', () => {
+    const doc = `𝔸 ${'Employees receive 14 days of annual leave. '.repeat(25_000)}`;
+    const citations = Array.from({ length: 2_000 }, (_, i) => ({ type: 'char_location', cited_text: 'Employees receive', document_index: 0, start_char_index: 2 + i * 43, end_char_index: 19 + i * 43 }));
+    const content = JSON.stringify({
+      request: { messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'text', data: doc } }] }] },
+      response: { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Claim.', citations }] },
+    });
+    const a = parsed(content);
+    // Offsets counted in code points (𝔸 is one, two UTF-16 units): the text after each holds " 14 days".
+    expect(a.citations).toHaveLength(2_000);
+    expect(a.citations.every((c) => c.suffix?.startsWith(' 14 days'))).toBe(true);
+  });
+
   it('an Anthropic text block with a long run of blanks inside it is read in one pass (its trailing-space pattern was quadratic)', () => {
     const text = `Employees get 14 days.${' '.repeat(100_000)}x `;
     const a = parsed(JSON.stringify({ type: 'message', role: 'assistant', content: [{ type: 'text', text, citations: [{ type: 'page_location', cited_text: '14 days', start_page_number: 3, end_page_number: 4 }] }] }));
