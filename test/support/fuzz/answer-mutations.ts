@@ -28,7 +28,10 @@ export const fuzzString = (maxLength = 60): fc.Arbitrary<string> => fc.string({ 
 const edgeString = fc.oneof(
   fuzzString(),
   fc.constantFrom('', ' ', '\n', '0', '-1', '99999999999999999999', '1e400', 'NaN', 'iv', 'T-3', 'page=3', '#page=0', 'a'.repeat(64), 'Annotation', 'message', 'evidence-desk/answer@1'),
-  fc.tuple(fc.constantFrom('a', ' ', '[1]', '"', 'x. ', '\t', '1'), fc.integer({ min: 1_000, max: 120_000 })).map(([s, n]) => s.repeat(Math.ceil(n / s.length))),
+  // Long runs of what patterns backtrack over (blanks, dots, openers), ending in what makes them fail.
+  fc
+    .tuple(fc.constantFrom('a', ' ', '[1]', '"', 'x. ', '\t', '1', 'a.', '“', '«', '§ ', '[1,', '#'), fc.integer({ min: 1_000, max: 120_000 }), fc.constantFrom('', 'x', '\u2028', '?', ']', '"'))
+    .map(([s, n, tail]) => s.repeat(Math.ceil(n / s.length)) + tail),
 );
 
 const edgeNumber = fc.oneof(
