@@ -11,7 +11,7 @@
  * around it, which picks the cited occurrence where ours repeats it.
  */
 import { base64Bytes, utf8Bytes } from './document-digest.ts';
-import { baseName, compact, isPlainObject, nonNegativeInt, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseContext, type ParseOutcome, type SourceRef } from './model.ts';
+import { charRange, compact, fileNameOf, isPlainObject, nonNegativeInt, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseContext, type ParseOutcome, type SourceRef } from './model.ts';
 
 function isMessage(x: unknown): x is { content: unknown[] } & Record<string, unknown> {
   return isPlainObject(x) && x.type === 'message' && Array.isArray(x.content);
@@ -27,6 +27,26 @@ interface RequestDoc {
   text?: string;
   /** Where each content block starts in `text`. */
   blockStarts?: number[];
+  /** UTF-16 offset of each code point of `text` (and of its end), made once when first needed. */
+  codePointUnits?: Int32Array;
+}
+
+/** The UTF-16 offset of every code point of the document's text, plus its length, computed once per document. */
+function codePointUnits(doc: RequestDoc, text: string): Int32Array {
+  if (!doc.codePointUnits) {
+    const units: number[] = [];
+    for (let i = 0; i < text.length; i++) {
+      units.push(i);
+      const c = text.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) i++;
+      }
+    }
+    units.push(text.length);
+    doc.codePointUnits = Int32Array.from(units);
+  }
+  return doc.codePointUnits;
 }
 
 /** What a document block tells about its document (Anthropic `source` types text, base64, content, url). */
@@ -50,7 +70,8 @@ function requestDocument(block: Record<string, unknown>, digest: ParseContext['d
     }
     doc.text = texts.join('\n');
   } else if (source.type === 'url' && typeof source.url === 'string') {
-    doc.file = baseName(source.url);
+    const file = fileNameOf(source.url);
+    if (file) doc.file = file;
   }
   return doc;
 }
@@ -95,9 +116,11 @@ function sourceRefOf(c: Record<string, unknown>, doc: RequestDoc | undefined): S
   if (index !== undefined) ref.documentIndex = index;
   if (title) {
     ref.title = title;
-    if (/\.[A-Za-z0-9]{2,5}$/.test(title)) ref.file = baseName(title);
+    const file = /\.[A-Za-z0-9]{2,5}$/.test(title) ? fileNameOf(title) : undefined;
+    if (file) ref.file = file;
   }
-  if (!ref.file && url) ref.file = baseName(url);
+  const urlFile = url ? fileNameOf(url) : undefined;
+  if (!ref.file && urlFile) ref.file = urlFile;
   if (!ref.file && doc?.file) ref.file = doc.file;
   return ref;
 }
@@ -127,11 +150,17 @@ function contextOf(c: Record<string, unknown>, doc: RequestDoc | undefined, quot
   // The API counts characters; a string here counts UTF-16 units. Either reading must hold the cited text.
   const same = (x: string): boolean => x.replace(/\s+/g, ' ').trim() === quote.replace(/\s+/g, ' ').trim();
   if (!same(text.slice(a, b))) {
-    const chars = Array.from(text);
-    if (c.type !== 'char_location' || !same(chars.slice(a, b).join(''))) return {};
-    const unitsBefore = chars.slice(0, a).join('').length;
-    b = unitsBefore + chars.slice(a, b).join('').length;
-    a = unitsBefore;
+    // Counted in code points: their UTF-16 offsets come from a table made once per document (a
+    // file with thousands of citations into a long text re-split the whole text for each of them).
+    if (c.type !== 'char_location') return {};
+    const units = codePointUnits(doc, text);
+    const count = units.length - 1;
+    if (a >= count) return {};
+    const ua = units[a] ?? 0;
+    const ub = units[Math.min(b, count)] ?? text.length;
+    if (!same(text.slice(ua, ub))) return {};
+    a = ua;
+    b = ub;
   }
   return compact({ prefix: str(text.slice(Math.max(0, a - CONTEXT), a)), suffix: str(text.slice(b, b + CONTEXT)) });
 }
@@ -151,10 +180,7 @@ function locatorOf(c: Record<string, unknown>): { locator: ClaimedLocator; notes
       break;
     }
     case 'char_location': {
-      const a = nonNegativeInt(c.start_char_index);
-      const b = nonNegativeInt(c.end_char_index);
-      if (a !== undefined) locator.charStart = a;
-      if (b !== undefined) locator.charEnd = b;
+      Object.assign(locator, charRange(nonNegativeInt(c.start_char_index), nonNegativeInt(c.end_char_index)));
       break;
     }
     case 'content_block_location': {
@@ -183,7 +209,9 @@ export function parseAnthropic(json: unknown, context: ParseContext = {}): Parse
   }
   if (!isMessage(message)) return { kind: 'not-mine' };
   if (message.role !== undefined && message.role !== 'assistant') {
-    return { kind: 'invalid', message: `it looks like an Anthropic message but its role is "${String(message.role)}", not "assistant"` };
+    // The role is named only when it is a string: a fuzzed nested array's String() recurses past the stack.
+    const role = typeof message.role === 'string' ? `"${message.role.slice(0, 40)}"` : `not a string but ${Array.isArray(message.role) ? 'an array' : typeof message.role}`;
+    return { kind: 'invalid', message: `it looks like an Anthropic message but its role is ${role}, not "assistant"` };
   }
   const docs = requestDocuments(request, context.digest);
   const citations: ImportedCitation[] = [];
@@ -219,7 +247,8 @@ export function parseAnthropic(json: unknown, context: ParseContext = {}): Parse
       );
     }
     // Markers go after the cited words, before the block's trailing whitespace.
-    const body = text.replace(/\s+$/, '');
+    // (trimEnd, not /\s+$/: the regex retries every run of blanks inside a long block to its end.)
+    const body = text.trimEnd();
     answerText += `${body}${markers.map((m) => `[${m}]`).join('')}${text.slice(body.length)}`;
   }
   const answer: ImportedAnswer = { format: 'anthropic-messages', question, answerText: answerText.trim(), citations };

@@ -8,7 +8,7 @@ import { parseLedger } from './ledger.ts';
 import { parseMarkdown } from './markdown.ts';
 import { ImportedAnswer, IMPORT_FORMATS, type ImportFormat, type ParseContext, type ParseOutcome } from './model.ts';
 import { parseNative } from './native.ts';
-import { findMarkers, sentenceAt, splitSentences, stripMarkers } from './sentences.ts';
+import { claimFinder, findMarkers, splitSentences } from './sentences.ts';
 import { parseWebAnnotation } from './web-annotation.ts';
 
 export * from './model.ts';
@@ -35,16 +35,47 @@ const JSON_PARSERS: readonly [ImportFormat, (json: unknown, context: ParseContex
 /** A citation without its own claim gets the answer sentence its marker sits in. */
 function fillClaims(answer: ImportedAnswer): ImportedAnswer {
   if (answer.citations.every((c) => c.claim.trim())) return answer;
-  const sentences = splitSentences(answer.answerText);
-  const markers = findMarkers(answer.answerText);
+  const claimAt = claimFinder(splitSentences(answer.answerText));
+  // The first occurrence of each marker, looked up once per citation rather than searched for.
+  const firstHit = new Map<string, number>();
+  for (const m of findMarkers(answer.answerText)) if (!firstHit.has(m.label)) firstHit.set(m.label, m.start);
   return {
     ...answer,
     citations: answer.citations.map((c) => {
       if (c.claim.trim()) return c;
-      const hit = markers.find((m) => m.label === c.marker);
-      const sentence = hit ? sentenceAt(sentences, hit.start) : undefined;
-      return sentence ? { ...c, claim: stripMarkers(sentence.text) } : c;
+      const at = firstHit.get(c.marker);
+      const claim = at === undefined ? undefined : claimAt(at);
+      return claim !== undefined ? { ...c, claim } : c;
     }),
+  };
+}
+
+/** More citations than any real answer carries; each is verified and stored, so a file may not ask for millions. */
+export const MAX_CITATIONS = 5_000;
+/** A claim is a sentence: longer ones (a "sentence" with no full stop in 100 KB) are cut, with a note. */
+export const MAX_CLAIM_CHARS = 4_000;
+/** Quotes and contexts together, over all citations: what verification and storage take on for one file. */
+export const MAX_CITATION_TEXT = 20_000_000;
+
+/**
+ * Bounds what one file can make the verifier and the store do: an answer file of a few hundred KB
+ * can name one long sentence or one long quote from thousands of markers.
+ */
+function withinLimits(answer: ImportedAnswer, fileName: string, format: string): ImportedAnswer {
+  const n = answer.citations.length;
+  const invalid = (why: string): AppError => new AppError('ANSWER_INVALID', `${fileName} looks like ${format}, but ${why}. Split it into smaller answers and import them one by one.`, { fileName, format });
+  if (n > MAX_CITATIONS) throw invalid(`it has ${n.toLocaleString('en')} citations, more than the ${MAX_CITATIONS.toLocaleString('en')} one answer may carry`);
+  let text = 0;
+  for (const c of answer.citations) text += (c.quote?.length ?? 0) + (c.context?.length ?? 0) + (c.prefix?.length ?? 0) + (c.suffix?.length ?? 0);
+  if (text > MAX_CITATION_TEXT) throw invalid(`its citations quote ${text.toLocaleString('en')} characters in all, more than the ${MAX_CITATION_TEXT.toLocaleString('en')} one answer may quote`);
+  if (answer.citations.every((c) => c.claim.length <= MAX_CLAIM_CHARS)) return answer;
+  return {
+    ...answer,
+    citations: answer.citations.map((c) =>
+      c.claim.length <= MAX_CLAIM_CHARS
+        ? c
+        : { ...c, claim: `${c.claim.slice(0, MAX_CLAIM_CHARS).trimEnd()}…`, notes: [...(c.notes ?? []), `the claim is ${c.claim.length.toLocaleString('en')} characters long; its first ${MAX_CLAIM_CHARS.toLocaleString('en')} are kept`] },
+    ),
   };
 }
 
@@ -76,13 +107,13 @@ export function parseAnswer(content: string, fileName: string, context: ParseCon
         if (outcome.kind === 'invalid') {
           throw new AppError('ANSWER_INVALID', `${fileName} looks like ${format}, but ${outcome.message}. Fix the file and import it again.`, { fileName, format });
         }
-        return ImportedAnswer.parse(fillClaims(outcome.answer));
+        return ImportedAnswer.parse(withinLimits(fillClaims(outcome.answer), fileName, format));
       }
       throw unknownFormat(fileName, 'its JSON matches none of them');
     }
   }
   const md = parseMarkdown(text);
-  if (md.kind === 'parsed') return ImportedAnswer.parse(fillClaims(md.answer));
+  if (md.kind === 'parsed') return ImportedAnswer.parse(withinLimits(fillClaims(md.answer), fileName, 'a Markdown answer'));
   if (md.kind === 'invalid') throw new AppError('ANSWER_INVALID', `${fileName} looks like a Markdown answer, but ${md.message}.`, { fileName, format: 'markdown' });
   throw unknownFormat(fileName, jsonError ? `it starts like JSON but does not parse: ${jsonError}` : 'no citation markers with quote definitions were found');
 }

@@ -5,7 +5,7 @@
  * pieces of evidence under `evidence: [{ evidence_snippet | snippet, source_document }]`. The
  * ledger's own verdict is kept as a note: the verifier decides the verdict again.
  */
-import { baseName, compact, isPlainObject, pageOrLabel, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
+import { compact, fileNameOf, isPlainObject, pageOrLabel, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
 
 const ENTRY_KEYS = ['entries', 'ledger', 'claims', 'evidence_ledger', 'items'] as const;
 
@@ -24,12 +24,14 @@ function sourceOf(doc: unknown): { ref: SourceRef; locator: ClaimedLocator } {
   const ref: SourceRef = {};
   const locator: ClaimedLocator = {};
   if (typeof doc === 'string') {
-    ref.file = baseName(doc);
+    const file = fileNameOf(doc);
+    if (file) ref.file = file;
     return { ref, locator };
   }
   if (!isPlainObject(doc)) return { ref, locator };
   const file = str(doc.filename) ?? str(doc.file_name) ?? str(doc.file) ?? str(doc.path) ?? str(doc.url);
-  if (file) ref.file = baseName(file);
+  const name = file ? fileNameOf(file) : undefined;
+  if (name) ref.file = name;
   const title = str(doc.title) ?? str(doc.name);
   if (title) ref.title = title;
   const sha = str(doc.sha256);

@@ -20,29 +20,71 @@
  * without a quote is a paraphrase. Each marker occurrence in the text is one citation whose claim is
  * the sentence it sits in (markers removed).
  */
-import { baseName, compact, isPageLabel, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
-import { findMarkers, sentenceAt, splitSentences, stripMarkers } from './sentences.ts';
+import { compact, fileNameOf, isPageLabel, nonNegativeInt, positiveInt, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome, type SourceRef } from './model.ts';
+import { claimFinder, findMarkers, splitSentences } from './sentences.ts';
 
 interface Definition {
   label: string;
   body: string;
 }
 
-const FOOTNOTE_DEF = /^ {0,3}\[\^([\w-]+)\]:[ \t]*(.*)$/;
-const REFERENCE_DEF = /^ {0,3}(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?\[([A-Za-z]{0,3}\d+)\]:[ \t]*(.*)$/;
-const LIST_DEF = /^ {0,3}(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?\[([A-Za-z]{0,3}\d+)\][ \t]+(.*)$/;
-const SOURCES_HEADING = /^ {0,3}(?:#{1,6}[ \t]*|\*\*)?(?:sources|references|citations|bibliography|evidence|notes|footnotes)\b.*$/i;
-const QUESTION_LINE = /^ {0,3}(?:#{1,6}[ \t]*)?(?:\*\*|__)?(?:question|q)(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*(.+?)[ \t]*$/i;
-const QUOTED = /“([^”]+)”|"([^"]+)"|«\s*([^»]+?)\s*»|„([^“”]+)[“”]/g;
-const HAS_QUOTE = new RegExp(QUOTED.source);
+// Lines are split at \n, \r\n and \r only, so a line may hold U+2028/U+2029: every `.` below
+// matches them too (the s flag). Without it, `[ \t]*(.*)$` failed at such a character and retried
+// each split of the blanks before it: quadratic on a damaged line.
+const FOOTNOTE_DEF = /^ {0,3}\[\^([\w-]+)\]:[ \t]*(.*)$/s;
+const REFERENCE_DEF = /^ {0,3}(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?\[([A-Za-z]{0,3}\d+)\]:[ \t]*(.*)$/s;
+const LIST_DEF = /^ {0,3}(?:[-*+][ \t]+|\d{1,3}[.)][ \t]+)?\[([A-Za-z]{0,3}\d+)\][ \t]+(.*)$/s;
+const SOURCES_HEADING = /^ {0,3}(?:#{1,6}[ \t]*|\*\*)?(?:sources|references|citations|bibliography|evidence|notes|footnotes)\b.*$/is;
+// Matched against the line without its trailing whitespace: a lazy capture before `[ \t]*$`
+// retries the whole tail at every character, quadratic on a line of a hundred thousand spaces.
+const QUESTION_LINE = /^ {0,3}(?:#{1,6}[ \t]*)?(?:\*\*|__)?(?:question|q)(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*(.+)$/is;
 const FILE_LIKE = /\.[A-Za-z0-9]{2,5}$/;
+
+/** Closing marks of each opening quotation mark: “…”, "…", «…», „…“ (or „…”). */
+const CLOSERS: Record<string, readonly string[]> = { '“': ['”'], '"': ['"'], '«': ['»'], '„': ['“', '”'] };
+
+/**
+ * The quoted spans of a definition, found in one pass. (A regex over the four pairs retried from
+ * every opening mark without a closing one: marks × length on a long damaged line.)
+ */
+function quotedSpans(body: string): { text: string; start: number; end: number }[] {
+  const out: { text: string; start: number; end: number }[] = [];
+  // Where each closing mark occurs next: an absent one is absent from every later position too.
+  const next = new Map<string, number>();
+  const nextOf = (mark: string, from: number): number => {
+    const known = next.get(mark);
+    if (known !== undefined && (known === -1 || known >= from)) return known;
+    const at = body.indexOf(mark, from);
+    next.set(mark, at);
+    return at;
+  };
+  let i = 0;
+  while (i < body.length) {
+    const closers = CLOSERS[body[i] ?? ''];
+    if (!closers) {
+      i++;
+      continue;
+    }
+    const found = closers.map((c) => nextOf(c, i + 1)).filter((j) => j >= 0);
+    const j = found.length > 0 ? Math.min(...found) : -1;
+    if (j <= i + 1) {
+      i++;
+      continue;
+    }
+    const inner = body.slice(i + 1, j);
+    // «…» drops the space inside the marks, keeping at least one character, as the regex does.
+    const text = body[i] === '«' ? inner.trim() || inner.slice(-1) : inner;
+    out.push({ text, start: i, end: j + 1 });
+    i = j + 1;
+  }
+  return out;
+}
 
 /** The longest quoted span of a definition, and the definition without it. */
 function takeQuote(body: string): { quote: string | null; rest: string } {
   let best: { text: string; start: number; end: number } | null = null;
-  for (const m of body.matchAll(QUOTED)) {
-    const text = m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
-    if (!best || text.length > best.text.length) best = { text, start: m.index, end: m.index + m[0].length };
+  for (const span of quotedSpans(body)) {
+    if (!best || span.text.length > best.text.length) best = span;
   }
   if (!best || best.text.trim().length === 0) return { quote: null, rest: body };
   return { quote: best.text.trim(), rest: `${body.slice(0, best.start)} ${body.slice(best.end)}` };
@@ -50,9 +92,16 @@ function takeQuote(body: string): { quote: string | null; rest: string } {
 
 const RANGE = String.raw`(\d+)(?:\s*(?:-|–|—|to)\s*(\d+))?`;
 
+/**
+ * A source and a place take a line: of a longer definition (a damaged file's), only the ends are
+ * read, since the locator patterns (§ above all) cost their count × the length to search.
+ */
+const MAX_SOURCE_TEXT = 2_000;
+
 /** Locator and source reference from what remains of a definition once its quote is taken out. */
 export function parseSourceText(text: string): { sourceRef: SourceRef; locator: ClaimedLocator } {
-  let rest = ` ${text} `;
+  const half = MAX_SOURCE_TEXT / 2;
+  let rest = text.length > MAX_SOURCE_TEXT ? ` ${text.slice(0, half)} ; ${text.slice(-half)} ` : ` ${text} `;
   const locator: ClaimedLocator = {};
   const take = (re: RegExp, fn: (m: RegExpExecArray) => void): void => {
     const m = re.exec(rest);
@@ -63,8 +112,10 @@ export function parseSourceText(text: string): { sourceRef: SourceRef; locator: 
   let sha256: string | undefined;
   take(/(?:sha-?256[:=\s]\s*)?\b([0-9a-fA-F]{64})\b/i, (m) => (sha256 = (m[1] ?? '').toLowerCase()));
   take(new RegExp(String.raw`(?:^|[\s,;(])(?:pp?\.|pages?)\s*${RANGE}`, 'i'), (m) => {
-    locator.page = Number(m[1]);
-    if (m[2] && Number(m[2]) > Number(m[1])) locator.pageEnd = Number(m[2]);
+    const [page, end] = [positiveInt(m[1]), positiveInt(m[2])];
+    if (page === undefined) return;
+    locator.page = page;
+    if (end !== undefined && end > page) locator.pageEnd = end;
   });
   // A page as printed on it: "p. iv", "p. xxix", "page T-3", "p. A-2".
   if (locator.page === undefined) {
@@ -73,10 +124,15 @@ export function parseSourceText(text: string): { sourceRef: SourceRef; locator: 
     });
   }
   take(new RegExp(String.raw`(?:^|[\s,;(])(?:lines?|ll?\.)\s*${RANGE}`, 'i'), (m) => {
-    locator.line = Number(m[1]);
-    if (m[2] && Number(m[2]) > Number(m[1])) locator.lineEnd = Number(m[2]);
+    const [line, end] = [positiveInt(m[1]), positiveInt(m[2])];
+    if (line === undefined) return;
+    locator.line = line;
+    if (end !== undefined && end > line) locator.lineEnd = end;
   });
-  take(/(?:¶|(?:^|[\s,;(])(?:para(?:graph)?\.?))\s*(\d+)/i, (m) => (locator.paragraph = Number(m[1])));
+  take(/(?:¶|(?:^|[\s,;(])(?:para(?:graph)?\.?))\s*(\d+)/i, (m) => {
+    const paragraph = nonNegativeInt(m[1]);
+    if (paragraph !== undefined) locator.paragraph = paragraph;
+  });
   take(/(?:§|(?:^|[\s,;(])section\s)\s*["“]?([^,;:"”()]+?)["”]?\s*(?=$|[,;:()])/i, (m) => {
     const s = (m[1] ?? '').trim();
     if (s) locator.section = s;
@@ -94,8 +150,8 @@ export function parseSourceText(text: string): { sourceRef: SourceRef; locator: 
   const ref: SourceRef = {};
   if (sha256) ref.sha256 = sha256;
   if (name) {
-    const file = baseName(name);
-    if (FILE_LIKE.test(file)) ref.file = file;
+    const file = fileNameOf(name);
+    if (file !== undefined && FILE_LIKE.test(file)) ref.file = file;
     else ref.title = name;
   }
   return { sourceRef: ref, locator };
@@ -133,7 +189,7 @@ export function parseMarkdown(content: string): ParseOutcome {
     const end = lines.findIndex((l, k) => k > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
     if (end > 0) {
       for (const l of lines.slice(1, end)) {
-        const m = /^question:\s*(.+?)\s*$/i.exec(l);
+        const m = /^question:\s*(.+)$/is.exec(l.trimEnd());
         if (m?.[1]) question = m[1].replace(/^(['"])(.*)\1$/, '$2');
       }
       i = end + 1;
@@ -150,7 +206,7 @@ export function parseMarkdown(content: string): ParseOutcome {
     }
     const fn = FOOTNOTE_DEF.exec(line) ?? REFERENCE_DEF.exec(line);
     const list = fn ? null : LIST_DEF.exec(line);
-    const isListDef = list !== null && (inSources || HAS_QUOTE.test(line));
+    const isListDef = list !== null && (inSources || quotedSpans(line).length > 0);
     if (fn || isListDef) {
       const m = (fn ?? list) as RegExpExecArray;
       const label = m[1] ?? '';
@@ -165,12 +221,16 @@ export function parseMarkdown(content: string): ParseOutcome {
     }
     last = null;
     if (question === null && bodyLines.every((l) => l.trim() === '')) {
-      const q = QUESTION_LINE.exec(line);
+      const q = QUESTION_LINE.exec(line.trimEnd());
       if (q?.[1]) {
         question = q[1].replace(/(?:\*\*|__)$/, '').trim();
         continue;
       }
-      const h = /^ {0,3}#{1,6}[ \t]+(.+\?)[ \t]*#*\s*$/.exec(line);
+      // Only a heading ending in "?" (before closing #s) is tried: on any other long line the
+      // pattern's backtracking costs its leading spaces × its length.
+      let end = line.length;
+      while (end > 0 && /[\s#]/.test(line[end - 1] ?? '')) end--;
+      const h = line[end - 1] === '?' ? /^ {0,3}#{1,6}[ \t]+(.+\?)[ \t]*#*\s*$/.exec(line) : null;
       if (h?.[1]) {
         question = h[1].trim();
         continue;
@@ -185,19 +245,31 @@ export function parseMarkdown(content: string): ParseOutcome {
   if (definitions.size === 0) return { kind: 'not-mine' };
 
   const body = bodyLines.join('\n').trim();
-  const sentences = splitSentences(body);
+  const sentenceClaim = claimFinder(splitSentences(body));
   const citations: ImportedCitation[] = [];
   const used = new Set<string>();
+  // One claim per sentence, shared by its markers (see claimFinder).
+  const claims = new Map<string, string>();
+  const parsedDefinitions = new Map<string, ReturnType<typeof definitionCitation>>();
   for (const hit of findMarkers(body)) {
-    const sentence = sentenceAt(sentences, hit.start);
-    const claim = sentence ? stripMarkers(sentence.text).replace(/^(?:[-*+]|\d+[.)]|#+)\s+/, '') : '';
+    const sentence = sentenceClaim(hit.start) ?? '';
+    let claim = claims.get(sentence);
+    if (claim === undefined) {
+      claim = sentence.replace(/^(?:[-*+]|\d+[.)]|#+)\s+/, '');
+      claims.set(sentence, claim);
+    }
     const def = definitions.get(hit.label);
     used.add(hit.label);
     if (!def) {
       citations.push({ marker: hit.label, claim, quote: null, context: null, sourceRef: {}, locator: {}, notes: [`marker [${hit.label}] has no definition in the file`] });
       continue;
     }
-    citations.push({ marker: hit.label, claim, ...definitionCitation(def) });
+    let cited = parsedDefinitions.get(hit.label);
+    if (!cited) {
+      cited = definitionCitation(def);
+      parsedDefinitions.set(hit.label, cited);
+    }
+    citations.push({ marker: hit.label, claim, ...cited });
   }
   for (const def of definitions.values()) {
     if (used.has(def.label)) continue;

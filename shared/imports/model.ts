@@ -107,9 +107,11 @@ export function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
+// Pages, lines and offsets beyond 2^53 are no place in any document, and the contract's integers
+// stop there: such a number is no locator (a fuzzed "page": 1e300 is dropped, not a ZodError).
 export function positiveInt(x: unknown): number | undefined {
   const n = typeof x === 'string' && /^\d+$/.test(x.trim()) ? Number(x) : x;
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 /**
@@ -131,7 +133,22 @@ export function isPageLabel(t: string): boolean {
 
 export function nonNegativeInt(x: unknown): number | undefined {
   const n = typeof x === 'string' && /^\d+$/.test(x.trim()) ? Number(x) : x;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** A file name from a path or URL, or nothing when the reference has none ("/", "#x", blanks). */
+export function fileNameOf(ref: string): string | undefined {
+  const name = baseName(ref).trim();
+  return name.length > 0 ? name : undefined;
+}
+
+/**
+ * A claimed character range as the contract holds it: an end before the start claims nothing
+ * past the start, so only the start is kept.
+ */
+export function charRange(start: number | undefined, end: number | undefined): { charStart?: number; charEnd?: number } {
+  if (start !== undefined && end !== undefined && end < start) return { charStart: start };
+  return compact({ charStart: start, charEnd: end });
 }
 
 export function str(x: unknown): string | undefined {

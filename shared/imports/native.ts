@@ -14,7 +14,7 @@ const NativeLocator = ClaimedLocator.omit({ charStart: true, charEnd: true, page
       z
         .string()
         .trim()
-        .refine((t) => /^\d+$/.test(t) ? Number(t) > 0 : isPageLabel(t), 'a page number or a printed page label such as "iv" or "T-3"'),
+        .refine((t) => (/^\d+$/.test(t) ? Number.isSafeInteger(Number(t)) && Number(t) > 0 : isPageLabel(t)), 'a page number or a printed page label such as "iv" or "T-3"'),
     ])
     .optional(),
 });

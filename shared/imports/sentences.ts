@@ -45,7 +45,8 @@ export function stripMarkers(text: string): string {
   return text
     .replace(MARKER_GROUP, '')
     // "claim [1]." leaves "claim ."; a space before ".1" is part of a figure and stays.
-    .replace(/[ \t]+([.,;:!?])(?!\p{Nd})/gu, '$1')
+    // (Only from the start of a run of spaces: retrying inside a long run costs its length squared.)
+    .replace(/(?<![ \t])[ \t]+([.,;:!?])(?!\p{Nd})/gu, '$1')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -54,12 +55,17 @@ function isSpace(c: string | undefined): boolean {
   return c !== undefined && /\s/.test(c);
 }
 
+const MAX_ABBREVIATION = Math.max(...[...ABBREVIATIONS].map((a) => a.length));
+
 /** Whether the "." at `i` ends an abbreviation or a number ("3.5", "p. 12", "e.g."). */
 function isNonTerminalDot(text: string, i: number): boolean {
   const next = text[i + 1];
   if (next !== undefined && /\d/.test(next) && /\d/.test(text[i - 1] ?? '')) return true;
+  // Abbreviations and initials are short: the look back stops after a few letters, or "a.a.a.…"
+  // would rescan the whole run at every dot.
   let j = i;
-  while (j > 0 && /[\p{L}.]/u.test(text[j - 1] ?? '')) j--;
+  while (j > 0 && i - j <= MAX_ABBREVIATION && /[\p{L}.]/u.test(text[j - 1] ?? '')) j--;
+  if (i - j > MAX_ABBREVIATION) return false;
   const word = text.slice(j, i).toLowerCase();
   if (ABBREVIATIONS.has(word)) return true;
   // A single capital letter and a dot is an initial ("J. Smith").
@@ -150,12 +156,33 @@ export function splitSentences(text: string): Span[] {
   return out;
 }
 
-/** The sentence of `text` that contains offset `at` (or the last one before it). */
+/** The sentence of `text` that contains offset `at` (or the last one before it), by binary search. */
 export function sentenceAt(sentences: readonly Span[], at: number): Span | undefined {
-  let found: Span | undefined;
-  for (const s of sentences) {
-    if (s.start <= at) found = s;
-    if (s.start > at) break;
+  let lo = 0;
+  let hi = sentences.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sentences[mid]?.start ?? 0) <= at) lo = mid + 1;
+    else hi = mid;
   }
-  return found;
+  return lo > 0 ? sentences[lo - 1] : undefined;
+}
+
+/**
+ * The claim of a marker at `at`: its sentence with markers removed. Each sentence is cleaned once
+ * and its claim shared by every marker in it: an answer with thousands of markers in one long
+ * "sentence" must not cost markers × sentence length.
+ */
+export function claimFinder(sentences: readonly Span[]): (at: number) => string | undefined {
+  const claims = new Map<Span, string>();
+  return (at) => {
+    const sentence = sentenceAt(sentences, at);
+    if (!sentence) return undefined;
+    let claim = claims.get(sentence);
+    if (claim === undefined) {
+      claim = stripMarkers(sentence.text);
+      claims.set(sentence, claim);
+    }
+    return claim;
+  };
 }

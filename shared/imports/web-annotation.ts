@@ -5,7 +5,7 @@
  * suffix (which choose between repeated occurrences), a TextPositionSelector gives character
  * offsets, and a FragmentSelector `page=N` (or `#page=N` on the source IRI) gives the page.
  */
-import { baseName, compact, isPlainObject, nonNegativeInt, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome } from './model.ts';
+import { charRange, compact, fileNameOf, isPlainObject, nonNegativeInt, positiveInt, str, type ClaimedLocator, type ImportedAnswer, type ImportedCitation, type ParseOutcome } from './model.ts';
 
 function hasType(x: Record<string, unknown>, type: string): boolean {
   return x.type === type || (Array.isArray(x.type) && x.type.includes(type));
@@ -39,16 +39,25 @@ function bodyText(body: unknown): string {
   return texts.join(' ').trim();
 }
 
+/** Refinements deeper than this are not followed: real ones are one or two deep. */
+const MAX_SELECTORS = 1_000;
+
+/**
+ * The target's selectors and their refinements, in document order, walked without recursion: a
+ * refinedBy chain thousands deep must not overflow the stack.
+ */
 function selectorsOf(target: Record<string, unknown>): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  const visit = (s: unknown): void => {
-    if (Array.isArray(s)) s.forEach(visit);
+  const stack: unknown[] = [target.selector];
+  let steps = 0;
+  while (stack.length > 0 && steps++ < MAX_SELECTORS * 4 && out.length < MAX_SELECTORS) {
+    const s = stack.pop();
+    if (Array.isArray(s)) for (let i = s.length - 1; i >= 0; i--) stack.push(s[i]);
     else if (isPlainObject(s)) {
       out.push(s);
-      if (s.refinedBy !== undefined) visit(s.refinedBy);
+      if (s.refinedBy !== undefined) stack.push(s.refinedBy);
     }
-  };
-  visit(target.selector);
+  }
   return out;
 }
 
@@ -80,17 +89,17 @@ export function parseWebAnnotation(json: unknown): ParseOutcome {
           prefix = str(s.prefix) ?? prefix;
           suffix = str(s.suffix) ?? suffix;
         } else if (hasType(s, 'TextPositionSelector')) {
-          const start = nonNegativeInt(s.start);
-          const end = nonNegativeInt(s.end);
-          if (start !== undefined) locator.charStart = start;
-          if (end !== undefined) locator.charEnd = end;
+          const range = charRange(nonNegativeInt(s.start), nonNegativeInt(s.end));
+          delete locator.charStart;
+          delete locator.charEnd;
+          Object.assign(locator, range);
         } else if (hasType(s, 'FragmentSelector') && typeof s.value === 'string') {
           const page = pageFromFragment(s.value);
           if (page !== undefined) locator.page = page;
         }
       }
       if (quote === null) notes.push('the annotation has no TextQuoteSelector: there is no quote to find');
-      const file = source ? baseName(source) : undefined;
+      const file = source ? fileNameOf(source) : undefined;
       citations.push(
         compact({
           marker,

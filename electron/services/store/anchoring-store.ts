@@ -54,10 +54,12 @@ export class AnchoringStore {
       .prepare(
         `SELECT ${SOURCE_COLUMNS} FROM sources
          WHERE lower(file_name) = @name OR lower(title) = @name OR lower(title) = @stem
-            OR lower(file_name) = @stem OR lower(file_name) LIKE @stemDot ESCAPE '\\'
+            OR lower(file_name) = @stem OR substr(lower(file_name), 1, length(@stemDot)) = @stemDot
          ORDER BY id`,
       )
-      .all({ name, stem, stemDot: `${stem.replace(/[\\%_]/g, (c) => `\\${c}`)}.%` }) as SourceRefRow[];
+      // A prefix compared with substr, not LIKE: SQLite refuses LIKE patterns over 50,000 bytes
+      // ("LIKE or GLOB pattern too complex"), and an answer file may name a source at any length.
+      .all({ name, stem, stemDot: `${stem}.` }) as SourceRefRow[];
   }
 
   /** Every source, for resolving loose references (names without extension, titles, abbreviations). */
@@ -102,10 +104,10 @@ export class AnchoringStore {
 
   /** Segments under a heading whose text contains `section` (case-insensitive). */
   segmentsBySection(sourceId: number, section: string, limit: number): SegmentRow[] {
-    const like = `%${section.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // instr, not LIKE '%…%': a claimed section of any length must not hit SQLite's LIKE pattern limit.
     return this.db
-      .prepare("SELECT * FROM segments WHERE source_id = ? AND lower(heading_path) LIKE ? ESCAPE '\\' ORDER BY ordinal LIMIT ?")
-      .all(sourceId, like, limit) as SegmentRow[];
+      .prepare('SELECT * FROM segments WHERE source_id = ? AND instr(lower(heading_path), ?) > 0 ORDER BY ordinal LIMIT ?')
+      .all(sourceId, section.toLowerCase(), limit) as SegmentRow[];
   }
 
   segmentsByOrdinals(sourceId: number, ordinals: readonly number[]): SegmentRow[] {
