@@ -81,12 +81,13 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const blobs = new BlobStore(workspaceDir);
   const sourceFiles = new SourceFiles(sources, workspaceDir);
   const search = new SearchService(new SearchStore(db));
-  const pool = new WorkerPool(options.pool);
+  const launch = platform.launchExtractor ? { launch: platform.launchExtractor } : {};
+  const pool = new WorkerPool({ ...launch, ...options.pool });
   const settings = new WorkspaceSettingsService(new SettingsStore(db));
   const ingestSettings = () => ({ ...ingestSettingsFrom(settings.get()), ...options.ingest });
   const ingest = new IngestService(sources, blobs, events, ingestSettings, pool);
   // The viewer's conversions get a worker of their own: opening a document never waits behind an ingest.
-  const viewPool = new WorkerPool({ ...options.pool, size: 1 });
+  const viewPool = new WorkerPool({ ...launch, ...options.pool, size: 1 });
   const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs);
   const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
   const anchoring = new AnchoringStore(db);
