@@ -189,9 +189,12 @@ export class WorkerPool {
     if (slot.timer) clearTimeout(slot.timer);
     slot.state = 'stopping';
     this.counts.stopRequests++;
+    if (this.graceMs <= 0) this.kill(slot);
+    else {
+      slot.child.send({ op: 'cancel', id: task.id } satisfies CancelRequest);
+      slot.timer = setTimeout(() => this.kill(slot), this.graceMs);
+    }
     task.reject(error);
-    slot.child.send({ op: 'cancel', id: task.id } satisfies CancelRequest);
-    slot.timer = setTimeout(() => this.kill(slot), this.graceMs);
   }
 
   private abort(task: Task): void {
