@@ -16,7 +16,7 @@ export async function bench(): Promise<BenchSection[]> {
   const runs: [string, StressCounts][] = [];
   try {
     runs.push(['stopped at a page boundary', await runCancelStress(services, { cancels: Math.round(total * 0.75), seed: 1 })]);
-    runs.push(['killed at once, mid-inflate', await runCancelStress(services, { cancels: total - Math.round(total * 0.75), seed: 2, graceMs: 0 })]);
+    runs.push(['killed at once, mid-inflate', await runCancelStress(services, { cancels: total - Math.round(total * 0.75), seed: 2, graceMs: 0, children: 1 })]);
     const sources = assertWorkspaceIntact(services, check);
     const figures: Figure[] = [];
     for (const [how, c] of runs) {

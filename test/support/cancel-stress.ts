@@ -33,6 +33,8 @@ export interface StressOptions {
   seed: number;
   /** 0 kills every stopped child at once (mid-inflate); the default lets it stop at a page boundary. */
   graceMs?: number;
+  /** Extraction children (2 unless given: one is cheaper when every cancel costs a fresh child). */
+  children?: number;
   /** Called after every cancel, with its index (e.g. to check the workspace now and then). */
   after?: (i: number) => void;
 }
@@ -40,8 +42,8 @@ export interface StressOptions {
 const settings = { maxFileBytes: 1 << 30, snapshots: true, extractionTimeoutMs: 600_000 };
 
 /** The real ingest service over the test workspace, with a pool of its own (for its stats and grace period). */
-export function stressIngest(services: TestServices, graceMs?: number): { ingest: IngestService; pool: WorkerPool } {
-  const pool = new WorkerPool({ size: 2, ...(graceMs !== undefined ? { graceMs } : {}) });
+export function stressIngest(services: TestServices, graceMs?: number, children = 2): { ingest: IngestService; pool: WorkerPool } {
+  const pool = new WorkerPool({ size: children, ...(graceMs !== undefined ? { graceMs } : {}) });
   const ingest = new IngestService(services.sources, new BlobStore(services.workspaceDir), services.events, () => settings, pool);
   return { ingest, pool };
 }
@@ -52,23 +54,25 @@ export async function stressPdf(): Promise<Uint8Array> {
   return pdfBytes;
 }
 
-/** Ingests one variant of the stress PDF and cancels it `delayMs` after it started (through cancel(batchId), as the UI does). */
-async function ingestAndCancel(services: TestServices, ingest: IngestService, file: string, delayMs: number) {
-  let batchId: string | null = null;
-  let due = false;
+/**
+ * Ingests one variant of the stress PDF and cancels it (through cancel(batchId), as the UI does) at
+ * the moment given as a page: 0 or less while it is being read and hashed, 1..pages once that many
+ * pages have been extracted, more than the page count when it is being stored. Moments by progress,
+ * not by clock, so they fall where they should however loaded the machine is.
+ */
+async function ingestAndCancel(services: TestServices, ingest: IngestService, file: string, atPage: number) {
+  let cancelled = false;
   const off = services.events.subscribe((e) => {
-    if (e.type !== 'ingest.progress' || batchId !== null) return;
-    batchId = e.batchId;
-    if (due) ingest.cancel(batchId);
+    if (e.type !== 'ingest.progress' || cancelled) return;
+    const reached = e.phase === 'storing' || e.phase === 'done' ? Infinity : e.phase === 'extracting' ? (e.page ?? 0) : 0;
+    if (reached >= atPage) {
+      cancelled = true;
+      ingest.cancel(e.batchId);
+    }
   });
-  const timer = setTimeout(() => {
-    due = true;
-    if (batchId !== null) ingest.cancel(batchId);
-  }, delayMs);
   try {
     return await ingest.ingest({ paths: [file] });
   } finally {
-    clearTimeout(timer);
     off();
   }
 }
@@ -76,21 +80,21 @@ async function ingestAndCancel(services: TestServices, ingest: IngestService, fi
 export async function runCancelStress(services: TestServices, options: StressOptions): Promise<StressCounts> {
   const pdf = await stressPdf();
   const docs = path.join(services.dir, 'stress-docs');
-  const { ingest, pool } = stressIngest(services, options.graceMs);
+  const { ingest, pool } = stressIngest(services, options.graceMs, options.children);
   const random = rng(options.seed);
   const counts: StressCounts = { cancels: 0, survived: 0, completedFirst: 0, cancelledFiles: 0, other: {}, pool: pool.stats, ms: 0 };
   const t0 = performance.now();
   try {
-    // One whole ingest first: it warms the children and gives the span the cancels fall in.
+    // One whole ingest first: the stress PDF goes in uncancelled, and the children are warm.
     const warm = writeFile(docs, `warm-${options.seed}.pdf`, variant(pdf, -options.seed));
-    const w0 = performance.now();
     const first = await ingest.ingest({ paths: [warm] });
-    const fullMs = performance.now() - w0;
     if (!first.files[0]?.ok) throw new Error(`the stress PDF did not ingest: ${JSON.stringify(first.files[0])}`);
     fs.rmSync(warm);
     for (let i = 0; i < options.cancels; i++) {
       const file = writeFile(docs, `stress-${options.seed}-${i}.pdf`, variant(pdf, options.seed * 100_000 + i));
-      const result = await ingestAndCancel(services, ingest, file, Math.floor(random() * fullMs));
+      // Mostly mid-extraction; a few while hashing (≤ 0) and a few while storing (> the page count).
+      const atPage = Math.floor(random() * (STRESS_PAGES + 20)) - 8;
+      const result = await ingestAndCancel(services, ingest, file, atPage);
       counts.cancels++;
       fs.rmSync(file);
       const f = result.files[0];
@@ -115,17 +119,16 @@ export function assertWorkspaceIntact(services: TestServices, expect: (cond: boo
   expect(db.pragma('quick_check', { simple: true }) === 'ok', 'quick_check is ok');
   expect((db.pragma('foreign_key_check') as unknown[]).length === 0, 'no foreign key violations');
   db.prepare("INSERT INTO segments_fts (segments_fts) VALUES ('integrity-check')").run();
-  const sources = db.prepare('SELECT id, sha256, kind, page_count, segment_count, snapshot FROM sources').all() as {
+  const sources = db.prepare('SELECT id, sha256, kind, page_count, snapshot FROM sources').all() as {
     id: number;
     sha256: string;
     kind: string;
     page_count: number | null;
-    segment_count: number;
     snapshot: string | null;
   }[];
   for (const s of sources) {
     const ordinals = (db.prepare('SELECT ordinal FROM segments WHERE source_id = ? ORDER BY ordinal').all(s.id) as { ordinal: number }[]).map((r) => r.ordinal);
-    expect(ordinals.length === STRESS_PAGES && s.page_count === STRESS_PAGES && s.segment_count === STRESS_PAGES, `source ${s.id} has all ${STRESS_PAGES} pages`);
+    expect(ordinals.length === STRESS_PAGES && s.page_count === STRESS_PAGES, `source ${s.id} has all ${STRESS_PAGES} pages`);
     expect(ordinals.every((o, i) => o === i), `source ${s.id}'s pages are in order`);
     const blob = s.snapshot ? fs.readFileSync(path.join(services.workspaceDir, s.snapshot)) : null;
     expect(blob !== null && createHash('sha256').update(blob).digest('hex') === s.sha256, `source ${s.id}'s snapshot matches its SHA-256`);
