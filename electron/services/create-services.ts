@@ -88,6 +88,9 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const ingest = new IngestService(sources, blobs, events, ingestSettings, pool);
   // The viewer's conversions get a worker of their own: opening a document never waits behind an ingest.
   const viewPool = new WorkerPool({ ...launch, ...options.pool, size: 1 });
+  // Listing the library comes before opening a document: the viewer's child starts then, so the
+  // first document opens without waiting for a process to start (not for one-shot CLI commands).
+  const warmViewer = platform.mode === 'cli' ? () => undefined : () => viewPool.warm();
   const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs);
   const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
   const anchoring = new AnchoringStore(db);
@@ -112,7 +115,10 @@ export function createServices(platform: Platform, workspaceDir: string, options
     }),
     'sources.ingest': (input) => ingest.ingest(input.password === undefined ? { paths: input.paths } : { paths: input.paths, password: input.password }),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
-    'sources.list': () => sources.list().map((row) => summary(row, health.healthOf(row.id))),
+    'sources.list': () => {
+      warmViewer();
+      return sources.list().map((row) => summary(row, health.healthOf(row.id)));
+    },
     'sources.setRestricted': ({ ids, restricted }) => {
       const changed = setRestricted(sources, answersStore, ids, restricted);
       const rows = [...new Set(ids)].map(requireSource);

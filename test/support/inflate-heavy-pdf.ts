@@ -6,7 +6,7 @@ import { beginText, endText, moveText, PDFDocument, setFontAndSize, showText, St
  * that crashed the host when a worker thread was torn down mid-inflate, so the cancel stress test
  * and bench use it.
  */
-export async function makeInflateHeavyPdf(pageCount: number, linesPerPage = 8): Promise<Uint8Array> {
+export async function makeInflateHeavyPdf(pageCount: number, linesPerPage = 4): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle('Cancel stress document');
   const font = await doc.embedFont(StandardFonts.Helvetica);

@@ -114,6 +114,11 @@ export class WorkerPool {
     });
   }
 
+  /** Starts the children now, so that the first task does not wait for a process to start. */
+  warm(): void {
+    while (!this.closed && this.slots.length + this.retiring < this.size) this.spawn();
+  }
+
   /** Ends every child (idle ones included) and fails what is queued or running. */
   async close(): Promise<void> {
     this.closed = true;
