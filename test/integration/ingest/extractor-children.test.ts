@@ -1,3 +1,6 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { WorkerPool } from '../../../electron/services/ingest/worker-pool.ts';
@@ -95,5 +98,33 @@ describe('extraction children', () => {
     await stillWorks(p);
     await p.close();
     expect((await failure(p.run({ op: 'countPdfPages', bytes: new Uint8Array(4), fileName: 'late.pdf' }))).code).toBe('CANCELLED');
+  });
+});
+
+describe('extraction children after a host crash', () => {
+  it('children exit when the process that started them is killed: none is left running', async () => {
+    const host = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'support', 'pool-host.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      host.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('running')) resolve();
+      });
+      host.once('exit', (code) => reject(new Error(`the host exited early (${code})`)));
+    });
+    const children = execFileSync('pgrep', ['-P', String(host.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    expect(children).toHaveLength(2);
+    const gone = new Promise((resolve) => host.once('exit', resolve));
+    host.kill('SIGKILL');
+    await gone;
+    // Gone, or a zombie waiting to be reaped by whoever adopted it: either way it runs no more.
+    const alive = (pid: number) => {
+      try {
+        return !/^\S+ \(.*\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(() => children.filter(alive), { timeout: 20_000, interval: 100 }).toEqual([]);
   });
 });
