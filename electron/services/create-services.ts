@@ -86,12 +86,16 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const blobs = new BlobStore(workspaceDir);
   const sourceFiles = new SourceFiles(sources, workspaceDir);
   const search = new SearchService(new SearchStore(db));
-  const pool = new WorkerPool(options.pool);
+  const launch = platform.launchExtractor ? { launch: platform.launchExtractor } : {};
+  const pool = new WorkerPool({ ...launch, ...options.pool });
   const settings = new WorkspaceSettingsService(new SettingsStore(db));
   const ingestSettings = () => ({ ...ingestSettingsFrom(settings.get()), ...options.ingest });
   const ingest = new IngestService(sources, blobs, events, ingestSettings, pool);
   // The viewer's conversions get a worker of their own: opening a document never waits behind an ingest.
-  const viewPool = new WorkerPool({ ...options.pool, size: 1 });
+  const viewPool = new WorkerPool({ ...launch, ...options.pool, size: 1 });
+  // Listing the library comes before opening a document: the viewer's child starts then, so the
+  // first document opens without waiting for a process to start (not for one-shot CLI commands).
+  const warmViewer = platform.mode === 'cli' ? () => undefined : () => viewPool.warm();
   const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs);
   const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
   const anchoring = new AnchoringStore(db);
@@ -123,7 +127,10 @@ export function createServices(platform: Platform, workspaceDir: string, options
         ...(input.followSymlinks !== undefined ? { followSymlinks: input.followSymlinks } : {}),
       }),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
-    'sources.list': () => sources.list().map((row) => summary(row, health.healthOf(row.id))),
+    'sources.list': () => {
+      warmViewer();
+      return sources.list().map((row) => summary(row, health.healthOf(row.id)));
+    },
     'sources.setRestricted': ({ ids, restricted }) => {
       const changed = setRestricted(sources, answersStore, ids, restricted);
       const rows = [...new Set(ids)].map(requireSource);

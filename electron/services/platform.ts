@@ -1,3 +1,5 @@
+import type { LaunchExtractor } from './ingest/extractor-process.ts';
+
 /**
  * Native abilities the services may ask for. Electron implements them in electron/shell; the
  * browser host and the CLI have their own versions; tests script theirs so e2e tests can pick files.
@@ -6,4 +8,6 @@ export interface Platform {
   readonly mode: 'electron' | 'browser' | 'cli' | 'test';
   chooseFiles(options: { title: string; folders: boolean }): Promise<string[]>;
   revealInFolder(filePath: string): Promise<void>;
+  /** Starts an extraction child process; absent, a Node child is forked (Electron brings utilityProcess). */
+  launchExtractor?: LaunchExtractor;
 }

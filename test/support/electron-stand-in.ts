@@ -183,3 +183,26 @@ export const ipcRenderer = {
 export const webUtils = { getPathForFile: () => '' };
 
 export default { app, BrowserWindow, protocol, ipcMain, session, shell, dialog, contextBridge, ipcRenderer, webUtils };
+
+// utilityProcess, for the app's extraction children (electron-platform.ts): records each fork; the
+// test plays the child's events (spawn, message, error, exit) itself.
+export class FakeUtilityProcess extends Emitter {
+  readonly posted: unknown[] = [];
+  readonly stderr = new Emitter();
+  killed = false;
+  postMessage(message: unknown): void {
+    this.posted.push(message);
+  }
+  kill(): boolean {
+    this.killed = true;
+    return true;
+  }
+}
+export const utilityForks: { modulePath: string; args: string[]; options: Record<string, unknown>; child: FakeUtilityProcess }[] = [];
+export const utilityProcess = {
+  fork: (modulePath: string, args: string[] = [], options: Record<string, unknown> = {}) => {
+    const child = new FakeUtilityProcess();
+    utilityForks.push({ modulePath, args, options, child });
+    return child;
+  },
+};

@@ -1,7 +1,7 @@
 /**
- * In the packaged app the code lives in resources/app.asar, but a worker thread's script and the
+ * In the packaged app the code lives in resources/app.asar, but the extraction child's script and the
  * packages it imports are listed in electron-builder.yml's asarUnpack and live beside the archive,
- * in app.asar.unpacked (worker threads and native modules load files, not archive entries). Any
+ * in app.asar.unpacked (a forked or utility process and native modules load files, not archive entries). Any
  * other URL comes back unchanged, so the same code runs from source, from dist/ and packaged.
  */
 export function asarUnpackedUrl(url: URL): URL {

@@ -1,6 +1,7 @@
-// A worker thread that extracts text: documents are untrusted input, so parsing runs here, with a
-// memory cap and a time limit enforced by the pool, never on the main thread.
-import { parentPort } from 'node:worker_threads';
+// An extraction child process: documents are untrusted input, so parsing runs here, with a heap
+// cap and a time limit enforced by the pool, never in the app's own process. It runs as a Node
+// child (child_process.fork, IPC with structured clone) or as an Electron utility process
+// (process.parentPort); both carry the same messages.
 import { toErrorData } from '../../../shared/contract/errors.ts';
 import type { SourceKind } from '../../../shared/contract/schemas.ts';
 import { extract } from './extractors/index.ts';
@@ -13,30 +14,70 @@ export type WorkerRequest =
   | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number; maxPages?: number }
   | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string };
 
+/** Asks the child to stop task `id` at its next safe point (between pages, between steps) and reply. */
+export interface CancelRequest {
+  id: number;
+  op: 'cancel';
+}
+
 export type WorkerReply =
   | { id: number; type: 'progress'; page: number; pageCount: number }
   | { id: number; type: 'done'; result: unknown }
   | { id: number; type: 'error'; error: ReturnType<typeof toErrorData> };
 
-const port = parentPort;
-if (port) {
-  port.on('message', (req: WorkerRequest) => {
-    const ctx = {
-      fileName: req.fileName,
-      onProgress: (page: number, pageCount: number) => port.postMessage({ id: req.id, type: 'progress', page, pageCount } satisfies WorkerReply),
-      ...('password' in req && req.password !== undefined ? { password: req.password } : {}),
-    };
-    const work =
-      req.op === 'extract'
-        ? extract(req.kind, req.bytes, ctx)
-        : req.op === 'countPdfPages'
-          ? countPdfPages(req.bytes, ctx)
-          : req.op === 'view'
-            ? viewableContent(req.kind, req.bytes, req.fileName)
-            : extractPdfPart(req.bytes, { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage, ...(req.maxPages !== undefined ? { maxPages: req.maxPages } : {}) });
-    work.then(
-      (result) => port.postMessage({ id: req.id, type: 'done', result } satisfies WorkerReply),
-      (e: unknown) => port.postMessage({ id: req.id, type: 'error', error: toErrorData(e) } satisfies WorkerReply),
-    );
+interface ParentPortLike {
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
+  postMessage(message: unknown): void;
+}
+
+type Transport = { receive(listener: (message: unknown) => void): void; reply(message: WorkerReply): void };
+
+function transport(): Transport | null {
+  const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
+  if (parentPort) {
+    return { receive: (fn) => parentPort.on('message', (e) => fn(e.data)), reply: (m) => parentPort.postMessage(m) };
+  }
+  const send = process.send?.bind(process);
+  if (!send) return null;
+  // The parent went away (it crashed or was killed): nothing is waiting for our work.
+  process.on('disconnect', () => process.exit(0));
+  return { receive: (fn) => process.on('message', fn), reply: (m) => void send(m) };
+}
+
+const running = new Map<number, AbortController>();
+
+function run(req: WorkerRequest, reply: (m: WorkerReply) => void): void {
+  const controller = new AbortController();
+  running.set(req.id, controller);
+  const ctx = {
+    fileName: req.fileName,
+    signal: controller.signal,
+    onProgress: (page: number, pageCount: number) => reply({ id: req.id, type: 'progress', page, pageCount }),
+    ...('password' in req && req.password !== undefined ? { password: req.password } : {}),
+  };
+  const work = async (): Promise<unknown> => {
+    switch (req.op) {
+      case 'extract':
+        return extract(req.kind, req.bytes, ctx);
+      case 'countPdfPages':
+        return countPdfPages(req.bytes, ctx);
+      case 'view':
+        return viewableContent(req.kind, req.bytes, req.fileName);
+      case 'pdfPart':
+        return extractPdfPart(req.bytes, { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage, ...(req.maxPages !== undefined ? { maxPages: req.maxPages } : {}) });
+    }
+  };
+  work().then(
+    (result) => reply({ id: req.id, type: 'done', result }),
+    (e: unknown) => reply({ id: req.id, type: 'error', error: toErrorData(e) }),
+  ).finally(() => running.delete(req.id));
+}
+
+const channel = transport();
+if (channel) {
+  channel.receive((message) => {
+    const req = message as WorkerRequest | CancelRequest;
+    if (req.op === 'cancel') running.get(req.id)?.abort();
+    else run(req, channel.reply);
   });
 }
