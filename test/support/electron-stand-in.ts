@@ -2,6 +2,8 @@
 // wiring tests can check our wiring (DESIGN.md §9). It imitates no Electron behaviour beyond that,
 // except the order of things: 'ready' comes after the main module's synchronous start-up, and a
 // new BrowserWindow's webContents is announced through app 'web-contents-created', as in Electron.
+import { fork } from 'node:child_process';
+
 type Listener = (...args: unknown[]) => unknown;
 
 class Emitter {
@@ -199,10 +201,30 @@ export class FakeUtilityProcess extends Emitter {
   }
 }
 export const utilityForks: { modulePath: string; args: string[]; options: Record<string, unknown>; child: FakeUtilityProcess }[] = [];
+/**
+ * Tests that run the whole shell (an ingest through IPC) need children that really extract: with
+ * `real` set, each fork is backed by a Node child running the same script, its events relayed as a
+ * utility process gives them (spawn, message, exit with a code, stderr). Off by default, so wiring
+ * tests can play the events themselves.
+ */
+export const utilityChildren = { real: false };
+function backWithNodeChild(child: FakeUtilityProcess, modulePath: string, args: string[], options: Record<string, unknown>): void {
+  const real = fork(modulePath, args, { execArgv: (options.execArgv as string[] | undefined) ?? [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  real.on('error', () => undefined);
+  real.on('spawn', () => child.emit('spawn'));
+  real.on('message', (m) => child.emit('message', m));
+  real.stderr?.on('data', (chunk: Buffer) => child.stderr.emit('data', chunk));
+  real.on('exit', (code) => child.emit('exit', code ?? 1));
+  child.postMessage = (message: unknown) => {
+    if (real.connected) real.send(message as object, (e) => void e);
+  };
+  child.kill = () => real.kill('SIGKILL');
+}
 export const utilityProcess = {
   fork: (modulePath: string, args: string[] = [], options: Record<string, unknown> = {}) => {
     const child = new FakeUtilityProcess();
     utilityForks.push({ modulePath, args, options, child });
+    if (utilityChildren.real) backWithNodeChild(child, modulePath, args, options);
     return child;
   },
 };

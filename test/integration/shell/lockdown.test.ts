@@ -11,7 +11,7 @@ import { startHost } from '../../../electron/host/server.ts';
 import { offerToOpenExternally } from '../../../electron/shell/external-links.ts';
 import { handle, withoutInternals } from '../../../electron/shell/ipc.ts';
 import { handleAppRequest } from '../../../electron/shell/protocol.ts';
-import { emitApp, FakeSession, FakeWebContents, recorded } from '../../support/electron-stand-in.ts';
+import { emitApp, FakeSession, FakeWebContents, recorded, utilityChildren } from '../../support/electron-stand-in.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
 import { openTestServices, tempDir } from '../../support/workspace.ts';
 
@@ -44,6 +44,7 @@ describe('the locked-down shell', () => {
   beforeAll(async () => {
     const dir = tempDir();
     process.env.EVIDESK_WORKSPACE = path.join(dir, 'workspace');
+    utilityChildren.real = true; // the ingest below runs through the app's utility-process launcher
     await import('../../../electron/shell/main.ts');
     await import('../../../electron/shell/preload.ts');
     await flush(); // app.whenReady() callbacks
