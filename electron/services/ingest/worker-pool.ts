@@ -20,6 +20,8 @@ interface Task {
   options: RunOptions;
   resolve(value: unknown): void;
   reject(error: AppError): void;
+  /** Run again once already, after a child that had served earlier tasks died under it. */
+  retried?: boolean;
 }
 
 /**
@@ -32,6 +34,8 @@ interface Slot {
   state: 'idle' | 'busy' | 'stopping';
   task: Task | null;
   timer: NodeJS.Timeout | null;
+  /** Tasks this child has started, the current one included. */
+  served: number;
 }
 
 /** What the pool has done, for the cancel stress test and bench. */
@@ -152,7 +156,7 @@ export class WorkerPool {
   private spawn(): Slot {
     const child = this.launch({ script: this.script, maxHeapMb: this.maxHeapMb, semiSpaceMb: SEMI_SPACE_MB });
     this.counts.spawned++;
-    const slot: Slot = { child, state: 'idle', task: null, timer: null };
+    const slot: Slot = { child, state: 'idle', task: null, timer: null, served: 0 };
     child.onMessage((reply) => this.onReply(slot, reply as WorkerReply));
     child.onExit((exit) => this.onExit(slot, exit));
     child.hold(false);
@@ -163,6 +167,7 @@ export class WorkerPool {
   private start(slot: Slot, task: Task): void {
     slot.state = 'busy';
     slot.task = task;
+    slot.served++;
     slot.child.hold(true);
     const { deadline } = task.options;
     if (deadline !== undefined) {
@@ -248,7 +253,13 @@ export class WorkerPool {
     if (slot.timer) clearTimeout(slot.timer);
     this.counts.died++;
     const task = slot.task;
-    if (task && slot.state === 'busy') {
+    if (task && slot.state === 'busy' && slot.served > 1 && !exit.outOfMemory && !task.retried) {
+      // A child that served earlier documents may die of what one of them left behind (a stray
+      // rejection of damaged-PDF work surfacing later): this task gets one fresh child. A document
+      // that itself crashes its child crashes the fresh one too, and is reported below.
+      task.retried = true;
+      this.queue.unshift(task);
+    } else if (task && slot.state === 'busy') {
       const name = task.request.fileName;
       const { doing, outcome } = wordsFor(task.request);
       task.reject(

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { WorkerPool } from '../../../electron/services/ingest/worker-pool.ts';
+import { forkNodeExtractor, type ExtractorChild, type LaunchExtractor } from '../../../electron/services/ingest/extractor-process.ts';
 import type { PdfPart } from '../../../electron/services/ingest/extractors/pdf.ts';
 import type { ExtractedDocument } from '../../../electron/services/ingest/extracted.ts';
 import { makePdf } from '../../support/pdf-fixtures.ts';
@@ -42,6 +43,32 @@ async function stillWorks(p: WorkerPool): Promise<void> {
 }
 
 describe('extraction children', () => {
+  it('a child that served earlier documents and dies under the next one gets that task one fresh child; a first task that kills its child fails', async () => {
+    // The children this pool starts, so the test can end one as a stray error in it would.
+    const started: ExtractorChild[] = [];
+    const launch: LaunchExtractor = (options) => {
+      const child = forkNodeExtractor(options);
+      started.push(child);
+      return child;
+    };
+    const p = pool({ size: 1, launch });
+    await stillWorks(p);
+    const bytes = await longPdf(200);
+    const second = p.run<PdfPart>({ op: 'pdfPart', bytes, fileName: 'second.pdf', firstPage: 1, lastPage: 200 });
+    started[0]!.kill(); // dies under its second task, not by the pool's hand
+    const part = await second;
+    expect(part.segments).toHaveLength(200);
+    expect(p.stats).toMatchObject({ died: 1, spawned: 2 });
+    // A fresh pool's first task: its child's death is the document's, reported, not retried.
+    const fresh = pool({ size: 1, launch });
+    const first = fresh.run<PdfPart>({ op: 'pdfPart', bytes, fileName: 'first.pdf', firstPage: 1, lastPage: 200 });
+    started[started.length - 1]!.kill();
+    const e = await failure(first);
+    expect(e.code).toBe('EXTRACTION_FAILED');
+    expect(e.message).toContain('first.pdf');
+    expect(fresh.stats).toMatchObject({ died: 1, spawned: 1 });
+  });
+
   it('a document that exceeds the heap cap kills its child: EXTRACTION_FAILED naming the file, and the next task runs in a fresh child', async () => {
     const p = pool({ size: 1, maxHeapMb: 64 });
     // Twelve million one-character lines: far more strings than 64 MB of heap can hold.
