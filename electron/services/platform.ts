@@ -5,7 +5,7 @@
 export interface Platform {
   readonly mode: 'electron' | 'browser' | 'cli' | 'test';
   chooseFiles(options: { title: string; folders: boolean }): Promise<string[]>;
-  /** A save dialog: the chosen path, or null when the analyst cancels. */
-  chooseSavePath(options: { title: string; defaultName: string }): Promise<string | null>;
+  /** A save dialog: the chosen path, or null when the analyst cancels. Absent where there is none (benches). */
+  chooseSavePath?(options: { title: string; defaultName: string }): Promise<string | null>;
   revealInFolder(filePath: string): Promise<void>;
 }

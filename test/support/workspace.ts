@@ -37,9 +37,16 @@ export function testPlatform(): TestPlatform {
   };
 }
 
-export type TestServices = Services & { dir: string; platform: TestPlatform };
+export type TestServices = Services & { dir: string };
+/** Test services with their scripted platform in reach. */
+export type ScriptedServices = TestServices & { platform: TestPlatform };
 
 export function openTestServices(options: ServicesOptions = {}): TestServices {
+  return openScriptedServices(options);
+}
+
+/** As openTestServices, with the scripted platform returned too (e2e tests answer its dialogs). */
+export function openScriptedServices(options: ServicesOptions = {}): ScriptedServices {
   const dir = tempDir();
   const platform = testPlatform();
   const services = createServices(platform, path.join(dir, 'workspace'), options);
@@ -49,8 +56,7 @@ export function openTestServices(options: ServicesOptions = {}): TestServices {
 /** Closes the services (if still open) and opens the same workspace again, as a restart of the app does. */
 export function reopenTestServices(services: TestServices, options: ServicesOptions = {}): TestServices {
   services.close();
-  const platform = testPlatform();
-  return Object.assign(createServices(platform, services.workspaceDir, options), { dir: services.dir, platform });
+  return Object.assign(createServices(testPlatform(), services.workspaceDir, options), { dir: services.dir });
 }
 
 /** A handler's value through the dispatcher, as a client gets it; a failed envelope throws its coded AppError. */

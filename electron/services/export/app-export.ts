@@ -27,6 +27,7 @@ export class AppExport {
   }
 
   async exportWithDialog(input: DialogInput): Promise<{ cancelled: boolean; result: ExportResult | null }> {
+    if (!this.platform.chooseSavePath) throw new AppError('DIALOG_UNAVAILABLE', 'There is no save dialog here: give the path to save to.');
     const chosen = await this.platform.chooseSavePath({ title: 'Save the report', defaultName: defaultReportName(input) });
     if (chosen === null) return { cancelled: true, result: null };
     const result = await this.exports.export({ ...input, path: chosen });
