@@ -100,7 +100,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const audit = new AuditService(db);
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
-  const appExport = new AppExport(platform, exports);
+  const appExport = new AppExport(platform, exports, new ExportStore(db));
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -183,6 +183,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.export': (input) => appExport.exportTo(input),
     'answers.exportWithDialog': (input) => appExport.exportWithDialog(input),
     'answers.revealExport': ({ path }) => appExport.reveal(path),
+    'answers.exportDefaults': () => ({ reviewer: appExport.lastReviewer() }),
   };
 
   return {

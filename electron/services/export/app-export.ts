@@ -2,6 +2,7 @@ import path from 'node:path';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { ExportInput, ExportResult } from '../../../shared/contract/export-schemas.ts';
 import type { Platform } from '../platform.ts';
+import type { ExportStore } from '../store/export-store.ts';
 import type { ExportService } from './export-service.ts';
 
 type DialogInput = Omit<ExportInput, 'path'>;
@@ -20,10 +21,17 @@ export class AppExport {
   private readonly written = new Set<string>();
   private readonly platform: Platform;
   private readonly exports: ExportService;
+  private readonly store: ExportStore;
 
-  constructor(platform: Platform, exports: ExportService) {
+  constructor(platform: Platform, exports: ExportService, store: ExportStore) {
     this.platform = platform;
     this.exports = exports;
+    this.store = store;
+  }
+
+  /** The reviewer name the last export gave (the dialog starts from it). */
+  lastReviewer(): string | null {
+    return this.store.lastReviewer();
   }
 
   async exportWithDialog(input: DialogInput): Promise<{ cancelled: boolean; result: ExportResult | null }> {
