@@ -77,7 +77,7 @@ export function ExportDialog() {
           </button>
         </header>
         <p id={descId} className="muted export-about">
-          {answerTitle}: the answer, each citation with its status, verdict and decision, and the sources with their SHA-256.
+          The report of “{answerTitle}” holds the answer, each citation with its status, verdict and decision, and the sources with their SHA-256.
         </p>
 
         <form className="export-form" onSubmit={submit}>
