@@ -129,7 +129,23 @@ describe('exporting a reviewed answer from the dialog in Chromium at 1280×800 (
   it('remembers the reviewer name for the next export', async () => {
     await page.getByRole('button', { name: 'Export…' }).click();
     await expect.poll(() => dialog().getByLabel('Reviewer name').inputValue()).toBe('Dana Analyst');
+  });
+
+  it('where there is no save dialog, says so and takes a typed path instead', async () => {
+    // The scripted platform has no answer queued: it answers as browser mode does, DIALOG_UNAVAILABLE.
+    await dialog().getByRole('radio', { name: 'Bibliography', exact: true }).check();
+    await dialog().getByLabel('Citation style').selectOption('apa');
+    await dialog().getByRole('button', { name: 'Export…' }).click();
+    const alert = dialog().getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.getAttribute('title')).toBe('DIALOG_UNAVAILABLE');
+    const typed = path.join(out, 'sources.txt');
+    await dialog().getByLabel('Save to (full path, including the file name)').fill(typed);
+    await dialog().getByRole('button', { name: 'Export', exact: true }).click();
+    await dialog().getByRole('status').filter({ hasText: 'Saved sources.txt' }).waitFor();
+    expect(fs.readFileSync(typed, 'utf8')).toContain('HR Policy');
     await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
   });
 
   it('the exported HTML opens in the browser and shows both decisions', async () => {

@@ -90,7 +90,11 @@ export const useExport = create<ExportState>()((set, get) => ({
         if (get().answerId === answerId) set({ busy: null, result: reply.result, cancelled: reply.cancelled });
       }
     } catch (e) {
-      if (get().answerId === answerId) set({ busy: null, error: describe(e) });
+      if (get().answerId !== answerId) return;
+      const error = describe(e);
+      // No save dialog after all (browser mode, or one that failed): ask for the path instead.
+      if (error.code === 'DIALOG_UNAVAILABLE' && typedPath === undefined) set({ busy: null, needsPath: true, error });
+      else set({ busy: null, error });
     }
   },
   reveal: async () => {
