@@ -81,6 +81,7 @@ describe('exporting a reviewed answer from the dialog in Chromium at 1280×800 (
 
   it('opens a labelled dialog with focus inside; Escape closes it and focus returns to the button', async () => {
     const button = page.getByRole('button', { name: 'Export…' });
+    await shot(page, 'export-button.png');
     await button.click();
     await dialog().waitFor();
     expect(await dialog().evaluate((d) => d.contains(document.activeElement))).toBe(true);
