@@ -43,8 +43,12 @@ export class AppExport {
     return { cancelled: false, result };
   }
 
-  /** Browser mode's typed path (it has no save dialog); the CLI calls the service directly. */
+  /**
+   * Browser mode's typed path (it has no save dialog); the CLI calls the service directly. In
+   * Electron the page may not name a path: the save dialog in the main process does.
+   */
   async exportTo(input: ExportInput): Promise<ExportResult> {
+    if (this.platform.mode === 'electron') throw new AppError('FORBIDDEN', 'In the app the save dialog chooses where a report is written: use Export… on the answer.');
     const result = await this.exports.export(input);
     this.written.add(result.path);
     return result;
@@ -52,7 +56,7 @@ export class AppExport {
 
   async reveal(filePath: string): Promise<{ revealed: boolean }> {
     const full = path.resolve(filePath);
-    if (!this.written.has(full)) throw new AppError('EXPORT_FAILED', `${path.basename(full)} was not exported in this session, so it is not shown from here.`);
+    if (!this.written.has(full)) throw new AppError('FORBIDDEN', `${path.basename(full)} was not exported in this session, so it is not shown from here.`);
     await this.platform.revealInFolder(full);
     return { revealed: true };
   }

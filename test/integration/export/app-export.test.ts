@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { nativeAnswer, policyWorkspace } from '../../support/policy-workspace.ts';
-import { callHandler, openScriptedServices, type ScriptedServices } from '../../support/workspace.ts';
+import { createServices } from '../../../electron/services/create-services.ts';
+import { callHandler, openScriptedServices, testPlatform, type ScriptedServices } from '../../support/workspace.ts';
 
 describe('answers.exportWithDialog and answers.revealExport', () => {
   let services: ScriptedServices;
@@ -46,7 +47,7 @@ describe('answers.exportWithDialog and answers.revealExport', () => {
     const other = path.join(services.dir, 'elsewhere.txt');
     fs.writeFileSync(other, 'x');
     const reply = await services.dispatch('answers.revealExport', { path: other });
-    expect(reply).toMatchObject({ ok: false, error: { code: 'EXPORT_FAILED', message: expect.stringContaining('elsewhere.txt') } });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: expect.stringContaining('elsewhere.txt') } });
     expect(services.platform.revealed).toEqual([]);
     // A path smuggled into the dialog export is dropped by the contract: the dialog's answer is used.
     const target = path.join(services.dir, 'picked.json');
@@ -54,5 +55,19 @@ describe('answers.exportWithDialog and answers.revealExport', () => {
     await callHandler(services, 'answers.exportWithDialog', { id: answerId, format: 'json', path: other });
     expect(fs.readFileSync(other, 'utf8')).toBe('x');
     expect(fs.existsSync(target)).toBe(true);
+  });
+
+  it('in Electron the page cannot name a path: answers.export is refused there, and writes nothing', async () => {
+    const workspaceDir = services.workspaceDir;
+    services.close();
+    const platform = { ...testPlatform(), mode: 'electron' as const };
+    services = Object.assign(createServices(platform, workspaceDir), { dir: services.dir, platform });
+    const target = path.join(services.dir, 'typed.html');
+    const reply = await services.dispatch('answers.export', { id: answerId, format: 'html', path: target });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: expect.stringContaining('save dialog') } });
+    expect(fs.existsSync(target)).toBe(false);
+    // The dialog export still works there.
+    platform.saveAnswers.push(target);
+    expect(await callHandler(services, 'answers.exportWithDialog', { id: answerId, format: 'html' })).toMatchObject({ cancelled: false, result: { path: target } });
   });
 });
