@@ -24,6 +24,7 @@ and --json (machine-readable output). Exit codes: 0 all done, 1 some files or it
 const cliPlatform: Platform = {
   mode: 'cli',
   chooseFiles: () => Promise.reject(new AppError('DIALOG_UNAVAILABLE', 'The command line has no file dialogs: give paths as arguments.')),
+  chooseSavePath: () => Promise.reject(new AppError('DIALOG_UNAVAILABLE', 'The command line has no save dialog: give the path with --out.')),
   revealInFolder: () => Promise.reject(new AppError('DIALOG_UNAVAILABLE', 'The command line cannot reveal files.')),
 };
 

@@ -8,6 +8,7 @@ import { ExportStore } from './store/export-store.ts';
 import { HealthService, type HealthSettings } from './health/health-service.ts';
 import { IngestService, type IngestSettings } from './ingest/ingest-service.ts';
 import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
+import { AppExport } from './export/app-export.ts';
 import type { Platform } from './platform.ts';
 import { SearchService } from './search/search-service.ts';
 import { SourceFiles } from './sources/source-files.ts';
@@ -103,6 +104,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const audit = new AuditService(db);
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
+  const appExport = new AppExport(platform, exports, new ExportStore(db));
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -185,7 +187,10 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.review': ({ citationId, decision, note }) => answers.review(citationId, decision, note ?? null),
     'answers.reanchor': ({ citationId, sourceId }) => answers.reanchor(citationId, sourceId),
     'audit.verify': () => audit.check(),
-    'answers.export': (input) => exports.export(input),
+    'answers.export': (input) => appExport.exportTo(input),
+    'answers.exportWithDialog': (input) => appExport.exportWithDialog(input),
+    'answers.revealExport': ({ path }) => appExport.reveal(path),
+    'answers.exportDefaults': () => ({ reviewer: appExport.lastReviewer() }),
   };
 
   return {

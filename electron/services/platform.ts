@@ -7,6 +7,8 @@ import type { LaunchExtractor } from './ingest/extractor-process.ts';
 export interface Platform {
   readonly mode: 'electron' | 'browser' | 'cli' | 'test';
   chooseFiles(options: { title: string; folders: boolean }): Promise<string[]>;
+  /** A save dialog: the chosen path, or null when the analyst cancels. Absent where there is none (benches). */
+  chooseSavePath?(options: { title: string; defaultName: string }): Promise<string | null>;
   revealInFolder(filePath: string): Promise<void>;
   /** Starts an extraction child process; absent, a Node child is forked (Electron brings utilityProcess). */
   launchExtractor?: LaunchExtractor;

@@ -67,6 +67,11 @@ export function electronPlatform(window: () => BrowserWindow | null): Platform {
       const result = win ? await dialog.showOpenDialog(win, { ...options, properties: [...options.properties] }) : await dialog.showOpenDialog({ ...options, properties: [...options.properties] });
       return result.canceled ? [] : result.filePaths;
     },
+    chooseSavePath: async ({ title, defaultName }) => {
+      const win = window();
+      const result = win ? await dialog.showSaveDialog(win, { title, defaultPath: defaultName }) : await dialog.showSaveDialog({ title, defaultPath: defaultName });
+      return result.canceled || !result.filePath ? null : result.filePath;
+    },
     revealInFolder: async (filePath) => {
       shell.showItemInFolder(filePath);
     },

@@ -42,6 +42,19 @@ export const ExportResult = z.object({
 });
 export type ExportResult = z.infer<typeof ExportResult>;
 
+/** The app's export: the path comes from the platform's save dialog in the main process, never from the page. */
+export const ExportWithDialogInput = ExportInput.omit({ path: true });
+export const ExportWithDialogResult = z.object({
+  /** The analyst closed the save dialog: nothing was written. */
+  cancelled: z.boolean(),
+  result: ExportResult.nullable(),
+});
+
 export const exportContract = {
   'answers.export': { input: ExportInput, output: ExportResult },
+  'answers.exportWithDialog': { input: ExportWithDialogInput, output: ExportWithDialogResult },
+  /** What the export dialog starts from: the reviewer name the last export gave. */
+  'answers.exportDefaults': { input: z.object({}), output: z.object({ reviewer: z.string().nullable() }) },
+  /** Shows a report written in this session in its folder (only those: the page names no other paths). */
+  'answers.revealExport': { input: z.object({ path: z.string().min(1).max(4096) }), output: z.object({ revealed: z.boolean() }) },
 } as const;

@@ -4,12 +4,12 @@ import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../../electron/host/server.ts';
 import { ensureBuilt, RENDERER_DIR, ROOT } from './build.ts';
 import { launchChromium } from './chromium.ts';
-import { openTestServices } from './workspace.ts';
+import { openScriptedServices } from './workspace.ts';
 
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'e2e');
 
 export interface AppInChromium {
-  services: ReturnType<typeof openTestServices>;
+  services: ReturnType<typeof openScriptedServices>;
   host: Host;
   browser: Browser;
   page: Page;
@@ -23,7 +23,7 @@ export interface AppInChromium {
 export async function openAppInChromium(): Promise<AppInChromium> {
   ensureBuilt();
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  const services = openTestServices();
+  const services = openScriptedServices();
   const host = await startHost({ services, staticDir: RENDERER_DIR });
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -10,27 +10,47 @@ export function tempDir(prefix = 'evidesk-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** A scriptable platform: tests queue what the file dialog will answer. */
-export function testPlatform(): Platform & { dialogAnswers: string[][] } {
+export type TestPlatform = Platform & { dialogAnswers: string[][]; saveAnswers: (string | null)[]; revealed: string[] };
+
+/** A scriptable platform: tests queue what the file and save dialogs will answer, and see what was revealed. */
+export function testPlatform(): TestPlatform {
   const dialogAnswers: string[][] = [];
+  const saveAnswers: (string | null)[] = [];
+  const revealed: string[] = [];
   return {
     mode: 'test',
     dialogAnswers,
+    saveAnswers,
+    revealed,
+    chooseSavePath: async () => {
+      if (saveAnswers.length === 0) throw new AppError('DIALOG_UNAVAILABLE', 'The test queued no save dialog answer.');
+      return saveAnswers.shift() ?? null;
+    },
     chooseFiles: async () => {
       const next = dialogAnswers.shift();
       if (!next) throw new AppError('DIALOG_UNAVAILABLE', 'The test queued no dialog answer.');
       return next;
     },
-    revealInFolder: async () => undefined,
+    revealInFolder: async (filePath) => {
+      revealed.push(filePath);
+    },
   };
 }
 
 export type TestServices = Services & { dir: string };
+/** Test services with their scripted platform in reach. */
+export type ScriptedServices = TestServices & { platform: TestPlatform };
 
 export function openTestServices(options: ServicesOptions = {}): TestServices {
+  return openScriptedServices(options);
+}
+
+/** As openTestServices, with the scripted platform returned too (e2e tests answer its dialogs). */
+export function openScriptedServices(options: ServicesOptions = {}): ScriptedServices {
   const dir = tempDir();
-  const services = createServices(testPlatform(), path.join(dir, 'workspace'), options);
-  return Object.assign(services, { dir });
+  const platform = testPlatform();
+  const services = createServices(platform, path.join(dir, 'workspace'), options);
+  return Object.assign(services, { dir, platform });
 }
 
 /** Closes the services (if still open) and opens the same workspace again, as a restart of the app does. */

@@ -8,6 +8,7 @@ import { CitationBar } from '../features/answers/CitationBar.tsx';
 import { LibraryPanel } from '../features/library/LibraryPanel.tsx';
 import { useLibrary } from '../features/library/library-store.ts';
 import { RelinkDialog } from '../features/relink/RelinkDialog.tsx';
+import { ExportDialog } from '../features/reports/ExportDialog.tsx';
 import { ViewerPanel } from '../features/viewer/ViewerPanel.tsx';
 
 type Tab = 'answers' | 'sources';
@@ -89,6 +90,7 @@ export function App() {
         </div>
       </main>
       <RelinkDialog />
+      <ExportDialog />
     </div>
   );
 }

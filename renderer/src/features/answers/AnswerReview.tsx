@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { Health } from '../../../../shared/contract/schemas.ts';
 import { useLibrary } from '../library/library-store.ts';
+import { useExport } from '../reports/export-store.ts';
 import { useAnswers } from './answers-store.ts';
 import { AnswerText } from './AnswerText.tsx';
 import { CitationCard } from './CitationCard.tsx';
@@ -19,6 +20,7 @@ function typing(target: EventTarget): boolean {
 export function AnswerReview() {
   const { detail, detailError, busy, currentId, expanded, select, verify, open, setCurrent, toggleExpanded, review, setDraft } = useAnswers();
   const sources = useLibrary((s) => s.sources);
+  const openExport = useExport((s) => s.open);
   const health = useMemo(() => new Map<number, Health>(sources.map((s) => [s.id, s.health])), [sources]);
   const cards = useRef(new Map<number, HTMLElement>());
   const moved = useRef(false);
@@ -80,6 +82,9 @@ export function AnswerReview() {
         </span>
         <button type="button" onClick={() => void verify()} disabled={busy !== null} title="Verify every citation again against the workspace (a new run; earlier runs are kept)">
           {busy === 'verify' ? 'Verifying…' : 'Re-verify'}
+        </button>
+        <button type="button" onClick={() => void openExport(answer.id, answerTitle({ question: answer.question, origin: answer.origin }))} disabled={busy !== null} title="Export this answer as a report (HTML, PDF, Markdown, JSON, CSV or a bibliography)">
+          Export…
         </button>
       </div>
       {/* Focusable as a whole (not card by card): a click focuses it without scrolling a card away under the pointer. */}

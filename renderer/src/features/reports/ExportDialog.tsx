@@ -1,0 +1,181 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useExport } from './export-store.ts';
+import { baseName, doneSummary, FORMAT_CHOICES, STYLE_CHOICES, type BibStyleName } from './selectors.ts';
+import '../relink/relink.css';
+import './reports.css';
+
+const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Exports the selected answer as a report: format, options, then the platform's save dialog
+ * (browser mode, which has none, takes a typed path); progress while it writes, then the file's
+ * name and "Open folder".
+ */
+export function ExportDialog() {
+  const { answerId, answerTitle, choices, busy, error, result, cancelled, needsPath, close, choose, run, reveal } = useExport();
+  const [pathText, setPathText] = useState('');
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const firstRef = useRef<HTMLInputElement>(null);
+  const doneRef = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
+  const titleId = useId();
+  const descId = useId();
+
+  // Focus moves into the dialog when it opens and back to where it was when it closes.
+  useEffect(() => {
+    if (answerId === null) return;
+    returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    firstRef.current?.focus();
+    return () => returnFocus.current?.focus();
+  }, [answerId]);
+
+  // When the report is written the export button is gone: focus goes to "Open folder".
+  const savedPath = result?.path ?? null;
+  useEffect(() => {
+    if (savedPath !== null) doneRef.current?.focus();
+  }, [savedPath]);
+
+  if (answerId === null) return null;
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      close();
+      return;
+    }
+    if (e.key !== 'Tab' || !dialogRef.current) return;
+    const items = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) return;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (needsPath) {
+      const p = pathText.trim();
+      if (p) void run(p);
+    } else void run();
+  };
+
+  const writing = busy === 'export';
+  const chosen = FORMAT_CHOICES.find((f) => f.format === choices.format);
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <div ref={dialogRef} className="relink-dialog export-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={descId} onKeyDown={onKeyDown}>
+        <header className="relink-head">
+          <h2 id={titleId}>Export report</h2>
+          <button type="button" className="icon-button" onClick={close} aria-label="Close">
+            ✕
+          </button>
+        </header>
+        <p id={descId} className="muted export-about">
+          The report of “{answerTitle}” holds the answer, each citation with its status, verdict and decision, and the sources with their SHA-256.
+        </p>
+
+        <form className="export-form" onSubmit={submit}>
+          <fieldset disabled={writing}>
+            <legend>Format</legend>
+            <div className="format-choices">
+              {FORMAT_CHOICES.map((f, i) => (
+                <label key={f.format} title={f.hint}>
+                  <input ref={i === 0 ? firstRef : undefined} type="radio" name="export-format" value={f.format} checked={choices.format === f.format} onChange={() => choose({ format: f.format })} />
+                  {f.label}
+                </label>
+              ))}
+            </div>
+            {chosen && <p className="hint">{chosen.hint}</p>}
+            {choices.format === 'bib' && (
+              <label className="field">
+                Citation style
+                <select value={choices.style} onChange={(e) => choose({ style: e.target.value as BibStyleName })}>
+                  {STYLE_CHOICES.map((s) => (
+                    <option key={s.style} value={s.style}>
+                      {s.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+          </fieldset>
+
+          <fieldset disabled={writing}>
+            <legend>Citations</legend>
+            <label>
+              <input type="radio" name="export-which" checked={!choices.onlyAccepted} onChange={() => choose({ onlyAccepted: false })} />
+              All citations
+            </label>
+            <label>
+              <input type="radio" name="export-which" checked={choices.onlyAccepted} onChange={() => choose({ onlyAccepted: true })} />
+              Only accepted citations (the others are still counted)
+            </label>
+            <label>
+              <input type="checkbox" checked={choices.notes} onChange={(e) => choose({ notes: e.target.checked })} />
+              Include reviewers' notes
+            </label>
+            <label className="field">
+              Reviewer name
+              <input value={choices.reviewer} onChange={(e) => choose({ reviewer: e.target.value })} maxLength={200} autoComplete="name" placeholder="Your name, shown on the report" />
+            </label>
+            <p className="hint">Remembered for the next export; leave it empty for none.</p>
+          </fieldset>
+
+          {needsPath && (
+            <label className="field">
+              Save to (full path, including the file name)
+              <input value={pathText} onChange={(e) => setPathText(e.target.value)} spellCheck={false} autoComplete="off" placeholder={`/home/me/Documents/report.${choices.format}`} disabled={writing} />
+            </label>
+          )}
+
+          {writing && (
+            <div className="export-progress" role="status">
+              <progress aria-label="Writing the report" />
+              <span>Writing the {chosen?.label ?? ''} report…{choices.format === 'pdf' ? ' A PDF takes a little longer: it is printed from the HTML report.' : ''}</span>
+            </div>
+          )}
+          {cancelled && !writing && <p className="muted" role="status">Nothing was saved: the save dialog was closed.</p>}
+          {error && (
+            <div className="relink-error" role="alert" title={error.code}>
+              <p>
+                <span aria-hidden="true">✖ </span>
+                {error.message}
+              </p>
+            </div>
+          )}
+          {result && !writing && (
+            <div className="relink-done export-done" role="status">
+              <p>
+                <span aria-hidden="true">✓ </span>
+                {doneSummary(result)}
+              </p>
+              <p>
+                <code className="path" title={result.path}>
+                  {baseName(result.path)}
+                </code>{' '}
+                <button ref={doneRef} type="button" onClick={() => void reveal()} disabled={busy !== null}>
+                  Open folder
+                </button>
+              </p>
+            </div>
+          )}
+
+          <footer className="relink-foot export-foot">
+            <button type="button" onClick={close}>
+              {result ? 'Done' : 'Cancel'}
+            </button>
+            <button type="submit" className="primary" disabled={busy !== null || (needsPath && pathText.trim() === '')}>
+              {writing ? 'Exporting…' : needsPath ? 'Export' : 'Export…'}
+            </button>
+          </footer>
+        </form>
+      </div>
+    </div>
+  );
+}
