@@ -23,6 +23,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A poll waits for the page to render; on 2 busy cores (other test files run beside these)
+          // a viewer can take longer than vitest's default second. Still a ceiling, never a sleep.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
