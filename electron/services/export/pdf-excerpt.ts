@@ -1,0 +1,148 @@
+/**
+ * The evidence excerpt of a PDF quote (issue 9): the band of the cited page around the quote,
+ * rendered to PNG in Node by pdf.js's legacy build on @napi-rs/canvas (pdf.js's NodeCanvasFactory
+ * loads it), with the quote's characters boxed from the page's own text-item geometry.
+ *
+ * The items are read with ingestion's getTextContent options (TEXT_CONTENT_OPTIONS) and joined as
+ * ingestion joins them (extractors/pdf.ts), so the stored page text's [start, end) maps onto items
+ * and characters exactly. When the joined text is not the stored text (another pdf.js, a changed
+ * file) the excerpt is left out with a note rather than boxing the wrong words.
+ */
+import { createRequire } from 'node:module';
+import type { ExcerptBox, ReportExcerpt } from '../../../shared/report/schema.ts';
+import { MAX_IMAGE_PIXELS } from '../ingest/extractors/pdf.ts';
+import { loadPdfjs, PDFJS_ASSETS, TEXT_CONTENT_OPTIONS } from '../ingest/pdfjs.ts';
+
+const require = createRequire(import.meta.url);
+
+/** Rendered width of the page in pixels (readable in the report at its column width). */
+const TARGET_WIDTH = 900;
+/** The band never grows taller than this; a long quote is cut below its start. */
+const MAX_HEIGHT = 700;
+/** Lines of context above and below the quote. */
+const CONTEXT_LINES = 3;
+
+export interface PdfExcerptRequest {
+  bytes: Uint8Array;
+  page: number;
+  pageLabel: string | null;
+  /** The stored text of that page (the segment's text) and the quote's [start, end) in it. */
+  pageText: string;
+  start: number;
+  end: number;
+}
+
+export type PdfExcerptResult = { excerpt: ReportExcerpt } | { note: string };
+
+interface TextItemLike {
+  str: string;
+  hasEOL: boolean;
+  width: number;
+  height: number;
+  transform: number[];
+}
+
+interface NapiCanvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): { drawImage(img: unknown, sx: number, sy: number, sw: number, sh: number, dx: number, dy: number, dw: number, dh: number): void };
+  toBuffer(mime: 'image/png'): Buffer;
+}
+
+export async function renderPdfExcerpt(req: PdfExcerptRequest): Promise<PdfExcerptResult> {
+  const pdfjs = await loadPdfjs();
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(req.bytes),
+    enableXfa: false,
+    maxImageSize: MAX_IMAGE_PIXELS,
+    useSystemFonts: false,
+    cMapUrl: PDFJS_ASSETS.cMapUrl,
+    cMapPacked: true,
+    standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+  });
+  try {
+    const doc = await task.promise;
+    if (req.page < 1 || req.page > doc.numPages) return { note: `The excerpt is left out: the PDF has no page ${req.page}.` };
+    const page = await doc.getPage(req.page);
+    const content = await page.getTextContent(TEXT_CONTENT_OPTIONS);
+    const items: { item: TextItemLike; at: number }[] = [];
+    let text = '';
+    for (const raw of content.items) {
+      if (!('str' in raw)) continue;
+      const item = raw as TextItemLike;
+      items.push({ item, at: text.length });
+      text += item.str;
+      if (item.hasEOL) text += '\n';
+    }
+    if (text !== req.pageText) {
+      return { note: `The excerpt is left out: the text pdf.js reads on page ${req.pageLabel ?? req.page} now differs from the stored text, so the quote's characters cannot be placed exactly.` };
+    }
+
+    const base = page.getViewport({ scale: 1 });
+    const scale = TARGET_WIDTH / base.width;
+    const viewport = page.getViewport({ scale });
+
+    // The quote's characters, item by item, as rectangles in viewport pixels. Per-character x inside
+    // an item is proportional to the item's width (its characters taken as equally wide): simple, and
+    // exact at item ends, which is where most quotes start and stop.
+    const rects: ExcerptBox[] = [];
+    for (const { item, at } of items) {
+      const from = Math.max(req.start, at) - at;
+      const to = Math.min(req.end, at + item.str.length) - at;
+      if (to <= from || item.str.length === 0 || item.str.slice(from, to).trim() === '') continue;
+      const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = item.transform;
+      const fontHeight = item.height || Math.hypot(c, d);
+      const dirX = Math.hypot(a, b) === 0 ? [1, 0] : [a / Math.hypot(a, b), b / Math.hypot(a, b)];
+      const x0 = e + dirX[0]! * item.width * (from / item.str.length);
+      const x1 = e + dirX[0]! * item.width * (to / item.str.length);
+      // From a little below the baseline (descenders) to the font's height above it.
+      const p0 = viewport.convertToViewportPoint(x0, f - fontHeight * 0.25);
+      const p1 = viewport.convertToViewportPoint(x1, f + fontHeight * 0.95);
+      const x = Math.min(p0[0]!, p1[0]!);
+      const y = Math.min(p0[1]!, p1[1]!);
+      const w = Math.abs(p1[0]! - p0[0]!);
+      const h = Math.abs(p1[1]! - p0[1]!);
+      if (w > 0 && h > 0) rects.push({ x, y, width: w, height: h });
+    }
+    if (rects.length === 0) return { note: `The excerpt is left out: the quote's characters on page ${req.pageLabel ?? req.page} have no visible text items to box.` };
+
+    const lineHeight = Math.max(...rects.map((r) => r.height)) * 1.2;
+    const quoteTop = Math.min(...rects.map((r) => r.y));
+    const quoteBottom = Math.max(...rects.map((r) => r.y + r.height));
+    const top = Math.max(0, Math.floor(quoteTop - CONTEXT_LINES * lineHeight));
+    const bottom = Math.min(Math.ceil(viewport.height), Math.ceil(quoteBottom + CONTEXT_LINES * lineHeight), top + MAX_HEIGHT);
+    const width = Math.ceil(viewport.width);
+    const height = Math.max(1, bottom - top);
+
+    // Render the whole page (pdf.js draws pages, not regions), then cut the band out of it.
+    const { createCanvas } = require('@napi-rs/canvas') as { createCanvas(w: number, h: number): NapiCanvas };
+    const full = createCanvas(width, Math.ceil(viewport.height));
+    await page.render({ canvas: full as unknown as Parameters<typeof page.render>[0]["canvas"], viewport, background: 'white' }).promise;
+    const band = createCanvas(width, height);
+    band.getContext('2d').drawImage(full, 0, top, width, height, 0, 0, width, height);
+    const png = band.toBuffer('image/png');
+    page.cleanup();
+
+    const boxes = rects
+      .map((r) => ({ x: r.x, y: r.y - top, width: r.width, height: r.height }))
+      .filter((r) => r.y + r.height > 0 && r.y < height)
+      .map((r) => {
+        const y = Math.max(0, r.y);
+        const x = Math.max(0, r.x);
+        return { x: round(x), y: round(y), width: round(Math.min(r.width, width - x)), height: round(Math.min(r.y + r.height, height) - y) };
+      })
+      .filter((r) => r.width > 0 && r.height > 0);
+    return {
+      excerpt: {
+        image: { dataUri: `data:image/png;base64,${png.toString('base64')}`, width, height },
+        boxes,
+        caption: `p. ${req.pageLabel ?? req.page}, the lines around the quote (quote boxed)`,
+      },
+    };
+  } finally {
+    await task.destroy().catch(() => undefined);
+  }
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
