@@ -110,14 +110,14 @@ export async function renderPdfExcerpt(req: PdfExcerptRequest): Promise<PdfExcer
     const lineHeight = Math.max(...rects.map((r) => r.height)) * 1.2;
     const quoteTop = Math.min(...rects.map((r) => r.y));
     const quoteBottom = Math.max(...rects.map((r) => r.y + r.height));
-    const top = Math.max(0, Math.floor(quoteTop - CONTEXT_LINES * lineHeight));
-    const bottom = Math.min(Math.ceil(viewport.height), Math.ceil(quoteBottom + CONTEXT_LINES * lineHeight), top + MAX_HEIGHT);
-    const width = Math.ceil(viewport.width);
+    const top = Math.max(0, Math.floor(quoteTop - (CONTEXT_LINES + 0.4) * lineHeight));
+    const bottom = Math.min(Math.round(viewport.height), Math.ceil(quoteBottom + (CONTEXT_LINES + 0.4) * lineHeight), top + MAX_HEIGHT);
+    const width = Math.round(viewport.width);
     const height = Math.max(1, bottom - top);
 
     // Render the whole page (pdf.js draws pages, not regions), then cut the band out of it.
     const { createCanvas } = require('@napi-rs/canvas') as { createCanvas(w: number, h: number): NapiCanvas };
-    const full = createCanvas(width, Math.ceil(viewport.height));
+    const full = createCanvas(width, Math.round(viewport.height));
     await page.render({ canvas: full as unknown as Parameters<typeof page.render>[0]["canvas"], viewport, background: 'white' }).promise;
     const band = createCanvas(width, height);
     band.getContext('2d').drawImage(full, 0, top, width, height, 0, 0, width, height);
