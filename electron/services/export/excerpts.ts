@@ -1,6 +1,7 @@
 /**
  * Evidence excerpts for a report's citations (issue 9): for a quote placed on a PDF page, the
- * rendered band of that page with the quote boxed (pdf-excerpt.ts). A quote that runs over a page
+ * rendered band of that page with the quote boxed (pdf-excerpt.ts); for one placed in a block or
+ * lines (DOCX, HTML, text, Markdown), that text with the quote marked (text-excerpt.ts). A quote that runs over a page
  * break gets its first page's part. Each excerpt has a time limit; one that fails or runs out of
  * time is left out with a note, and the export goes on.
  *
@@ -13,6 +14,7 @@ import type { CitationDetail } from '../../../shared/contract/answer-schemas.ts'
 import type { SourceInput } from '../../../shared/report/build.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import { renderPdfExcerpt, type PdfExcerptResult } from './pdf-excerpt.ts';
+import { textExcerpt } from './text-excerpt.ts';
 
 /** Per excerpt; a page that takes longer than this to render is left out with a note. */
 export const EXCERPT_TIME_LIMIT_MS = 20_000;
@@ -50,9 +52,15 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
   for (const c of citations) {
     const r = c.result;
     const place = r?.place;
-    if (!r || !place || place.unit !== 'page' || r.sourceId === null) continue;
+    if (!r || !place || r.sourceId === null) continue;
     const src = byId.get(r.sourceId);
-    if (!src || src.kind !== 'pdf') continue;
+    if (!src) continue;
+    if (place.unit !== 'page') {
+      const excerpt = textExcerpt(place, deps.sources.segments(src.id));
+      if (excerpt) out.set(c.id, { excerpt });
+      continue;
+    }
+    if (src.kind !== 'pdf') continue;
     if (!bytesCache.has(src.id)) bytesCache.set(src.id, sourceBytes(src, deps));
     const bytes = bytesCache.get(src.id);
     if (!bytes) {

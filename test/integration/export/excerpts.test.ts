@@ -2,7 +2,8 @@
  * Issue 9, item 2: evidence excerpt images. A quote in the middle of a generated PDF page gets the
  * band of the page around it as a PNG of sane size, and its box lies over the quote's ink: the
  * rendered pixels under the box are dark text, and the box spans the quote's share of its line.
- * With excerpts left out, no citation has one.
+ * A text source's excerpt is its lines with exactly the quote marked. With excerpts left out, no
+ * citation has one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
+import { renderReport } from '../../../electron/services/export/render-report.ts';
 import { reportFromJson } from '../../../shared/report/json.ts';
 import type { Report } from '../../../shared/report/schema.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
@@ -84,8 +86,7 @@ describe('evidence excerpts', () => {
     const c = report.citations.find((x) => x.marker === '1');
     expect(c?.status).toBe('verified');
     const x = c?.excerpt;
-    expect(x, JSON.stringify(c?.notes)).toBeTruthy();
-    if (!x) return;
+    if (!x || !('image' in x)) throw new Error(`no image excerpt: ${JSON.stringify(c?.notes)}`);
     expect(x.image.dataUri.startsWith('data:image/png;base64,')).toBe(true);
     expect(x.image.width).toBe(900);
     // A band, not the page: the page would be 900 × 1165 pixels.
@@ -110,6 +111,19 @@ describe('evidence excerpts', () => {
     // Context lines above and below the quote are in the band.
     expect(box.y).toBeGreaterThan(40);
     expect(x.image.height - (box.y + box.height)).toBeGreaterThan(40);
+  });
+
+  it('gives a text source the lines around the quote, with exactly the quote marked, in the model, HTML and Markdown', async () => {
+    const report = await exported(true);
+    const c = report.citations.find((x) => x.marker === '2');
+    expect(c?.match?.unit).toBe('line');
+    const x = c?.excerpt;
+    if (!x || !('text' in x)) throw new Error(`no text excerpt: ${JSON.stringify(c?.notes)}`);
+    expect(x.text).toEqual({ before: 'First line.\nSecond line says ', quote: 'invoices are paid within ten days', after: ' here.\nThird line.' });
+    expect(x.text.quote).toBe(c?.match?.text);
+    expect(x.caption).toContain('Line 2');
+    expect(renderReport(report, 'html').content).toContain('Second line says <mark>invoices are paid within ten days</mark> here.');
+    expect(renderReport(report, 'md').content).toContain('Second line says **invoices are paid within ten days** here.');
   });
 
   it('leaves excerpts out when asked', async () => {
