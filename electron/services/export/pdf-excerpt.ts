@@ -45,7 +45,7 @@ interface TextItemLike {
 interface NapiCanvas {
   width: number;
   height: number;
-  getContext(kind: '2d'): { drawImage(img: unknown, sx: number, sy: number, sw: number, sh: number, dx: number, dy: number, dw: number, dh: number): void };
+  getContext(kind: '2d'): { font: string; measureText(text: string): { width: number }; drawImage(img: unknown, sx: number, sy: number, sw: number, sh: number, dx: number, dy: number, dw: number, dh: number): void };
   toBuffer(mime: 'image/png'): Buffer;
 }
 
@@ -84,8 +84,17 @@ export async function renderPdfExcerpt(req: PdfExcerptRequest): Promise<PdfExcer
     const viewport = page.getViewport({ scale });
 
     // The quote's characters, item by item, as rectangles in viewport pixels. Per-character x inside
-    // an item is proportional to the item's width (its characters taken as equally wide): simple, and
-    // exact at item ends, which is where most quotes start and stop.
+    // an item: the item's width (pdf.js's, from the PDF's own glyph widths) shared out in proportion
+    // to the widths a sans-serif font measures for the characters before it. Exact at item ends
+    // (where most quotes start and stop); in between, close for proportional Latin text, and no worse
+    // than equal shares when the measuring font lacks the characters (then equal shares are used).
+    const { createCanvas } = require('@napi-rs/canvas') as { createCanvas(w: number, h: number): NapiCanvas };
+    const measure = createCanvas(1, 1).getContext('2d');
+    measure.font = '100px sans-serif';
+    const share = (str: string, i: number): number => {
+      const whole = measure.measureText(str).width;
+      return whole > 0 ? measure.measureText(str.slice(0, i)).width / whole : i / str.length;
+    };
     const rects: ExcerptBox[] = [];
     for (const { item, at } of items) {
       const from = Math.max(req.start, at) - at;
@@ -94,8 +103,8 @@ export async function renderPdfExcerpt(req: PdfExcerptRequest): Promise<PdfExcer
       const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = item.transform;
       const fontHeight = item.height || Math.hypot(c, d);
       const dirX = Math.hypot(a, b) === 0 ? [1, 0] : [a / Math.hypot(a, b), b / Math.hypot(a, b)];
-      const x0 = e + dirX[0]! * item.width * (from / item.str.length);
-      const x1 = e + dirX[0]! * item.width * (to / item.str.length);
+      const x0 = e + dirX[0]! * item.width * share(item.str, from);
+      const x1 = e + dirX[0]! * item.width * share(item.str, to);
       // From a little below the baseline (descenders) to the font's height above it.
       const p0 = viewport.convertToViewportPoint(x0, f - fontHeight * 0.25);
       const p1 = viewport.convertToViewportPoint(x1, f + fontHeight * 0.95);
@@ -116,7 +125,6 @@ export async function renderPdfExcerpt(req: PdfExcerptRequest): Promise<PdfExcer
     const height = Math.max(1, bottom - top);
 
     // Render the whole page (pdf.js draws pages, not regions), then cut the band out of it.
-    const { createCanvas } = require('@napi-rs/canvas') as { createCanvas(w: number, h: number): NapiCanvas };
     const full = createCanvas(width, Math.round(viewport.height));
     await page.render({ canvas: full as unknown as Parameters<typeof page.render>[0]["canvas"], viewport, background: 'white' }).promise;
     const band = createCanvas(width, height);
