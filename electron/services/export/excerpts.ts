@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { CitationDetail } from '../../../shared/contract/answer-schemas.ts';
 import type { SourceInput } from '../../../shared/report/build.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
-import { renderPdfExcerpt, type PdfExcerptResult } from './pdf-excerpt.ts';
+import { openPdfExcerpts, type PdfExcerptResult, type PdfExcerpts } from './pdf-excerpt.ts';
 import { textExcerpt } from './text-excerpt.ts';
 
 /** Per excerpt; a page that takes longer than this to render is left out with a note. */
@@ -48,34 +48,41 @@ function withTimeLimit(work: Promise<PdfExcerptResult>, ms: number, what: string
 export async function excerptsFor(citations: readonly CitationDetail[], deps: ExcerptDeps): Promise<Map<number, PdfExcerptResult>> {
   const out = new Map<number, PdfExcerptResult>();
   const byId = new Map(deps.sourceInputs.map((s) => [s.id, s]));
-  const bytesCache = new Map<number, Uint8Array | null>();
-  for (const c of citations) {
-    const r = c.result;
-    const place = r?.place;
-    if (!r || !place || r.sourceId === null) continue;
-    const src = byId.get(r.sourceId);
-    if (!src) continue;
-    if (place.unit !== 'page') {
-      const excerpt = textExcerpt(place, deps.sources.segments(src.id));
-      if (excerpt) out.set(c.id, { excerpt });
-      continue;
+  // Each PDF opened once (and each page rendered once) for all its citations.
+  const opened = new Map<number, Promise<PdfExcerpts | null>>();
+  try {
+    for (const c of citations) {
+      const r = c.result;
+      const place = r?.place;
+      if (!r || !place || r.sourceId === null) continue;
+      const src = byId.get(r.sourceId);
+      if (!src) continue;
+      if (place.unit !== 'page') {
+        const excerpt = textExcerpt(place, deps.sources.segments(src.id));
+        if (excerpt) out.set(c.id, { excerpt });
+        continue;
+      }
+      if (src.kind !== 'pdf') continue;
+      if (!opened.has(src.id)) {
+        const bytes = sourceBytes(src, deps);
+        opened.set(src.id, bytes ? openPdfExcerpts(bytes) : Promise.resolve(null));
+      }
+      const what = `page ${place.at} of ${src.fileName}`;
+      const failed = (e: unknown): PdfExcerptResult => ({ note: `The excerpt is left out: ${what} could not be rendered (${e instanceof Error ? e.message : String(e)}).` });
+      const pdf = await opened.get(src.id)?.catch(() => null);
+      if (!pdf) {
+        out.set(c.id, { note: `The excerpt is left out: neither ${src.fileName} nor a snapshot of it could be opened to render.` });
+        continue;
+      }
+      const seg = deps.sources.pageSegment(src.id, place.at);
+      if (!seg) continue;
+      // A quote over a page break: its first page's part.
+      const end = place.endAt === place.at ? place.end : (place.firstEnd ?? seg.text.length);
+      const work = pdf.excerpt({ page: place.at, pageLabel: seg.page_label, pageText: seg.text, start: place.start, end }).catch(failed);
+      out.set(c.id, await withTimeLimit(work, EXCERPT_TIME_LIMIT_MS, what));
     }
-    if (src.kind !== 'pdf') continue;
-    if (!bytesCache.has(src.id)) bytesCache.set(src.id, sourceBytes(src, deps));
-    const bytes = bytesCache.get(src.id);
-    if (!bytes) {
-      out.set(c.id, { note: `The excerpt is left out: neither ${src.fileName} nor a snapshot of it is at hand to render.` });
-      continue;
-    }
-    const seg = deps.sources.pageSegment(src.id, place.at);
-    if (!seg) continue;
-    // A quote over a page break: its first page's part.
-    const end = place.endAt === place.at ? place.end : (place.firstEnd ?? seg.text.length);
-    const what = `page ${seg.page_label ?? place.at} of ${src.fileName}`;
-    const work = renderPdfExcerpt({ bytes, page: place.at, pageLabel: seg.page_label, pageText: seg.text, start: place.start, end }).catch(
-      (e: unknown): PdfExcerptResult => ({ note: `The excerpt is left out: ${what} could not be rendered (${e instanceof Error ? e.message : String(e)}).` }),
-    );
-    out.set(c.id, await withTimeLimit(work, EXCERPT_TIME_LIMIT_MS, what));
+  } finally {
+    for (const p of opened.values()) await p.then((pdf) => pdf?.close()).catch(() => undefined);
   }
   return out;
 }
