@@ -56,7 +56,7 @@ const LINES = Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of the filler 
 LINES[14] = 'Before the quote, the committee resolved that all invoices are paid within ten days, after it.';
 const QUOTE = 'the committee resolved that all invoices are paid within ten days';
 
-async function exported(excerpts: boolean): Promise<Report> {
+async function exported(excerpts: boolean, before?: (services: ReturnType<typeof openTestServices>) => void): Promise<Report> {
   const services = openTestServices();
   try {
     const docs = path.join(services.dir, 'docs');
@@ -72,6 +72,7 @@ async function exported(excerpts: boolean): Promise<Report> {
       ]),
     );
     const imported = await callHandler<AnswerDetail>(services, 'answers.import', readAnswerFile(answer));
+    before?.(services);
     const target = path.join(services.dir, 'report.json');
     await callHandler(services, 'answers.export', { id: imported.answer.id, format: 'json', path: target, excerpts });
     return reportFromJson(fs.readFileSync(target, 'utf8'));
@@ -124,6 +125,16 @@ describe('evidence excerpts', () => {
     expect(x.caption).toContain('Line 2');
     expect(renderReport(report, 'html').content).toContain('Second line says <mark>invoices are paid within ten days</mark> here.');
     expect(renderReport(report, 'md').content).toContain('Second line says **invoices are paid within ten days** here.');
+  });
+
+  it('leaves the excerpt out, with a note, when the page text pdf.js reads is not the stored text', async () => {
+    // As if another pdf.js had extracted the page: one stored character, outside the quote, differs.
+    const report = await exported(true, (services) => {
+      services.db.prepare("UPDATE segments SET text = replace(text, 'Line 1 of', 'Lime 1 of') WHERE page = 2").run();
+    });
+    const c = report.citations.find((x) => x.marker === '1');
+    expect(c?.excerpt).toBeNull();
+    expect(c?.notes.join(' ')).toContain('differs from the stored text');
   });
 
   it('leaves excerpts out when asked', async () => {
