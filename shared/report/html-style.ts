@@ -43,6 +43,8 @@ figure.excerpt { margin: .6rem 0 0; }
 .excerpt-frame { position: relative; display: inline-block; max-width: 100%; border: 1px solid var(--line); line-height: 0; }
 .excerpt-frame img { display: block; max-width: 100%; height: auto; }
 .excerpt-frame .box { position: absolute; border: 2px solid var(--bad); border-radius: 2px; }
+.excerpt-text { margin: 0; padding: .4rem .6rem; border-left: 3px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
+.excerpt-text mark { background: #fff3a0; outline: 2px solid var(--bad); border-radius: 2px; }
 figure.excerpt figcaption { font-size: .85rem; color: var(--muted); margin-top: .25rem; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; font-size: .9rem; }

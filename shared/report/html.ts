@@ -42,6 +42,10 @@ function toneOf(c: ReportCitation): { tone: Tone; icon: string } {
 const DECISION_TONE: Record<ReportCitation['review']['decision'], Tone> = { accepted: 'ok', rejected: 'bad', flagged: 'warn', none: 'info' };
 
 function excerptHtml(x: ReportExcerpt): string {
+  if ('text' in x) {
+    const { before, quote, after } = x.text;
+    return `<figure class="excerpt"><blockquote class="excerpt-text">${escapeHtml(before)}<mark>${escapeHtml(quote)}</mark>${escapeHtml(after)}</blockquote><figcaption>${escapeHtml(x.caption)}</figcaption></figure>`;
+  }
   const { width, height } = x.image;
   const pct = (v: number, of: number): string => `${((100 * v) / of).toFixed(3)}%`;
   // Boxes in percentages of the image, so they stay on the characters at any scale.

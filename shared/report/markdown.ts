@@ -54,7 +54,10 @@ function footnote(n: number, c: ReportCitation, report: Report): string {
     );
   }
   if (c.notes.length > 0) parts.push(`Notes: ${c.notes.map((n) => mdInline(asSentence(n))).join(' ')}`);
-  if (c.excerpt) parts.push(`Excerpt: ${mdInline(c.excerpt.caption)} (in the HTML and PDF reports).`);
+  if (c.excerpt && 'text' in c.excerpt) {
+    const { before, quote, after } = c.excerpt.text;
+    parts.push(`Excerpt (${mdInline(c.excerpt.caption)}): “${mdInline(before)}**${mdInline(quote)}**${mdInline(after)}”`);
+  } else if (c.excerpt) parts.push(`Excerpt: ${mdInline(c.excerpt.caption)} (in the HTML and PDF reports).`);
   return `[^${n}]: ${parts.join(' ')}`;
 }
 

@@ -88,10 +88,10 @@ export const ExcerptBox = z.strictObject({
 export type ExcerptBox = z.infer<typeof ExcerptBox>;
 
 /**
- * The evidence excerpt: the region of the page around the quote, rendered as PNG, with the quote's
- * characters boxed. Made by a later step of the export service; renderers show it when present.
+ * The evidence excerpt of a PDF quote: the region of the page around the quote, rendered as PNG,
+ * with the quote's characters boxed.
  */
-export const ReportExcerpt = z.strictObject({
+export const ReportImageExcerpt = z.strictObject({
   image: z.strictObject({
     dataUri: z.string().regex(/^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/, 'a base64 PNG data: URI'),
     width: z.number().int().positive(),
@@ -101,6 +101,19 @@ export const ReportExcerpt = z.strictObject({
   /** What the image shows, in words ("p. 12, lines around the quote"); its alt text. */
   caption: z.string(),
 });
+export type ReportImageExcerpt = z.infer<typeof ReportImageExcerpt>;
+
+/**
+ * The evidence excerpt of a DOCX, HTML, text or Markdown quote: the paragraph or lines holding it,
+ * as text, with the quote marked (`quote` is exactly the matched characters, between `before` and `after`).
+ */
+export const ReportTextExcerpt = z.strictObject({
+  text: z.strictObject({ before: z.string(), quote: z.string(), after: z.string() }),
+  caption: z.string(),
+});
+export type ReportTextExcerpt = z.infer<typeof ReportTextExcerpt>;
+
+export const ReportExcerpt = z.union([ReportImageExcerpt, ReportTextExcerpt]);
 export type ReportExcerpt = z.infer<typeof ReportExcerpt>;
 
 export const ReportCitation = z.strictObject({

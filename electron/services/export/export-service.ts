@@ -17,6 +17,7 @@ import type { ExportStore } from '../store/export-store.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import type { AnswersService } from '../verification/answers-service.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { excerptsFor } from './excerpts.ts';
 import { chromiumPrinter, type PdfPrinter } from './pdf-print.ts';
 import { renderReport } from './render-report.ts';
 import { checkReport, type ReportCheckResult } from './report-check.ts';
@@ -135,6 +136,16 @@ export class ExportService {
         reviews: store.reviews(c.id).map((row) => ({ decision: row.decision, note: row.note, at: row.created_at, reviewer: null })),
       };
     });
+
+    if (opts.excerpts ?? true) {
+      const made = await excerptsFor(detail.citations, { sources, workspaceDir: this.deps.workspaceDir, sourceInputs });
+      for (const c of citations) {
+        const x = made.get(c.id);
+        if (!x) continue;
+        if ('excerpt' in x) c.excerpt = x.excerpt;
+        else c.notes = [...c.notes, x.note];
+      }
+    }
 
     const options: ReportOptions = {
       citations: opts.onlyAccepted ? 'accepted' : 'all',

@@ -44,7 +44,9 @@ export function chromiumPrinter(env: NodeJS.ProcessEnv = process.env): PdfPrinte
       const page = await context.newPage();
       // Nothing leaves the page: the report is self-contained, and anything else is refused.
       await page.route('**/*', (route) => route.abort());
-      await page.setContent(html, { waitUntil: 'load' });
+      // A long report with excerpt images (hundreds of PNG data URIs) takes Chromium well over
+      // Playwright's default 30 s to load on a busy machine.
+      await page.setContent(html, { waitUntil: 'load', timeout: 300_000 });
       const pdf = await page.pdf({ format: 'A4', printBackground: true, outline: true, tagged: true, margin: { top: '16mm', bottom: '16mm', left: '14mm', right: '14mm' } });
       return new Uint8Array(pdf);
     } finally {
