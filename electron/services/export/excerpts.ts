@@ -50,8 +50,16 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
   const byId = new Map(deps.sourceInputs.map((s) => [s.id, s]));
   // Each PDF opened once (and each page rendered once) for all its citations.
   const opened = new Map<number, Promise<PdfExcerpts | null>>();
+  // In page order, not answer order: an answer cycling through pages would otherwise render each
+  // page again for every citation once it has left the few kept in memory.
+  const pageKey = (c: CitationDetail): [number, number] => [c.result?.sourceId ?? -1, c.result?.place?.at ?? 0];
+  const ordered = [...citations].sort((a, b) => {
+    const [sa, pa] = pageKey(a);
+    const [sb, pb] = pageKey(b);
+    return sa - sb || pa - pb;
+  });
   try {
-    for (const c of citations) {
+    for (const c of ordered) {
       const r = c.result;
       const place = r?.place;
       if (!r || !place || r.sourceId === null) continue;
