@@ -1,3 +1,4 @@
+import { modalKeyDown } from '../../app/modal-keys.ts';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useLibrary } from '../library/library-store.ts';
 import { HealthBadge } from './HealthBadge.tsx';
@@ -5,7 +6,6 @@ import { useRelink } from './relink-store.ts';
 import { citationsText, explainHealth, plural, relinkManySummary, searchSummary, suggestionsFolder } from './selectors.ts';
 import './relink.css';
 
-const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
 
 /**
  * Relinks a missing (or modified) source to its file: by a typed path, or by searching a folder
@@ -46,26 +46,7 @@ export function RelinkDialog() {
 
   if (!target) return null;
 
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      close();
-      return;
-    }
-    if (e.key !== 'Tab' || !dialogRef.current) return;
-    // Keep Tab inside the modal dialog.
-    const items = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
+  const onKeyDown = (e: KeyboardEvent) => modalKeyDown(e, dialogRef.current, close);
 
   const submitPath = (e: FormEvent) => {
     e.preventDefault();

@@ -1,10 +1,10 @@
+import { modalKeyDown } from '../../app/modal-keys.ts';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useExport } from './export-store.ts';
 import { baseName, doneSummary, FORMAT_CHOICES, STYLE_CHOICES, type BibStyleName } from './selectors.ts';
 import '../relink/relink.css';
 import './reports.css';
 
-const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
 
 /**
  * Exports the selected answer as a report: format, options, then the platform's save dialog
@@ -37,25 +37,7 @@ export function ExportDialog() {
 
   if (answerId === null) return null;
 
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      close();
-      return;
-    }
-    if (e.key !== 'Tab' || !dialogRef.current) return;
-    const items = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
+  const onKeyDown = (e: KeyboardEvent) => modalKeyDown(e, dialogRef.current, close);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
