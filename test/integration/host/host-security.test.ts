@@ -1,4 +1,3 @@
-import { build } from 'esbuild';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -6,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type Host } from '../../../electron/host/server.ts';
 import { makePdf, threePages, writeFile } from '../../support/pdf-fixtures.ts';
 import { openTestServices, tempDir } from '../../support/workspace.ts';
-import { ROOT } from '../../support/build.ts';
 
 interface Reply {
   status: number;
@@ -148,23 +146,5 @@ describe('loopback host: token, Host and Origin checks', () => {
     expect((await request(host.port, { path: '/source/42', headers: auth })).status).toBe(404);
     expect((await request(host.port, { path: '/source/..%2F..%2Fetc%2Fpasswd', headers: auth })).status).toBe(404);
     expect((await request(host.port, { path: '/..%2F..%2F..%2Fetc%2Fpasswd', headers: auth })).status).toBe(404);
-  });
-});
-
-describe('the Electron main never starts the loopback host', () => {
-  it('bundles electron/shell/main.ts without the host server or its entry point', async () => {
-    const result = await build({
-      entryPoints: [path.join(ROOT, 'electron/shell/main.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
-    const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.some((f) => f.endsWith('electron/shell/main.ts'))).toBe(true);
-    expect(inputs.filter((f) => /electron\/host\/(server|main|request-body)\.ts$/.test(f))).toEqual([]);
   });
 });
