@@ -11,10 +11,18 @@ export interface PageSpec {
   rotate?: 0 | 90 | 180 | 270;
 }
 
+/** Document properties written into the PDF's Info dictionary. */
+export interface PdfProperties {
+  author?: string;
+  created?: Date;
+}
+
 /** A real PDF with known text on known pages (Helvetica, WinAnsi), as bytes. */
-export async function makePdf(pages: PageSpec[], title = 'Evidence Desk test document'): Promise<Uint8Array> {
+export async function makePdf(pages: PageSpec[], title = 'Evidence Desk test document', props: PdfProperties = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle(title);
+  if (props.author !== undefined) doc.setAuthor(props.author);
+  if (props.created !== undefined) doc.setCreationDate(props.created);
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (const spec of pages) {
     const page = doc.addPage([612, 792]);

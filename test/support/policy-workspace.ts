@@ -63,7 +63,7 @@ export interface PolicyWorkspace {
 /** HR_Policy.pdf (POLICY_PAGES) and onboarding-notes.txt (NOTES_TEXT), written under `docs` and ingested. */
 export async function policyWorkspace(services: Services & { dir: string }): Promise<PolicyWorkspace> {
   const docs = path.join(services.dir, 'docs');
-  const policy = writeFile(docs, 'HR_Policy.pdf', await makePdf(POLICY_PAGES, 'HR Policy'));
+  const policy = writeFile(docs, 'HR_Policy.pdf', await makePdf(POLICY_PAGES, 'HR Policy', { author: 'Jane Smith; Human Resources Department', created: new Date('2024-03-15T09:30:00Z') }));
   const notes = writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT);
   const ids = await ingestAll(services, [policy, notes]);
   return { docs, policy, notes, ids };

@@ -78,6 +78,7 @@ export class ExportService {
     const checked = sourceIds.length > 0 ? await health.checkAll(sourceIds) : { sources: [] };
     const healthById = new Map(checked.sources.map((s) => [s.id, s]));
 
+    const properties = sources.properties(sourceIds);
     const sourceInputs: SourceInput[] = [];
     const missingWithSnapshot = new Set<number>();
     for (const id of sourceIds) {
@@ -96,9 +97,9 @@ export class ExportService {
         kind: row.kind,
         health: state,
         snapshot: row.snapshot !== null,
-        // The store keeps no document properties yet; the bibliography falls back to the title.
-        authors: [],
-        date: null,
+        // From the file's own properties; without them the bibliography names the title alone.
+        authors: properties.get(id)?.authors ?? [],
+        date: properties.get(id)?.published ?? null,
       });
     }
     const rowOf = new Map(sourceInputs.map((s) => [s.id, s]));

@@ -1,3 +1,4 @@
+import type { DocumentProperties } from '../../../shared/domain/document-properties.ts';
 import type { SourceKind, Warning } from '../../../shared/contract/schemas.ts';
 
 /** One stored unit of text: a PDF page, a DOCX/HTML block, or a run of text lines. */
@@ -23,6 +24,8 @@ export interface ExtractedDocument {
   /** Extraction method and version, e.g. `pdfjs-text@6.3.289`, `mammoth@1.13.0`. */
   method: string;
   title: string | null;
+  /** Authors and date from the file's own properties, when it has any (the bibliography's input). */
+  properties?: DocumentProperties;
   pageCount: number | null;
   segments: ExtractedSegment[];
   warnings: Warning[];

@@ -268,6 +268,27 @@ export const MIGRATIONS: readonly Migration[] = [
       new ChainStore(db).backfill(new Date().toISOString());
     },
   },
+  {
+    version: 7,
+    name: 'bibliographic properties of sources',
+    // A table of its own rather than columns on sources: the chain hashes a fixed column list per
+    // table, so rows recorded before this migration keep their hashes. One row per source at most,
+    // written with the source in its ingest transaction; append-only like the rest of the record.
+    sql: `
+      CREATE TABLE source_properties (
+        id INTEGER PRIMARY KEY,
+        source_id INTEGER NOT NULL UNIQUE REFERENCES sources(id),
+        authors TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(authors) AND json_type(authors) = 'array'),
+        published TEXT CHECK (published IS NULL OR published GLOB '[0-9][0-9][0-9][0-9]*'),
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE TRIGGER source_properties_no_update BEFORE UPDATE ON source_properties BEGIN SELECT RAISE(ABORT, 'source_properties is append-only'); END;
+      CREATE TRIGGER source_properties_no_delete BEFORE DELETE ON source_properties BEGIN SELECT RAISE(ABORT, 'source_properties is append-only'); END;
+      CREATE TRIGGER source_properties_no_replace BEFORE INSERT ON source_properties
+        WHEN EXISTS (SELECT 1 FROM source_properties WHERE id = NEW.id OR source_id = NEW.source_id)
+        BEGIN SELECT RAISE(ABORT, 'source_properties is append-only: a row with this key exists'); END;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

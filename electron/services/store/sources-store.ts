@@ -1,5 +1,6 @@
 import type { Locator, SourceKind, Warning } from '../../../shared/contract/schemas.ts';
 import type { ExtractedDocument, ExtractedSegment } from '../ingest/extracted.ts';
+import { hasProperties, type DocumentProperties } from '../../../shared/domain/document-properties.ts';
 import { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
 
@@ -200,10 +201,27 @@ export class SourcesStore {
         restricted: this.chain.restrictedFlag(id),
       });
       this.chain.record('source_paths', Number(pathRow.lastInsertRowid), now);
+      if (hasProperties(src.doc.properties)) {
+        const props = this.db
+          .prepare('INSERT INTO source_properties (source_id, authors, published, created_at) VALUES (?, ?, ?, ?)')
+          .run(id, JSON.stringify(src.doc.properties.authors), src.doc.properties.published, now);
+        this.chain.record('source_properties', Number(props.lastInsertRowid), now);
+      }
       return id;
     }).immediate();
     this.chain.publishHead();
     return id;
+  }
+
+  /** Authors and date each source's file gave of itself; sources without any are absent. */
+  properties(ids: readonly number[]): Map<number, DocumentProperties> {
+    const get = this.db.prepare('SELECT authors, published FROM source_properties WHERE source_id = ?');
+    const out = new Map<number, DocumentProperties>();
+    for (const id of new Set(ids)) {
+      const row = get.get(id) as { authors: string; published: string | null } | undefined;
+      if (row) out.set(id, { authors: JSON.parse(row.authors) as string[], published: row.published });
+    }
+    return out;
   }
 
   /** The ids among `ids` that are not sources of this workspace. */

@@ -92,8 +92,12 @@ describe('evidesk export: every text format from one reviewed answer', () => {
 
   it('BibTeX: parses back, one entry per source keyed S1, S2', async () => {
     const bib = await exportAs('bib', 'sources.bib', '--style', 'bibtex');
-    const entries = new Cite(bib).data as { id: string; title?: string }[];
+    const entries = new Cite(bib).data as { id: string; title?: string; author?: { family?: string; given?: string; literal?: string }[]; issued?: { 'date-parts': number[][] } }[];
     expect(entries.map((e) => e.id)).toEqual(report.sources.map((s) => s.id));
+    // The policy PDF's own properties (Info dictionary) give its authors and date.
+    const policy = entries.find((e) => e.title === 'HR Policy');
+    expect(policy?.author?.map((a) => a.family ?? a.literal)).toEqual(['Smith', 'Human Resources Department']);
+    expect(policy?.issued?.['date-parts'][0]?.[0]).toBe(2024);
   });
 
   it('--only-accepted leaves the others out but counts them, and --no-notes drops the notes', async () => {

@@ -31,6 +31,7 @@ import { findPhrase as find, appErrorOf as failure } from '../../support/extract
 async function buildPolicyDocx(): Promise<Uint8Array> {
   const doc = new Document({
     title: 'Leave Policy Handbook',
+    creator: 'Jane Smith',
     numbering: {
       config: [{ reference: 'steps', levels: [{ level: 0, format: LevelFormat.DECIMAL, text: '%1.', alignment: AlignmentType.START }] }],
     },
@@ -89,6 +90,9 @@ describe('DOCX extraction', () => {
     expect(doc.method).toMatch(/^mammoth@\d+\.\d+\.\d+$/);
     expect(doc.method).toBe('mammoth@1.13.0');
     expect(doc.title).toBe('Leave Policy Handbook');
+    // docProps/core.xml: dc:creator, and dcterms:created (the docx package stamps the time it wrote the file).
+    expect(doc.properties?.authors).toEqual(['Jane Smith']);
+    expect(doc.properties?.published).toBe(new Date().toISOString().slice(0, 10));
     expect(doc.pageCount).toBeNull();
     expect(doc.warnings).toEqual([]);
   });

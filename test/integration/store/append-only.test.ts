@@ -12,7 +12,7 @@ import { writeFile } from '../../support/pdf-fixtures.ts';
 import { nativeAnswer, policyWorkspace } from '../../support/policy-workspace.ts';
 import { callHandler, openTestServices, type TestServices } from '../../support/workspace.ts';
 
-const APPEND_ONLY = ['citations', 'verification_runs', 'citation_results', 'review_decisions', 'audit_log'] as const;
+const APPEND_ONLY = ['citations', 'verification_runs', 'citation_results', 'review_decisions', 'source_properties', 'audit_log'] as const;
 type Table = (typeof APPEND_ONLY)[number];
 
 /** A column each table can be "changed" in, and a value for it. */
@@ -21,12 +21,14 @@ const EDIT: Record<Table, string> = {
   verification_runs: "verifier = 'forged'",
   citation_results: "status = 'verified', verdict = 'supported', score = 1.0",
   review_decisions: "decision = 'rejected'",
+  source_properties: `authors = '["Forged Author"]'`,
   audit_log: "action = 'forged'",
 };
 
 /** Tables with a UNIQUE key besides the primary key: a new id with that key is still a conflict. */
 const UNIQUE_COPY: Partial<Record<Table, string>> = {
   citation_results: 'run_id, citation_id',
+  source_properties: 'source_id',
   audit_log: 'hash',
 };
 

@@ -7,6 +7,7 @@ import mammoth from 'mammoth';
 import { Parser } from 'htmlparser2';
 import { AppError } from '../../../../shared/contract/errors.ts';
 import type { Warning } from '../../../../shared/contract/schemas.ts';
+import { hasProperties, parseAuthors, parseDocumentDate, type DocumentProperties } from '../../../../shared/domain/document-properties.ts';
 import type { ExtractContext, ExtractedSegment, Extractor } from '../extracted.ts';
 import { blockTypeInContext, packageVersion, splitHtmlBlocks, type BlockRule, type ElementInfo } from './html.ts';
 import { normaliseWordXml } from './word-markup.ts';
@@ -345,15 +346,23 @@ function mainDocumentPath(bytes: Uint8Array, entries: readonly ZipEntry[], fileN
   return target;
 }
 
-function coreTitle(bytes: Uint8Array, entries: readonly ZipEntry[], fileName: string): string | null {
+/** Title, authors and date from docProps/core.xml (Dublin Core); a broken part costs them, not the document. */
+function coreProperties(bytes: Uint8Array, entries: readonly ZipEntry[], fileName: string): { title: string | null; properties: DocumentProperties } {
+  const none = { title: null, properties: { authors: [], published: null } };
   const xml = readXmlEntry(bytes, entries, 'docProps/core.xml', fileName);
-  if (xml === null) return null;
+  if (xml === null) return none;
   try {
-    const el = xmlElements(xml).find((e) => /(^|:)title$/.test(e.name));
-    const title = el?.text.replace(/[ \t\n\r\f]+/g, ' ').trim();
-    return title ? title : null;
+    const elements = xmlElements(xml);
+    const text = (local: RegExp): string | null => {
+      const value = elements.find((e) => local.test(e.name))?.text.replace(/[ \t\n\r\f]+/g, ' ').trim();
+      return value ? value : null;
+    };
+    return {
+      title: text(/(^|:)title$/),
+      properties: { authors: parseAuthors(text(/(^|:)creator$/)), published: parseDocumentDate(text(/(^|:)created$/)) },
+    };
   } catch {
-    return null; // a broken core.xml costs the title, not the document
+    return none;
   }
 }
 
@@ -481,10 +490,12 @@ export function createDocxExtractor(limits: DocxLimits = DEFAULT_DOCX_LIMITS): E
       blockType: b.blockType,
     }));
     const firstHeading = split.blocks.find((b) => b.blockType === 'heading')?.text.replace(/\n/g, ' ') ?? null;
+    const core = coreProperties(bytes, entries, ctx.fileName);
     return {
       kind: 'docx',
       method: `mammoth@${MAMMOTH_VERSION}`,
-      title: coreTitle(bytes, entries, ctx.fileName) ?? firstHeading,
+      title: core.title ?? firstHeading,
+      ...(hasProperties(core.properties) ? { properties: core.properties } : {}),
       pageCount: null,
       segments,
       warnings,

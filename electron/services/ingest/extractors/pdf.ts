@@ -1,6 +1,7 @@
 import { AppError } from '../../../../shared/contract/errors.ts';
 import type { Warning } from '../../../../shared/contract/schemas.ts';
 import { assessText } from '../../../../shared/text/text-quality.ts';
+import { hasProperties, parseAuthors, parseDocumentDate, type DocumentProperties } from '../../../../shared/domain/document-properties.ts';
 import type { ExtractContext, ExtractedDocument, ExtractedSegment } from '../extracted.ts';
 import { loadPdfjs, PDFJS_ASSETS, PDFJS_VERSION, TEXT_CONTENT_OPTIONS } from '../pdfjs.ts';
 
@@ -65,6 +66,7 @@ function translateOpenError(e: unknown, fileName: string, gavePassword: boolean)
 export interface PdfPart {
   pageCount: number;
   title: string | null;
+  properties?: DocumentProperties;
   segments: ExtractedSegment[];
   scannedPages: number[];
   failedPages: number[];
@@ -146,7 +148,7 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
     const last = Math.min(pageCount, ctx.lastPage ?? pageCount);
     const labels = await doc.getPageLabels().catch(() => null);
     const meta = await doc.getMetadata().catch(() => null);
-    const info = (meta?.info ?? {}) as { Title?: unknown; IsAcroFormPresent?: unknown };
+    const info = (meta?.info ?? {}) as PdfInfo;
     const part: PdfPart = { pageCount, title: null, segments: [], scannedPages: [], failedPages: [], unusablePages: [], formFields: [] };
     for (let n = first; n <= last; n++) {
       if (ctx.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${ctx.fileName} was cancelled.`);
@@ -187,6 +189,7 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
     }
     if (first === 1) {
       part.title = typeof info.Title === 'string' && info.Title.trim() ? info.Title.trim() : null;
+      part.properties = pdfProperties(info, meta?.metadata ?? null);
     }
     return part;
   } finally {
@@ -237,7 +240,38 @@ export function mergePdfParts(parts: PdfPart[], fileName: string): ExtractedDocu
     });
   }
   const title = parts.find((p) => p.title !== null)?.title ?? null;
-  return { kind: 'pdf', method: `pdfjs-text@${PDFJS_VERSION}`, title, pageCount, segments, warnings };
+  const properties = parts.find((p) => hasProperties(p.properties))?.properties;
+  return { kind: 'pdf', method: `pdfjs-text@${PDFJS_VERSION}`, title, ...(properties ? { properties } : {}), pageCount, segments, warnings };
+}
+
+interface PdfInfo {
+  Title?: unknown;
+  Author?: unknown;
+  CreationDate?: unknown;
+  IsAcroFormPresent?: unknown;
+}
+
+/** pdf.js's parsed XMP packet: values by their qualified names (dc:creator is a list). */
+interface XmpMetadata {
+  get(name: string): unknown;
+}
+
+/** Authors and date from the Info dictionary, else from XMP (Dublin Core creator, xmp:CreateDate). */
+function pdfProperties(info: PdfInfo, xmp: XmpMetadata | null): DocumentProperties {
+  const xmpValue = (name: string): unknown => {
+    try {
+      return xmp?.get(name) ?? null;
+    } catch {
+      return null; // a malformed XMP packet costs the properties, not the document
+    }
+  };
+  const textList = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  let authors = parseAuthors(textList(info.Author));
+  if (authors.length === 0) authors = parseAuthors(textList(xmpValue('dc:creator')));
+  const published =
+    parseDocumentDate(typeof info.CreationDate === 'string' ? info.CreationDate : null) ??
+    parseDocumentDate(textList(xmpValue('xmp:createdate'))[0] ?? textList(xmpValue('xmp:CreateDate'))[0] ?? null);
+  return { authors, published };
 }
 
 /** The whole PDF in this thread (the pool splits long ones across workers instead). */
