@@ -5,6 +5,7 @@ import { AuditService } from './audit/audit-service.ts';
 import { EventBus } from './events.ts';
 import { ExportService } from './export/export-service.ts';
 import { ExportStore } from './store/export-store.ts';
+import { SourceWatcher } from './health/source-watcher.ts';
 import { HealthService, type HealthSettings } from './health/health-service.ts';
 import { IngestService, type IngestSettings } from './ingest/ingest-service.ts';
 import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
@@ -49,6 +50,8 @@ export interface Services {
   readonly ingest: IngestService;
   readonly search: SearchService;
   readonly health: HealthService;
+  /** Marks moved and changed files as they happen; started by the app (host, shell), not the CLI. */
+  readonly watcher: SourceWatcher;
   readonly answers: AnswersService;
   readonly audit: AuditService;
   readonly exports: ExportService;
@@ -99,6 +102,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const warmViewer = platform.mode === 'cli' ? () => undefined : () => viewPool.warm();
   const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs);
   const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
+  const watcher = new SourceWatcher(new HealthStore(db), health, events);
   const anchoring = new AnchoringStore(db);
   const answersStore = new AnswersStore(db);
   const audit = new AuditService(db);
@@ -202,12 +206,14 @@ export function createServices(platform: Platform, workspaceDir: string, options
     ingest,
     search,
     health,
+    watcher,
     answers,
     audit,
     exports,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => {
+      void watcher.stop();
       void pool.close();
       void viewPool.close();
       db.close();

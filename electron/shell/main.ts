@@ -66,6 +66,8 @@ export function bootstrap(): void {
     const services = createServices(electronPlatform(() => mainWindow), resolveWorkspaceDir(process.argv));
     // Source health at open (DESIGN.md §7), in the background: the window opens at once.
     services.health.checkAll().catch((e: unknown) => process.stderr.write(`Source health check failed: ${(e as Error).message}\n`));
+    // Then files moved or changed while the app is open are marked as it happens.
+    services.watcher.start();
     registerAppProtocol(services, rendererDir);
     registerIpc(services);
     mainWindow = createWindow(services);

@@ -7,6 +7,8 @@ import { useAnswers } from '../features/answers/answers-store.ts';
 import { CitationBar } from '../features/answers/CitationBar.tsx';
 import { LibraryPanel } from '../features/library/LibraryPanel.tsx';
 import { useLibrary } from '../features/library/library-store.ts';
+import { useCheckOnFocus } from '../features/relink/check-on-focus.ts';
+import { FindMissingDialog } from '../features/relink/FindMissingDialog.tsx';
 import { RelinkDialog } from '../features/relink/RelinkDialog.tsx';
 import { ExportDialog } from '../features/reports/ExportDialog.tsx';
 import { ViewerPanel } from '../features/viewer/ViewerPanel.tsx';
@@ -28,6 +30,7 @@ export function App() {
   const [tab, setTab] = useState<Tab>(savedTab);
   const sourceCount = useLibrary((s) => s.sources.length);
   const answerCount = useAnswers((s) => s.answers.length);
+  useCheckOnFocus();
 
   useEffect(() => {
     client
@@ -90,6 +93,7 @@ export function App() {
         </div>
       </main>
       <RelinkDialog />
+      <FindMissingDialog />
       <ExportDialog />
     </div>
   );

@@ -2,6 +2,7 @@ import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import type { SourceSummary } from '../../../../shared/contract/schemas.ts';
 import { client } from '../../api/client.ts';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
+import { useFindMissing } from '../relink/find-missing-store.ts';
 import { useRelink } from '../relink/relink-store.ts';
 import { healthSummary, needsRelink } from '../relink/selectors.ts';
 import { useViewer } from '../viewer/viewer-store.ts';
@@ -19,6 +20,8 @@ export function LibraryPanel() {
   const [followLinks, setFollowLinks] = useState(false);
   const [dropNote, setDropNote] = useState<string | null>(null);
   const { checking, checkError, byId: healthById, check, open: openRelink } = useRelink();
+  const openFindMissing = useFindMissing((s) => s.open);
+  const missingIds = sources.filter((s) => needsRelink(s.health)).map((s) => s.id);
 
   useEffect(() => {
     void refresh();
@@ -100,6 +103,11 @@ export function LibraryPanel() {
         <span className="check-summary" role="status">
           {checking ? '' : healthSummary(sources.map((s) => s.health))}
         </span>
+        {!checking && missingIds.length > 0 && (
+          <button type="button" onClick={() => openFindMissing(missingIds)}>
+            Find missing files in a folder…
+          </button>
+        )}
         {checkError && <span className="error" role="alert">{checkError}</span>}
       </div>
       <table className="sources">

@@ -1,6 +1,7 @@
 import { modalKeyDown } from '../../app/modal-keys.ts';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useLibrary } from '../library/library-store.ts';
+import { FolderSearchForm } from './FolderSearchForm.tsx';
 import { HealthBadge } from './HealthBadge.tsx';
 import { useRelink } from './relink-store.ts';
 import { citationsText, explainHealth, plural, relinkManySummary, searchSummary, suggestionsFolder } from './selectors.ts';
@@ -16,7 +17,6 @@ export function RelinkDialog() {
   const { target, busy, error, search, relinked, relinkedAll, close, relinkTo, searchIn, relinkAll } = useRelink();
   const addSources = useLibrary((s) => s.ingest);
   const [pathText, setPathText] = useState('');
-  const [dirText, setDirText] = useState('');
   const dialogRef = useRef<HTMLDivElement>(null);
   const pathRef = useRef<HTMLInputElement>(null);
   const returnFocus = useRef<HTMLElement | null>(null);
@@ -30,7 +30,6 @@ export function RelinkDialog() {
     if (targetId === null) return;
     returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setPathText(useRelink.getState().target?.path ?? '');
-    setDirText('');
     pathRef.current?.focus();
     pathRef.current?.select();
     return () => returnFocus.current?.focus();
@@ -52,11 +51,6 @@ export function RelinkDialog() {
     e.preventDefault();
     const p = pathText.trim();
     if (p) void relinkTo(p);
-  };
-  const submitDir = (e: FormEvent) => {
-    e.preventDefault();
-    const d = dirText.trim();
-    if (d) void searchIn(d);
   };
 
   const matches = search?.results[0]?.matches ?? [];
@@ -106,22 +100,7 @@ export function RelinkDialog() {
               </div>
               <p className="hint">Accepted only if the file has the same bytes (SHA-256) as the one ingested.</p>
             </form>
-            <form className="relink-form" onSubmit={submitDir}>
-              <label htmlFor={`${titleId}-dir`}>Or search a folder for it (subfolders included)</label>
-              <div className="row">
-                <input
-                  id={`${titleId}-dir`}
-                  value={dirText}
-                  onChange={(e) => setDirText(e.target.value)}
-                  spellCheck={false}
-                  autoComplete="off"
-                  placeholder="/home/me/Documents"
-                />
-                <button type="submit" disabled={busy !== null || dirText.trim() === ''}>
-                  {busy === 'search' ? 'Searching…' : 'Search'}
-                </button>
-              </div>
-            </form>
+            <FolderSearchForm key={target.id} label="Or search a folder for it (subfolders included)" busy={busy === 'search'} disabled={busy !== null} onSearch={(d) => void searchIn(d)} />
           </>
         )}
 

@@ -67,8 +67,8 @@ export function suggestionsFolder(suggestions: readonly RelinkSuggestion[], reli
   return common || dirOf(relinkedPath);
 }
 
-export function relinkManySummary(result: RelinkManyResult): string {
+export function relinkManySummary(result: RelinkManyResult, noun = 'more source'): string {
   const ok = result.results.filter((r) => r.ok).length;
   const failed = result.results.length - ok;
-  return failed === 0 ? `✓ Relinked ${plural(ok, 'more source')}.` : `Relinked ${ok} of ${result.results.length}; ${failed} could not be relinked:`;
+  return failed === 0 ? `✓ Relinked ${plural(ok, noun)}.` : `Relinked ${ok} of ${result.results.length}; ${failed} could not be relinked:`;
 }
