@@ -146,5 +146,11 @@ describe('the DOCX and text viewers in Chromium: open from the library, go to a 
     await page.getByLabel('Find in document').fill('paid at full salary');
     await page.getByLabel('Find in document').press('Enter');
     await expect.poll(marked).toEqual([{ text: 'paid at full salary', block: '16', line: null }]);
+    // The banner leads back to the original: Relink… opens the relink dialog for this source.
+    await page.getByRole('note').getByRole('button', { name: 'Relink…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Relink ${HANDBOOK.fileName}` });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
   });
 });
