@@ -176,8 +176,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
       hits: search.search(query, sourceIds === undefined ? { limit, snippets } : { limit, sourceIds, snippets }),
     }),
     'sources.check': ({ ids }) => health.checkAll(ids),
-    'sources.relink': async ({ id, path }) => {
-      const done = await health.relink(id, path);
+    'sources.relink': async ({ id, path, searchedDir }) => {
+      const done = await health.relink(id, path, searchedDir);
       return { source: summary(requireSource(id), health.healthOf(id)), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
     },
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),

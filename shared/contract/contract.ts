@@ -73,7 +73,8 @@ export const contract = {
     output: HealthReport,
   },
   'sources.relink': {
-    input: z.object({ id: SourceId, path: z.string().min(1).max(4096) }),
+    // searchedDir: the folder searched to find this file; the other missing files are looked for there too.
+    input: z.object({ id: SourceId, path: z.string().min(1).max(4096), searchedDir: z.string().min(1).max(4096).optional() }),
     output: RelinkResult,
   },
   'sources.relinkMany': {

@@ -224,11 +224,31 @@ export class HealthService {
    * hold them stop being current; history is kept. Returns the other missing sources found at the
    * matching place under the new folder (a renamed folder is the common case).
    */
-  async relink(sourceId: number, newPath: string): Promise<RelinkOutcome> {
+  async relink(sourceId: number, newPath: string, searchedDir?: string): Promise<RelinkOutcome> {
     const done = await this.relinkOne(sourceId, newPath);
     const suggestions = await this.suggest(done.previousPath, done.path, sourceId);
+    // The file was found by searching a folder: the other missing files may be anywhere in that tree.
+    if (searchedDir !== undefined) suggestions.push(...(await this.suggestInTree(searchedDir, sourceId, suggestions)));
     this.announce();
     return { ...done, suggestions };
+  }
+
+  /** Missing sources found exactly once under `dir` (several copies are left for the analyst to pick). */
+  private async suggestInTree(dir: string, excludeId: number, already: readonly RelinkSuggestion[]): Promise<RelinkSuggestion[]> {
+    const taken = new Set([excludeId, ...already.map((s) => s.id)]);
+    const missing = [...this.last.values()].filter((s) => s.health === 'missing' && !taken.has(s.id));
+    if (missing.length === 0) return [];
+    const fromPath = new Map(missing.map((s) => [s.id, s.path]));
+    try {
+      const found = await this.searchFolderMany(missing.map((s) => s.id), dir);
+      return found.results.flatMap((r) => {
+        const only = r.matches.length === 1 ? r.matches[0] : undefined;
+        return only !== undefined ? [{ id: r.id, fileName: r.fileName, fromPath: fromPath.get(r.id) ?? null, path: only }] : [];
+      });
+    } catch (e) {
+      if (e instanceof AppError) return []; // the folder went away since the search: no suggestions
+      throw e;
+    }
   }
 
   /** Confirms several relinks in one go (e.g. the suggestions); each one is hash-checked on its own. */

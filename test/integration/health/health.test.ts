@@ -195,6 +195,25 @@ describe('source health and relinking', () => {
     expect(r.suggestions).toEqual([{ id: ids.get('y.txt'), fileName: 'y.txt', fromPath: y, path: path.join(docs, 'case-2023-closed', 'letters', 'y.txt') }]);
   });
 
+  it('after a relink picked from a folder search, offers the other missing files found anywhere in that tree', async () => {
+    const x = writeFile(path.join(docs, 'inbox'), 'x.txt', 'Report x.\n');
+    const y = writeFile(path.join(docs, 'inbox'), 'y.txt', 'Letter y, longer.\n');
+    const z = writeFile(path.join(docs, 'inbox'), 'z.txt', 'Note z, the longest of the three.\n');
+    const ids = await ingestAll(services, [x, y, z]);
+    // Filed away by someone else into unrelated subfolders: no path mapping can guess where.
+    const tree = path.join(services.dir, 'filed');
+    const moves: [string, string][] = [[x, path.join(tree, '2024', 'q1', 'x.txt')], [y, path.join(tree, 'letters', 'y.txt')], [z, path.join(tree, 'misc', 'deep', 'z.txt')]];
+    for (const [from, to] of moves) {
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      fs.renameSync(from, to);
+    }
+    await services.health.checkAll();
+    const withoutTree = await services.health.relink(ids.get('x.txt') ?? 0, path.join(tree, '2024', 'q1', 'x.txt'));
+    expect(withoutTree.suggestions).toEqual([]);
+    const r = await services.health.relink(ids.get('y.txt') ?? 0, path.join(tree, 'letters', 'y.txt'), tree);
+    expect(r.suggestions).toEqual([{ id: ids.get('z.txt'), fileName: 'z.txt', fromPath: z, path: path.join(tree, 'misc', 'deep', 'z.txt') }]);
+  });
+
   it('refuses a same-named file with other bytes with HASH_MISMATCH and offers ingesting it as a new version', async () => {
     const file = writeFile(docs, 'policy.txt', 'Leave policy: 14 days.\n');
     const ids = await ingestAll(services, [file]);

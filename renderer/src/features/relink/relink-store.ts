@@ -98,7 +98,10 @@ export const useRelink = create<RelinkState>((set, get) => ({
     if (!target) return;
     set({ busy: 'relink', error: null, relinkedAll: null });
     try {
-      const result = await client.call('sources.relink', { id: target.id, path });
+      // A file picked from a folder search: the other missing files are looked for in that whole tree.
+      const search = get().search;
+      const searchedDir = search?.results.some((r) => r.matches.includes(path)) ? search.dir : undefined;
+      const result = await client.call('sources.relink', { id: target.id, path, ...(searchedDir ? { searchedDir } : {}) });
       const byId = { ...get().byId };
       const prior = byId[target.id];
       byId[target.id] = { id: target.id, fileName: target.fileName, path: result.path, health: 'ok', citations: prior?.citations ?? target.citations ?? 0, detail: 'relinked' };
