@@ -4,12 +4,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toErrorData } from '../../shared/contract/errors.ts';
 import { MAX_ANSWER_CHARS } from '../../shared/contract/answer-schemas.ts';
-import { fail } from '../../shared/contract/envelope.ts';
+import { fail, ok } from '../../shared/contract/envelope.ts';
 import { parseRange } from '../services/sources/byte-range.ts';
 import type { Services } from '../services/create-services.ts';
 import { BodyBudget, readBodyWithin } from './request-body.ts';
 import { CONTENT_SECURITY_POLICY, checkRequest, tokenCookie } from './security.ts';
 import { contentTypeFor, resolveInside } from './static-files.ts';
+import { receiveUpload } from './upload.ts';
 
 export interface HostOptions {
   services: Services;
@@ -126,6 +127,20 @@ export async function startHost(options: HostOptions): Promise<Host> {
         return;
       }
       sendJson(res, await services.dispatch(name, input));
+      return;
+    }
+
+    if (url.pathname === '/upload') {
+      if (req.method !== 'POST') {
+        send(res, 405, 'Use POST.\n', 'text/plain; charset=utf-8', { allow: 'POST' });
+        return;
+      }
+      try {
+        sendJson(res, ok(await receiveUpload(req, url, services)));
+      } catch (e) {
+        const data = toErrorData(e);
+        sendJson(res, fail(data), data.code === 'FILE_TOO_LARGE' ? 413 : 200);
+      }
       return;
     }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { createDispatcher, type Dispatch, type Handlers } from '../../shared/contract/dispatcher.ts';
 import { AppError } from '../../shared/contract/errors.ts';
 import type { Health, SourceSummary } from '../../shared/contract/schemas.ts';
@@ -20,6 +21,7 @@ import { openDatabase, schemaVersion, type Db } from './store/database.ts';
 import { HealthStore } from './store/health-store.ts';
 import { SearchStore } from './store/search-store.ts';
 import { SettingsStore } from './store/settings-store.ts';
+import { inboxDir } from './workspace/inbox.ts';
 import { ingestSettingsFrom, WorkspaceSettingsService } from './workspace/settings.ts';
 import { AnchoringStore } from './store/anchoring-store.ts';
 import { AnswersStore } from './store/answers-store.ts';
@@ -62,8 +64,10 @@ export interface Services {
 }
 
 /** `health` is the last known one (HealthService); 'unchecked' until a check has seen the source. */
-function summary(row: SourceRow, health: Health): SourceSummary {
+function summary(row: SourceRow, health: Health, inboxDir?: string): SourceSummary {
+  const uploaded = inboxDir !== undefined && row.current_path !== null && row.current_path.startsWith(inboxDir + path.sep);
   return {
+    ...(uploaded ? { uploaded } : {}),
     id: row.id,
     sha256: row.sha256,
     kind: row.kind,
@@ -101,6 +105,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   // first document opens without waiting for a process to start (not for one-shot CLI commands).
   const warmViewer = platform.mode === 'cli' ? () => undefined : () => viewPool.warm();
   const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs);
+  const inbox = inboxDir(workspaceDir);
   const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
   const watcher = new SourceWatcher(new HealthStore(db), health, events);
   const anchoring = new AnchoringStore(db);
@@ -135,12 +140,12 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'sources.list': () => {
       warmViewer();
-      return sources.list().map((row) => summary(row, health.healthOf(row.id)));
+      return sources.list().map((row) => summary(row, health.healthOf(row.id), inbox));
     },
     'sources.setRestricted': ({ ids, restricted }) => {
       const changed = setRestricted(sources, answersStore, ids, restricted);
       const rows = [...new Set(ids)].map(requireSource);
-      return { sources: rows.map((row) => summary(row, health.healthOf(row.id))), changed: changed.length };
+      return { sources: rows.map((row) => summary(row, health.healthOf(row.id), inbox)), changed: changed.length };
     },
     'sources.get': async ({ id }) => {
       const row = requireSource(id);
@@ -150,7 +155,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       );
       return {
         servedFrom,
-        ...summary(row, health.healthOf(id)),
+        ...summary(row, health.healthOf(id), inbox),
         extraction: row.extraction_method,
         knownPaths: sources.paths(id).map((p) => ({ path: p.path, firstSeenAt: p.first_seen_at, current: p.current === 1 })),
         pages: sources.pageSummaries(id),
@@ -178,7 +183,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'sources.check': ({ ids }) => health.checkAll(ids),
     'sources.relink': async ({ id, path, searchedDir }) => {
       const done = await health.relink(id, path, searchedDir);
-      return { source: summary(requireSource(id), health.healthOf(id)), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
+      return { source: summary(requireSource(id), health.healthOf(id), inbox), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
     },
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),

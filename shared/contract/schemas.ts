@@ -49,6 +49,8 @@ export const SourceSummary = z.object({
   /** Never sent to a model endpoint, not even a passage of it (DESIGN.md §8). */
   restricted: z.boolean(),
   warnings: z.array(Warning),
+  /** Dropped on the page in browser mode: its only file is the workspace's inbox copy. */
+  uploaded: z.boolean().optional(),
 });
 export type SourceSummary = z.infer<typeof SourceSummary>;
 

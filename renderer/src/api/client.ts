@@ -1,6 +1,7 @@
 import type { HandlerInput, HandlerName, HandlerOutput } from '../../../shared/contract/contract.ts';
 import type { Envelope } from '../../../shared/contract/envelope.ts';
 import type { ErrorCode } from '../../../shared/contract/errors.ts';
+import type { IngestResult } from '../../../shared/contract/schemas.ts';
 import { AppEvent } from '../../../shared/contract/events.ts';
 import type { EvidenceBridge } from './bridge.ts';
 
@@ -24,6 +25,11 @@ export interface Client {
   sourceUrl(sourceId: number): string;
   /** A dropped file's path, where the platform can tell it (Electron). */
   pathForFile(file: File): string | null;
+  /**
+   * Sends a dropped document's bytes to be kept in the workspace's inbox and ingested (browser
+   * mode, where the page cannot see the file's path); absent in Electron, which ingests by path.
+   */
+  uploadFile?: (file: File) => Promise<IngestResult>;
 }
 
 function unwrap<T>(envelope: Envelope<unknown>): T {
@@ -50,28 +56,27 @@ function electronClient(bridge: EvidenceBridge): Client {
   };
 }
 
+/** A POST to the loopback host, its envelope unwrapped; a host gone or a refused page said as such. */
+async function postToHost<T>(url: string, init: { headers: Record<string, string>; body: BodyInit }): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, { method: 'POST', credentials: 'same-origin', ...init });
+  } catch (e) {
+    throw new ClientError('INTERNAL', `The Evidence Desk host did not answer (${(e as Error).message}). Is it still running?`);
+  }
+  if (response.status === 403) {
+    throw new ClientError('FORBIDDEN', 'The host refused this page: open the URL it printed (with its token) again.');
+  }
+  return unwrap<T>((await response.json()) as Envelope<unknown>);
+}
+
 function httpClient(): Client {
   let source: EventSource | null = null;
   const listeners = new Set<(event: AppEvent) => void>();
   return {
     mode: 'browser',
-    call: async (name, input) => {
-      let response: Response;
-      try {
-        response = await fetch(`/api/${encodeURIComponent(name)}`, {
-          method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(input ?? {}),
-        });
-      } catch (e) {
-        throw new ClientError('INTERNAL', `The Evidence Desk host did not answer (${(e as Error).message}). Is it still running?`);
-      }
-      if (response.status === 403) {
-        throw new ClientError('FORBIDDEN', 'The host refused this page: open the URL it printed (with its token) again.');
-      }
-      return unwrap(await response.json() as Envelope<unknown>);
-    },
+    call: async (name, input) =>
+      postToHost(`/api/${encodeURIComponent(name)}`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(input ?? {}) }),
     onEvent: (listener) => {
       listeners.add(listener);
       if (!source) {
@@ -91,6 +96,8 @@ function httpClient(): Client {
     },
     sourceUrl: (id) => `/source/${id}`,
     pathForFile: () => null,
+    // The File streams as the body: a large PDF is never read into the page's memory first.
+    uploadFile: (file) => postToHost(`/upload?name=${encodeURIComponent(file.name)}`, { headers: { 'content-type': 'application/octet-stream' }, body: file }),
   };
 }
 

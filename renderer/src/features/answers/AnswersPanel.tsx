@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { dropFiles } from '../library/drops.ts';
 import { useLibrary } from '../library/library-store.ts';
 import { AnswerList } from './AnswerList.tsx';
 import { AnswerReview } from './AnswerReview.tsx';
@@ -17,7 +18,7 @@ function hasFiles(e: DragEvent): boolean {
  * never a path), ask the offline answerer, pick an answer, review it.
  */
 export function AnswersPanel() {
-  const { selectedId, refresh, importFiles } = useAnswers();
+  const { selectedId, refresh, addNotice } = useAnswers();
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
 
@@ -39,7 +40,8 @@ export function AnswersPanel() {
     e.preventDefault();
     depth.current = 0;
     setDragging(false);
-    void importFiles(Array.from(e.dataTransfer.files));
+    // Documents dropped here go to Sources, with a sentence saying so.
+    void dropFiles(Array.from(e.dataTransfer.files), 'answers').then((note) => note && addNotice({ tone: 'ok', text: note }));
   };
 
   return (

@@ -44,6 +44,8 @@ interface AnswersState {
   refresh(): Promise<void>;
   select(id: number | null): Promise<void>;
   importFiles(files: readonly File[]): Promise<void>;
+  /** A sentence for the notices line (e.g. where dropped files went). */
+  addNotice(notice: Notice): void;
   ask(question: string): Promise<boolean>;
   verify(): Promise<void>;
   review(citationId: number, decision: ReviewDecision, note?: string): Promise<void>;
@@ -109,6 +111,8 @@ export const useAnswers = create<AnswersState>((set, get) => ({
       if (get().selectedId === id) set({ detail: null, detailError: describe(e).text });
     }
   },
+
+  addNotice: (notice) => set({ notices: [...get().notices, notice] }),
 
   importFiles: async (files) => {
     if (files.length === 0) return;

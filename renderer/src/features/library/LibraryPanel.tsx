@@ -1,6 +1,7 @@
 import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import type { SourceSummary } from '../../../../shared/contract/schemas.ts';
 import { client } from '../../api/client.ts';
+import { dropFiles } from './drops.ts';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
 import { useFindMissing } from '../relink/find-missing-store.ts';
 import { useRelink } from '../relink/relink-store.ts';
@@ -12,7 +13,7 @@ import { formatBytes, ingestSummary, progressLine, skippedLines, sourceExtent } 
 import { SkippedList } from './SkippedList.tsx';
 
 export function LibraryPanel() {
-  const { sources, error, ingesting, progress, walk, skipped, lastIngest, refresh, ingest, setProgress, onWalk, cancel, setRestricted } = useLibrary();
+  const { sources, error, ingesting, uploading, progress, walk, skipped, lastIngest, refresh, ingest, setProgress, onWalk, cancel, setRestricted } = useLibrary();
   const openSource = useViewer((s) => s.open);
   const openId = useViewer((s) => s.sourceId);
   const [pathText, setPathText] = useState('');
@@ -43,13 +44,9 @@ export function LibraryPanel() {
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     const files = Array.from(e.dataTransfer.files);
-    const paths = files.map((f) => client.pathForFile(f)).filter((p): p is string => Boolean(p));
-    if (paths.length > 0) {
-      setDropNote(null);
-      void ingest(paths, undefined, followLinks);
-    } else if (files.length > 0) {
-      setDropNote('In browser mode the page cannot see where a dropped file lives: paste its path below instead.');
-    }
+    if (files.length === 0) return;
+    setDropNote(null);
+    void dropFiles(files, 'sources', followLinks).then(setDropNote);
   };
 
   return (
@@ -77,6 +74,11 @@ export function LibraryPanel() {
               Cancel
             </button>
           )}
+        </p>
+      )}
+      {uploading && (
+        <p className="progress" role="status">
+          Uploading {uploading.name} to the workspace ({uploading.index} of {uploading.count})…
         </p>
       )}
       {ingesting && skipped.length > 0 && <SkippedList {...skippedLines(skipped)} />}
@@ -131,6 +133,7 @@ export function LibraryPanel() {
                     </button>
                     {s.warnings.length > 0 && <span className="badge" title={s.warnings.map((w) => w.message).join('\n')}>⚠ {s.warnings.length}</span>}
                   </span>
+                  {s.uploaded && <span className="muted">Uploaded from the browser: the workspace’s copy is the source of record.</span>}
                   <RestrictedToggle fileName={s.fileName} restricted={s.restricted} onToggle={() => void setRestricted(s.id, !s.restricted)} />
                 </div>
               </td>

@@ -18,6 +18,10 @@ interface LibraryState {
   lastIngest: IngestResult | null;
   refresh(): Promise<void>;
   ingest(paths: string[], password?: string, followSymlinks?: boolean): Promise<void>;
+  /** Browser mode: dropped documents sent to the host one by one, kept in the workspace's inbox, ingested. */
+  upload(files: File[]): Promise<void>;
+  /** The upload under way, for the progress line. */
+  uploading: { name: string; index: number; count: number } | null;
   setProgress(progress: IngestProgress | null): void;
   onWalk(walk: IngestWalk): void;
   /** Stops the running batch: files already stored stay, the rest are not ingested. */
@@ -61,6 +65,33 @@ export const useLibrary = create<LibraryState>((set, get) => ({
       set({ error: message(e) });
     } finally {
       set({ ingesting: false, progress: null, walk: null, skipped: [], batchId: null });
+    }
+  },
+  uploading: null,
+  upload: async (files) => {
+    const send = client.uploadFile;
+    if (!send || files.length === 0) return;
+    set({ ingesting: true, error: null, lastIngest: null });
+    const combined: IngestResult = { batchId: '', files: [], skipped: [], cancelled: false };
+    try {
+      for (const [i, file] of files.entries()) {
+        set({ uploading: { name: file.name, index: i + 1, count: files.length } });
+        try {
+          const result = await send(file);
+          combined.batchId = result.batchId;
+          // The inbox path is the workspace's own; the analyst knows the file by its name.
+          combined.files.push(...result.files.map((f) => ({ ...f, path: file.name })));
+        } catch (e) {
+          const error = e instanceof ClientError ? { code: e.code, message: e.message } : { code: 'INTERNAL' as const, message: String(e) };
+          combined.files.push({ ok: false, path: file.name, error });
+        }
+        set({ lastIngest: { ...combined, files: [...combined.files] } });
+      }
+      const ids = combined.files.flatMap((f) => (f.ok ? [f.sourceId] : []));
+      if (ids.length > 0) await client.call('sources.check', { ids }).catch(() => undefined);
+      await get().refresh();
+    } finally {
+      set({ ingesting: false, uploading: null });
     }
   },
   setProgress: (progress) => set(progress ? { progress, batchId: progress.batchId } : { progress }),
