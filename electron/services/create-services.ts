@@ -19,6 +19,7 @@ import { openDatabase, schemaVersion, type Db } from './store/database.ts';
 import { HealthStore } from './store/health-store.ts';
 import { SearchStore } from './store/search-store.ts';
 import { SettingsStore } from './store/settings-store.ts';
+import { ReviewService } from './verification/review-service.ts';
 import { ingestSettingsFrom, WorkspaceSettingsService } from './workspace/settings.ts';
 import { AnchoringStore } from './store/anchoring-store.ts';
 import { AnswersStore } from './store/answers-store.ts';
@@ -102,6 +103,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const anchoring = new AnchoringStore(db);
   const answersStore = new AnswersStore(db);
   const audit = new AuditService(db);
+  const review = new ReviewService(answersStore, new SettingsStore(db));
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
@@ -184,7 +186,10 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.get': ({ id }) => answers.get(id),
     'answers.verify': ({ id }) => answers.verify(id),
     'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),
-    'answers.review': ({ citationId, decision, note }) => answers.review(citationId, decision, note ?? null),
+    'answers.review': ({ citationId, decision, note, reviewer }) => review.decide(citationId, decision, note ?? null, reviewer),
+    'answers.undoReview': ({ citationId, reviewer }) => review.undo(citationId, reviewer),
+    'answers.reviewer': () => ({ name: review.reviewer() }),
+    'answers.setReviewer': ({ name }) => ({ name: review.setReviewer(name) }),
     'answers.reanchor': ({ citationId, sourceId }) => answers.reanchor(citationId, sourceId),
     'audit.verify': () => audit.check(),
     'answers.export': (input) => appExport.exportTo(input),
