@@ -61,7 +61,7 @@ export function acceptNeedsNote(result: { status: CitationStatus; verdict: Claim
   if (!result) return null;
   if (result.status === 'not_found') return 'its quote was not found in the source';
   if (result.status === 'source_unknown') return 'no document in the workspace matches its source';
-  if (result.verdict === 'contradicted') return 'the source says something else than the claim';
+  if (result.verdict === 'contradicted') return 'the source contradicts the claim';
   if (result.verdict === 'not_found') return 'no evidence for the claim was found';
   return null;
 }
