@@ -164,7 +164,9 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
   });
 
   it('records accept and flag-with-a-note, and they are still there after a reload', async () => {
-    await card(CITED.verified.marker).getByRole('button', { name: '✓ Accept' }).click();
+    // Accepting takes a confirm: the button opens the card's form, its own button records it.
+    await card(CITED.verified.marker).getByRole('button', { name: '✓ Accept…' }).click();
+    await card(CITED.verified.marker).getByRole('button', { name: `Accept [${CITED.verified.marker}]` }).click();
     await expect.poll(() => pill(CITED.verified.marker, 'decision')).toBe('accepted');
     await card(CITED.notFound.marker).getByRole('button', { name: '⚑ Flag…' }).click();
     await page.getByLabel(`Note for [${CITED.notFound.marker}]`).fill('Ask the author where the car policy comes from.');

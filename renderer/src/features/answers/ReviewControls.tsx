@@ -32,7 +32,7 @@ export function ReviewerName() {
   );
 }
 
-const FILTER_TEXT: Record<'all' | 'unreviewed' | 'problems', string> = { all: 'All citations', unreviewed: 'Not yet reviewed', problems: 'Problems (not found, partial, weak, contradicted, flagged)' };
+const FILTER_TEXT: Record<'all' | 'unreviewed' | 'problems', string> = { all: 'All citations', unreviewed: 'Not yet reviewed', problems: 'Problems to look at' };
 
 function filterText(f: CardFilter): string {
   if (f === 'all' || f === 'unreviewed' || f === 'problems') return FILTER_TEXT[f];
@@ -59,7 +59,12 @@ export function CardFilterBar({ citations }: { citations: readonly CitationDetai
     <div className="card-filter">
       <label>
         Show
-        <select value={filter} onChange={(e) => isCardFilter(e.target.value) && setFilter(e.target.value)} aria-label="Show citations">
+        <select
+          title="Problems: quotes not found or only partly, unknown sources, weak or contradicted claims, flagged citations"
+          value={filter}
+          onChange={(e) => isCardFilter(e.target.value) && setFilter(e.target.value)}
+          aria-label="Show citations"
+        >
           {option('all')}
           {option('unreviewed')}
           {option('problems')}

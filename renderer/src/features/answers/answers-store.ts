@@ -83,21 +83,24 @@ function citationsText(n: number): string {
   return `${n} ${n === 1 ? 'citation' : 'citations'}`;
 }
 
-export const useAnswers = create<AnswersState>((set, get) => {
-  /** Sends one trail row; on success the card gets it and its decision in force, the list its progress. */
-  const appendRow = async (citationId: number, send: () => Promise<ReviewData>, failed: string): Promise<void> => {
-    set({ reviewError: null });
-    try {
-      const row = await send();
-      const detail = get().detail;
-      if (detail) set({ detail: { ...detail, citations: detail.citations.map((c) => (c.id === citationId ? withTrailRow(c, row) : c)) } });
-      if (get().draft?.citationId === citationId) set({ draft: null });
-      void get().refresh();
-    } catch (e) {
-      set({ reviewError: { citationId, text: `${failed}: ${describe(e).text}` } });
-    }
-  };
-  return {
+type Set = (partial: Partial<AnswersState>) => void;
+type Get = () => AnswersState;
+
+/** Sends one trail row; on success the card gets it and its decision in force, the list its progress. */
+async function appendRow(set: Set, get: Get, citationId: number, send: () => Promise<ReviewData>, failed: string): Promise<void> {
+  set({ reviewError: null });
+  try {
+    const row = await send();
+    const detail = get().detail;
+    if (detail) set({ detail: { ...detail, citations: detail.citations.map((c) => (c.id === citationId ? withTrailRow(c, row) : c)) } });
+    if (get().draft?.citationId === citationId) set({ draft: null });
+    void get().refresh();
+  } catch (e) {
+    set({ reviewError: { citationId, text: `${failed}: ${describe(e).text}` } });
+  }
+}
+
+export const useAnswers = create<AnswersState>((set, get) => ({
   answers: [],
   listError: null,
   selectedId: null,
@@ -201,11 +204,11 @@ export const useAnswers = create<AnswersState>((set, get) => {
 
   review: async (citationId, decision, note) => {
     const trimmed = note?.trim();
-    await appendRow(citationId, () => client.call('answers.review', trimmed ? { citationId, decision, note: trimmed } : { citationId, decision }), 'The decision was not saved');
+    await appendRow(set, get, citationId, () => client.call('answers.review', trimmed ? { citationId, decision, note: trimmed } : { citationId, decision }), 'The decision was not saved');
   },
 
   undo: async (citationId) => {
-    await appendRow(citationId, () => client.call('answers.undoReview', { citationId }), 'Nothing was undone');
+    await appendRow(set, get, citationId, () => client.call('answers.undoReview', { citationId }), 'Nothing was undone');
   },
 
   loadReviewer: async () => {
@@ -251,5 +254,4 @@ export const useAnswers = create<AnswersState>((set, get) => {
   toggleExpanded: (id) => set({ expanded: { ...get().expanded, [id]: !get().expanded[id] } }),
   setDraft: (draft) => set({ draft, reviewError: null }),
   clearNotices: () => set({ notices: [] }),
-  };
-});
+}));
