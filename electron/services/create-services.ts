@@ -53,6 +53,8 @@ export interface Services {
   readonly answers: AnswersService;
   readonly audit: AuditService;
   readonly exports: ExportService;
+  /** Review decisions: the append-only trail, the reviewer's name. */
+  readonly review: ReviewService;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
   /** Stops the extraction workers and closes the database. */
@@ -210,6 +212,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     answers,
     audit,
     exports,
+    review,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => {

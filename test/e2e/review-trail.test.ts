@@ -71,7 +71,9 @@ describe('the review trail on the desk, in Chromium', () => {
     // The key alone decided nothing.
     expect(await decision('1')).toBe('none');
     await page.keyboard.press('Enter');
-    await expect.poll(() => decision('1')).toBe('accepted');
+    await expect.poll(() => decision('1')).toBe('Accepted');
+    // Words on the card; the code, who and when in its tooltip.
+    expect(await card('1').locator('[data-role=decision]').getAttribute('title')).toMatch(/^accepted · by Ann Analyst, /);
     expect(await history('1')).toEqual(['Accepted']);
     expect(await card('1').locator('.history-rows li').first().textContent()).toMatch(/^Accepted by Ann Analyst, /);
     // Escape leaves a decision as it was.
@@ -79,7 +81,7 @@ describe('the review trail on the desk, in Chromium', () => {
     await card('1').getByRole('form', { name: 'Reject [1]' }).waitFor();
     await page.keyboard.press('Escape');
     expect(await card('1').getByRole('form').count()).toBe(0);
-    expect(await decision('1')).toBe('accepted');
+    expect(await decision('1')).toBe('Accepted');
   });
 
   it('refuses to accept a quote that is not in the source until a note says why', async () => {
@@ -94,7 +96,7 @@ describe('the review trail on the desk, in Chromium', () => {
     expect(app.services.db.prepare('SELECT count(*) AS n FROM review_decisions WHERE citation_id = ?').get(Number(await card('2').getAttribute('data-citation-id')))).toEqual({ n: 0 });
     await page.getByLabel('Note for [2]').fill('HR confirmed the car scheme by e-mail; the policy is out of date.');
     await form.getByRole('button', { name: 'Accept [2]' }).click();
-    await expect.poll(() => decision('2')).toBe('accepted');
+    await expect.poll(() => decision('2')).toBe('Accepted');
     expect(await card('2').locator('.history-note').allTextContents()).toEqual(['“HR confirmed the car scheme by e-mail; the policy is out of date.”']);
   });
 
@@ -104,10 +106,10 @@ describe('the review trail on the desk, in Chromium', () => {
     await page.keyboard.press('r');
     await page.getByLabel('Note for [1]').fill('Wrong year: the answer is about 2023.');
     await page.keyboard.press('Enter');
-    await expect.poll(() => decision('1')).toBe('rejected');
+    await expect.poll(() => decision('1')).toBe('Rejected');
     // Undo by mouse: back to accepted.
     await card('1').getByRole('button', { name: '↶ Undo' }).click();
-    await expect.poll(() => decision('1')).toBe('accepted');
+    await expect.poll(() => decision('1')).toBe('Accepted');
     await card('1').getByRole('button', { name: 'Clear decision' }).click();
     await expect.poll(() => decision('1')).toBe('none');
     expect(await history('1')).toEqual(['Cleared the decision', 'Undid “rejected”: back to accepted', 'Rejected', 'Accepted']);
@@ -129,7 +131,7 @@ describe('the review trail on the desk, in Chromium', () => {
     await page.getByRole('button', { name: /How much leave do employees get/ }).click();
     await card('1').waitFor();
     expect(await history('1')).toEqual(['Cleared the decision', 'Undid “rejected”: back to accepted', 'Rejected', 'Accepted']);
-    expect(await decision('2')).toBe('accepted');
+    expect(await decision('2')).toBe('Accepted');
   });
 
   it('filters the cards, steps through the ones shown, and shows progress in the answer list', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReviewData } from '../../../shared/contract/answer-schemas.ts';
 import { acceptNeedsNote, decisionInForce, undoPlan, undoStack } from '../../../shared/review/trail.ts';
-import { filterCitations, isProblem, progressText, trailWhat, withTrailRow } from '../../../renderer/src/features/answers/review-trail.ts';
+import { decisionPill, filterCitations, isProblem, progressText, trailWhat, withTrailRow } from '../../../renderer/src/features/answers/review-trail.ts';
 
 let next = 1;
 function row(decision: ReviewData['decision'], extra: Partial<ReviewData> = {}): ReviewData {
@@ -44,6 +44,8 @@ describe('the review trail, read the same way everywhere', () => {
     const history = [a, f, u];
     expect(history.map((x) => trailWhat(x, history))).toEqual(['Accepted', 'Flagged for follow-up', 'Undid “flagged for follow-up”: back to accepted']);
     expect(trailWhat(row('cleared', { undoesId: a.id }), [a])).toBe('Undid “accepted”: back to no decision');
+    expect(decisionPill({ ...row('flagged'), decision: 'flagged' })).toMatchObject({ icon: '⚑', text: 'Flagged', tone: 'warn', hint: expect.stringMatching(/^flagged · by Ann, /) });
+    expect(decisionPill({ ...row('rejected', { reviewer: null }), decision: 'rejected' }).hint).toMatch(/^rejected · by an unnamed reviewer, /);
   });
 
   it('filters cards by review, problems, status and verdict, and counts progress', () => {

@@ -5,8 +5,8 @@ import { HealthBadge } from '../relink/HealthBadge.tsx';
 import { useAnswers } from './answers-store.ts';
 import { Pill } from './Pill.tsx';
 import { ReviewHistory } from './ReviewHistory.tsx';
-import { acceptNeedsNote } from './review-trail.ts';
-import { citationTone, claimedText, decisionLabel, foundText, percent, statusLabel, verdictLabel } from './selectors.ts';
+import { acceptNeedsNote, decisionPill } from './review-trail.ts';
+import { citationTone, claimedText, foundText, percent, statusLabel, verdictLabel } from './selectors.ts';
 import { WordDiff } from './WordDiff.tsx';
 
 interface Props {
@@ -65,8 +65,8 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
         )}
         {current && <span className="current-tag">Current</span>}
         {c.review && c.review.decision !== 'cleared' && (
-          <span className="review-state" title={c.review.reviewer ? `by ${c.review.reviewer}` : undefined}>
-            <Pill label={decisionLabel(c.review.decision)} role="decision" />
+          <span className="review-state">
+            <Pill label={decisionPill({ ...c.review, decision: c.review.decision })} role="decision" />
           </span>
         )}
       </header>

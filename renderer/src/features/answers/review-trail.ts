@@ -5,7 +5,20 @@ import { decisionInForce } from '../../../../shared/review/trail.ts';
 import { CITATION_STATUSES, type CitationStatus } from '../../../../shared/verification/status.ts';
 import { CLAIM_VERDICTS, type ClaimVerdict } from '../../../../shared/verification/verdict.ts';
 
+import type { Label } from './selectors.ts';
+
 export { acceptNeedsNote } from '../../../../shared/review/trail.ts';
+
+const DECISION: Record<Exclude<ReviewData['decision'], 'cleared'>, Omit<Label, 'hint'>> = {
+  accepted: { icon: '✓', text: 'Accepted', tone: 'ok' },
+  rejected: { icon: '✖', text: 'Rejected', tone: 'bad' },
+  flagged: { icon: '⚑', text: 'Flagged', tone: 'warn' },
+};
+
+/** The decision in force as a card shows it: a word for people; the code, who and when in the tooltip. */
+export function decisionPill(review: ReviewData & { decision: Exclude<ReviewData['decision'], 'cleared'> }): Label {
+  return { ...DECISION[review.decision], hint: `${review.decision} · by ${trailWho(review)}, ${whenText(review.createdAt)}` };
+}
 
 const DONE: Record<ReviewData['decision'], string> = {
   accepted: 'Accepted',
