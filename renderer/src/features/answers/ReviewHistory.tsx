@@ -1,4 +1,5 @@
 import type { CitationDetail } from '../../../../shared/contract/answer-schemas.ts';
+import { undoPlan } from '../../../../shared/review/trail.ts';
 import { trailWhat, trailWho, whenText } from './review-trail.ts';
 
 /**
@@ -9,12 +10,13 @@ import { trailWhat, trailWho, whenText } from './review-trail.ts';
 export function ReviewHistory({ citation: c, onUndo, onClear }: { citation: CitationDetail; onUndo(): void; onClear(): void }) {
   if (c.history.length === 0) return null;
   const rows = [...c.history].reverse();
+  const canUndo = undoPlan(c.history) !== null;
   return (
     <section className="review-history" aria-label={`Review history of [${c.marker}]`}>
       <div className="history-head">
         <h4>Review history</h4>
         <span className="history-buttons">
-          <button type="button" onClick={onUndo} title="Go back to the decision before the last one (recorded as a new row)">
+          <button type="button" onClick={onUndo} disabled={!canUndo} title="Go back to the decision before the last one (recorded as a new row)">
             ↶ Undo
           </button>
           <button type="button" onClick={onClear} disabled={c.review === null} title="Leave this citation with no decision (recorded as a new row)">
