@@ -34,7 +34,7 @@ export const bench: Bench = async () => {
     });
     const content = JSON.stringify({ format: 'evidence-desk/answer@1', question: 'What notice do staff get?', answer: citations.map((c) => `${c.claim} [${c.marker}]`).join(' '), citations });
     const detail = services.answers.importFile({ fileName: 'bench.json', content });
-    for (const c of detail.citations.filter((_, i) => i % 5 === 0)) services.answers.review(c.id, 'accepted', 'Checked.');
+    for (const c of detail.citations.filter((_, i) => i % 5 === 0)) services.review.decide(c.id, 'accepted', 'Checked.');
 
     const figures = [];
     for (const format of ['html', 'json', 'pdf'] as const) {

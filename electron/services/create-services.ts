@@ -22,6 +22,7 @@ import { HealthStore } from './store/health-store.ts';
 import { SearchStore } from './store/search-store.ts';
 import { SettingsStore } from './store/settings-store.ts';
 import { inboxDir } from './workspace/inbox.ts';
+import { ReviewService } from './verification/review-service.ts';
 import { ingestSettingsFrom, WorkspaceSettingsService } from './workspace/settings.ts';
 import { AnchoringStore } from './store/anchoring-store.ts';
 import { AnswersStore } from './store/answers-store.ts';
@@ -57,6 +58,8 @@ export interface Services {
   readonly answers: AnswersService;
   readonly audit: AuditService;
   readonly exports: ExportService;
+  /** Review decisions: the append-only trail, the reviewer's name. */
+  readonly review: ReviewService;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
   /** Stops the extraction workers and closes the database. */
@@ -111,6 +114,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const anchoring = new AnchoringStore(db);
   const answersStore = new AnswersStore(db);
   const audit = new AuditService(db);
+  const review = new ReviewService(answersStore, new SettingsStore(db));
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
@@ -193,7 +197,10 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.get': ({ id }) => answers.get(id),
     'answers.verify': ({ id }) => answers.verify(id),
     'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),
-    'answers.review': ({ citationId, decision, note }) => answers.review(citationId, decision, note ?? null),
+    'answers.review': ({ citationId, decision, note, reviewer }) => review.decide(citationId, decision, note ?? null, reviewer),
+    'answers.undoReview': ({ citationId, reviewer }) => review.undo(citationId, reviewer),
+    'answers.reviewer': () => ({ name: review.reviewer() }),
+    'answers.setReviewer': ({ name }) => ({ name: review.setReviewer(name) }),
     'answers.reanchor': ({ citationId, sourceId }) => answers.reanchor(citationId, sourceId),
     'audit.verify': () => audit.check(),
     'answers.export': (input) => appExport.exportTo(input),
@@ -215,6 +222,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     answers,
     audit,
     exports,
+    review,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => {

@@ -113,10 +113,21 @@ export const TABLE_NOUN: Record<ChainTable, string> = {
   source_properties: 'Source properties',
 };
 
+/**
+ * Columns a later migration added to a covered table, hashed only when they hold a value: a row
+ * written before them (all NULL there) keeps the hash it was recorded with, and a value written,
+ * changed or removed afterwards changes the hash like any covered column.
+ */
+export const CHAIN_LATER_COLUMNS: Partial<Record<ChainTable, readonly string[]>> = {
+  // Migration 8: who decided, and which decision an undo takes back.
+  review_decisions: ['reviewer', 'undoes_id'],
+};
+
 /** SHA-256 of a row's canonical encoding: the table's name and its covered columns. */
 export function rowHash(table: ChainTable, row: Record<string, unknown>, digest: Digest): string {
   const picked: Record<string, unknown> = {};
   for (const c of CHAIN_TABLES[table]) picked[c] = row[c] ?? null;
+  for (const c of CHAIN_LATER_COLUMNS[table] ?? []) if (row[c] !== undefined && row[c] !== null) picked[c] = row[c];
   return digest(canonicalJson({ row: picked, table }));
 }
 

@@ -10,6 +10,7 @@ import {
   VerificationSummary,
 } from '../verification/result-schema.ts';
 import { Sha256, SourceId } from './schemas.ts';
+import { DECISIONS, TRAIL_DECISIONS } from '../review/trail.ts';
 
 export const AnswerId = z.number().int().positive();
 export const CitationId = z.number().int().positive();
@@ -32,16 +33,26 @@ export const AnswerFile = z.object({
 }).strict();
 export type AnswerFile = z.infer<typeof AnswerFile>;
 
-export const ReviewDecision = z.enum(['accepted', 'rejected', 'flagged']);
+export const ReviewDecision = z.enum(DECISIONS);
 export type ReviewDecision = z.infer<typeof ReviewDecision>;
+/** What a row of the review trail stores: a decision, or 'cleared' (none in force). */
+export const TrailDecision = z.enum(TRAIL_DECISIONS);
+export type TrailDecision = z.infer<typeof TrailDecision>;
+/** A reviewer's name as recorded on each decision and shown on reports. */
+export const ReviewerName = z.string().trim().min(1).max(200);
 
+/** One row of the review trail (append-only: a change of mind, a clear, an undo are new rows). */
 export const ReviewData = z.object({
   id: z.number().int().positive(),
   citationId: CitationId,
-  decision: ReviewDecision,
+  decision: TrailDecision,
   note: z.string().nullable(),
   supersedesId: z.number().int().positive().nullable(),
   createdAt: z.string(),
+  /** Null on rows from before names were recorded, or when none was given. */
+  reviewer: z.string().nullable(),
+  /** On an undo row: the row it took back. */
+  undoesId: z.number().int().positive().nullable(),
 });
 export type ReviewData = z.infer<typeof ReviewData>;
 
@@ -113,7 +124,10 @@ export const CitationDetail = z.object({
   confidence: z.string().nullable(),
   createdAt: z.string(),
   result: CitationResultData.nullable(),
+  /** The decision in force: the newest trail row, null when there is none or it cleared the decision. */
   review: ReviewData.nullable(),
+  /** Every row of the review trail, oldest first. */
+  history: z.array(ReviewData),
 });
 export type CitationDetail = z.infer<typeof CitationDetail>;
 
@@ -152,6 +166,8 @@ export const AnswerSummaryData = z.object({
   question: z.string().nullable(),
   createdAt: z.string(),
   citationCount: z.number().int().nonnegative(),
+  /** Citations with a decision in force (review progress). */
+  reviewedCount: z.number().int().nonnegative(),
   latestRun: z
     .object({ id: z.number().int().positive(), createdAt: z.string(), summary: VerificationSummary, riskFlags: z.array(VerificationRiskFlag) })
     .nullable(),
@@ -227,10 +243,16 @@ export const answersContract = {
     input: z.object({ question: z.string().trim().min(1).max(2000), useModel: z.boolean().optional() }),
     output: AnswerDetail,
   },
+  /** Appends a decision (or 'cleared') to a citation's trail; returns the new row. */
   'answers.review': {
-    input: z.object({ citationId: CitationId, decision: ReviewDecision, note: z.string().max(10_000).optional() }),
+    input: z.object({ citationId: CitationId, decision: TrailDecision, note: z.string().max(10_000).optional(), reviewer: ReviewerName.optional() }),
     output: ReviewData,
   },
+  /** Appends a row restoring the decision in force before the last one; returns the new row. */
+  'answers.undoReview': { input: z.object({ citationId: CitationId, reviewer: ReviewerName.optional() }), output: ReviewData },
+  /** The reviewer name recorded on decisions (and offered for reports), remembered per workspace. */
+  'answers.reviewer': { input: z.object({}), output: z.object({ name: z.string().nullable() }) },
+  'answers.setReviewer': { input: z.object({ name: ReviewerName.nullable() }), output: z.object({ name: z.string().nullable() }) },
   /** Finds a citation's quote again in another version of its source (default: the newest). */
   'answers.reanchor': { input: z.object({ citationId: CitationId, sourceId: SourceId.optional() }), output: ReanchorResult },
   'audit.verify': { input: z.object({}), output: AuditCheckData },

@@ -49,6 +49,10 @@ export const ERROR_CODES = [
   'ANSWER_INVALID',
   'ANSWER_NOT_FOUND',
   'CITATION_NOT_FOUND',
+  /** Accepting a citation whose quote or source was not found, or whose claim the source contradicts, needs a note. */
+  'REVIEW_NOTE_REQUIRED',
+  /** Clear or undo on a citation with nothing to clear or undo. */
+  'REVIEW_NO_DECISION',
   'MODEL_ENDPOINT_FAILED',
   'MODEL_NOT_CONFIGURED',
   // export

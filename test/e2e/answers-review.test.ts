@@ -164,31 +164,33 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
   });
 
   it('records accept and flag-with-a-note, and they are still there after a reload', async () => {
-    await card(CITED.verified.marker).getByRole('button', { name: '✓ Accept' }).click();
-    await expect.poll(() => pill(CITED.verified.marker, 'decision')).toBe('accepted');
+    // Accepting takes a confirm: the button opens the card's form, its own button records it.
+    await card(CITED.verified.marker).getByRole('button', { name: '✓ Accept…' }).click();
+    await card(CITED.verified.marker).getByRole('button', { name: `Accept [${CITED.verified.marker}]` }).click();
+    await expect.poll(() => pill(CITED.verified.marker, 'decision')).toBe('Accepted');
     await card(CITED.notFound.marker).getByRole('button', { name: '⚑ Flag…' }).click();
     await page.getByLabel(`Note for [${CITED.notFound.marker}]`).fill('Ask the author where the car policy comes from.');
     await page.getByRole('button', { name: `Flag [${CITED.notFound.marker}]` }).click();
-    await expect.poll(() => pill(CITED.notFound.marker, 'decision')).toBe('flagged');
+    await expect.poll(() => pill(CITED.notFound.marker, 'decision')).toBe('Flagged');
     // The keyboard records decisions too: r opens the note, Enter saves it.
     await card(CITED.contradicted.marker).click();
     await page.keyboard.press('r');
     await page.getByLabel(`Note for [${CITED.contradicted.marker}]`).fill('The policy says 30 days.');
     await page.keyboard.press('Enter');
-    await expect.poll(() => pill(CITED.contradicted.marker, 'decision')).toBe('rejected');
+    await expect.poll(() => pill(CITED.contradicted.marker, 'decision')).toBe('Rejected');
 
     await page.reload();
     // The tab is remembered; the decisions come back from the workspace.
     await page.getByRole('button', { name: /What does the HR policy say/ }).click();
-    await expect.poll(() => pill(CITED.verified.marker, 'decision')).toBe('accepted');
-    expect(await pill(CITED.notFound.marker, 'decision')).toBe('flagged');
+    await expect.poll(() => pill(CITED.verified.marker, 'decision')).toBe('Accepted');
+    expect(await pill(CITED.notFound.marker, 'decision')).toBe('Flagged');
     expect(await card(CITED.notFound.marker).locator('.review-note').textContent()).toBe('Note: Ask the author where the car policy comes from.');
     expect(await card(CITED.contradicted.marker).locator('.review-note').textContent()).toBe('Note: The policy says 30 days.');
     expect(await page.getByText('3 of 6 reviewed').count()).toBe(1);
     // Re-verifying adds a run; the decisions belong to the citations and stay.
     await page.getByRole('button', { name: 'Re-verify' }).click();
     await expect.poll(() => page.locator('.run-info').textContent()).toMatch(/^Run 2 · /);
-    expect(await pill(CITED.verified.marker, 'decision')).toBe('accepted');
+    expect(await pill(CITED.verified.marker, 'decision')).toBe('Accepted');
     await card(CITED.notFound.marker).getByRole('button', { name: 'Open' }).click();
     await page.getByTestId('citation-bar').waitFor();
     await shot('answers-review-decisions.png');

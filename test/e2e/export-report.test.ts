@@ -71,12 +71,13 @@ describe('exporting a reviewed answer from the dialog in Chromium at 1280×800 (
     await page.getByRole('button', { name: 'Import answer…' }).click();
     await (await chooser).setFiles([writeFile(docs, 'hr-answer.md', MARKDOWN)]);
     await card('1').waitFor();
-    await card('1').getByRole('button', { name: '✓ Accept' }).click();
+    await card('1').getByRole('button', { name: '✓ Accept…' }).click();
+    await card('1').getByRole('button', { name: 'Accept [1]' }).click();
     await card('2').getByRole('button', { name: '⚑ Flag…' }).click();
     await page.getByLabel('Note for [2]').fill(FLAG_NOTE);
     await page.getByRole('button', { name: 'Flag [2]' }).click();
-    await expect.poll(async () => (await card('2').locator('[data-role=decision]').textContent()) ?? '').toMatch(/flagged$/);
-    expect(await card('1').locator('[data-role=decision]').textContent()).toMatch(/accepted$/);
+    await expect.poll(async () => (await card('2').locator('[data-role=decision]').textContent()) ?? '').toMatch(/Flagged$/);
+    expect(await card('1').locator('[data-role=decision]').textContent()).toMatch(/Accepted$/);
   });
 
   it('opens a labelled dialog with focus inside; Escape closes it and focus returns to the button', async () => {

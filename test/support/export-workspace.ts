@@ -1,7 +1,8 @@
 /**
  * A workspace for the export tests: the policy workspace with an imported answer that has one
  * citation of every status and every verdict, and review decisions of every kind (accepted,
- * rejected, flagged, with and without notes, and changes of mind). Built, closed, and handed back
+ * rejected, flagged, with and without notes, changes of mind, an undo and a clear, by two named
+ * reviewers). Built, closed, and handed back
  * as folders, so the command line opens it as a user would.
  */
 import { readAnswerFile } from '../../electron/cli/answer-file.ts';
@@ -40,15 +41,24 @@ export async function exportWorkspace(): Promise<ExportWorkspace> {
     const file = writeFile(ws.docs, 'answer.json', nativeAnswer(EXPORT_CITATIONS));
     const imported = await callHandler<AnswerDetail>(services, 'answers.import', readAnswerFile(file));
     const id = (marker: string) => imported.citations.find((c) => c.marker === marker)?.id;
-    const review = (marker: string, decision: string, note?: string) => callHandler(services, 'answers.review', { citationId: id(marker), decision, ...(note ? { note } : {}) });
-    await review('1', 'accepted');
+    const review = (marker: string, decision: string, note?: string, reviewer?: string) =>
+      callHandler(services, 'answers.review', { citationId: id(marker), decision, ...(note ? { note } : {}), ...(reviewer ? { reviewer } : {}) });
+    const undo = (marker: string, reviewer?: string) => callHandler(services, 'answers.undoReview', { citationId: id(marker), ...(reviewer ? { reviewer } : {}) });
+    // The first decision names its reviewer; the name is remembered for the next ones.
+    await review('1', 'accepted', undefined, 'Dana Reviewer');
     await review('2', 'accepted');
     await review('2', 'rejected', 'Wrong page cited; changed my mind.');
     await review('3', 'flagged', 'Ask the author where this comes from.');
+    // A rejection taken back by a second reviewer: the flag is in force again.
+    await review('3', 'rejected', undefined, 'Sam Second');
+    await undo('3');
     await review('4', 'rejected', 'The policy says 14 days, not 15.');
     await review('5', 'accepted', 'Budget file to be added later; accepted on the author’s word.');
     await review('7', 'flagged');
     await review('7', 'accepted', 'Close enough to the policy’s wording.');
+    // A decision cleared: none in force, the trail kept.
+    await review('8', 'accepted');
+    await review('8', 'cleared');
     const detail = await callHandler<AnswerDetail>(services, 'answers.get', { id: imported.answer.id });
     return { workspace: services.workspaceDir, docs: ws.docs, policy: ws.policy, notes: ws.notes, answerId: imported.answer.id, detail };
   } finally {

@@ -8,9 +8,10 @@ import { ingestCommand } from './ingest.ts';
 import { relinkCommand } from './relink.ts';
 import { reportCommand } from './report.ts';
 import { restrictCommand } from './restrict.ts';
+import { reviewCommand } from './review.ts';
 import { searchCommand } from './search.ts';
 import { sourcesCommand } from './sources.ts';
 import { verifyCommand } from './verify.ts';
 
 /** Every evidesk command, in the order the usage text lists them. */
-export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, verifyCommand, askCommand, auditCommand, exportCommand, reportCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, verifyCommand, askCommand, auditCommand, reviewCommand, exportCommand, reportCommand];

@@ -134,7 +134,7 @@ export class ExportService {
             ? reportMatch(r.place, { sha256: src.sha256, pageLabel: r.pageLabel, method: r.method, text: r.matchedText ?? '' })
             : null,
         notes,
-        reviews: store.reviews(c.id).map((row) => ({ decision: row.decision, note: row.note, at: row.created_at, reviewer: null })),
+        reviews: c.history.map((row) => ({ decision: row.decision, note: row.note, at: row.createdAt, reviewer: row.reviewer })),
       };
     });
 

@@ -76,10 +76,23 @@ export interface ResultRow {
 export interface ReviewRow {
   id: number;
   citation_id: number;
-  decision: 'accepted' | 'rejected' | 'flagged';
+  /** The decision in force after this row ('cleared': none). */
+  decision: 'accepted' | 'rejected' | 'flagged' | 'cleared';
   note: string | null;
   supersedes_id: number | null;
   created_at: string;
+  /** Who decided (null on rows from before migration 8, or when no name was given). */
+  reviewer: string | null;
+  /** On an undo row: the row it takes back. */
+  undoes_id: number | null;
+}
+
+export interface NewReview {
+  citationId: number;
+  decision: ReviewRow['decision'];
+  note: string | null;
+  reviewer: string | null;
+  undoesId: number | null;
 }
 
 export interface NewAnswer {
@@ -299,12 +312,36 @@ export class AnswersStore {
     return this.db.prepare('SELECT * FROM review_decisions WHERE citation_id = ? ORDER BY id DESC LIMIT 1').get(citationId) as ReviewRow | undefined;
   }
 
-  /** A new decision supersedes the citation's previous one; the old row stays. */
-  insertReview(citationId: number, decision: ReviewRow['decision'], note: string | null, now: string): ReviewRow {
-    const previous = this.latestReview(citationId);
+  /** Every review row of a citation, oldest first: the trail. */
+  reviews(citationId: number): ReviewRow[] {
+    return this.db.prepare('SELECT * FROM review_decisions WHERE citation_id = ? ORDER BY id').all(citationId) as ReviewRow[];
+  }
+
+  /** Every review row of an answer's citations, oldest first. */
+  answerReviews(answerId: number): ReviewRow[] {
+    return this.db
+      .prepare('SELECT r.* FROM review_decisions r JOIN citations c ON c.id = r.citation_id WHERE c.answer_id = ? ORDER BY r.id')
+      .all(answerId) as ReviewRow[];
+  }
+
+  /** Per answer: citations with a decision in force (the newest row of each is not 'cleared'). */
+  reviewedCounts(): Map<number, number> {
+    const rows = this.db
+      .prepare(
+        `SELECT c.answer_id AS answerId, count(*) AS n FROM review_decisions r JOIN citations c ON c.id = r.citation_id
+         WHERE r.id = (SELECT max(id) FROM review_decisions WHERE citation_id = r.citation_id) AND r.decision <> 'cleared'
+         GROUP BY c.answer_id`,
+      )
+      .all() as { answerId: number; n: number }[];
+    return new Map(rows.map((r) => [r.answerId, r.n]));
+  }
+
+  /** A new row supersedes the citation's previous one; the old row stays. */
+  insertReview(review: NewReview, now: string): ReviewRow {
+    const previous = this.latestReview(review.citationId);
     const r = this.db
-      .prepare('INSERT INTO review_decisions (citation_id, decision, note, supersedes_id, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(citationId, decision, note, previous?.id ?? null, now);
+      .prepare('INSERT INTO review_decisions (citation_id, decision, note, supersedes_id, created_at, reviewer, undoes_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(review.citationId, review.decision, review.note, previous?.id ?? null, now, review.reviewer, review.undoesId);
     const id = Number(r.lastInsertRowid);
     this.chain.record('review_decisions', id, now);
     return this.db.prepare('SELECT * FROM review_decisions WHERE id = ?').get(id) as ReviewRow;

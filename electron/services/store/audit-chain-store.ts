@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import path from 'node:path';
-import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, CHAIN_TABLES, entryHash, rowHash, type ChainTable } from '../../../shared/audit/canonical.ts';
+import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, entryHash, rowHash, type ChainTable } from '../../../shared/audit/canonical.ts';
 import type { ChainEntry } from '../../../shared/audit/chain-walk.ts';
 import { parseHeadFile, type AuditHead } from '../../../shared/audit/head.ts';
 import { readHeadFileText, sha256Text, writeHeadFile } from './audit-head-file.ts';
@@ -63,7 +63,8 @@ export class ChainStore {
   }
 
   private rowOf(table: ChainTable, id: number): Record<string, unknown> | undefined {
-    return this.stmt(`SELECT ${CHAIN_TABLES[table].join(', ')} FROM ${table} WHERE id = ?`).get(id) as Record<string, unknown> | undefined;
+    // Every column: rowHash picks the covered ones, and a later column a database may not have yet is simply absent.
+    return this.stmt(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Record<string, unknown> | undefined;
   }
 
   /** Appends one entry after the chain's last; call inside the transaction of the change it records. */
@@ -122,7 +123,7 @@ export class ChainStore {
     const all = new Map<string, Map<number, string>>();
     for (const table of this.presentTables()) {
       const hashes = new Map<number, string>();
-      for (const row of this.db.prepare(`SELECT ${CHAIN_TABLES[table].join(', ')} FROM ${table} ORDER BY id`).iterate() as IterableIterator<Record<string, unknown>>) {
+      for (const row of this.db.prepare(`SELECT * FROM ${table} ORDER BY id`).iterate() as IterableIterator<Record<string, unknown>>) {
         hashes.set(row.id as number, rowHash(table, row, sha256Text));
       }
       all.set(table, hashes);

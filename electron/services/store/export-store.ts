@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from './database.ts';
-import type { ReviewRow } from './answers-store.ts';
+import { SettingsStore } from './settings-store.ts';
 
 /** The meta key of the workspace's stable id (made once, at the first export). */
 const WORKSPACE_ID_KEY = 'identity.workspaceId';
-const REVIEWER_KEY = 'export.reviewer';
 
-/** Reads the export service needs beyond AnswersStore's: the whole review trail and the workspace id. */
+/** Reads the export service needs beyond AnswersStore's: the workspace id and the reviewer name. */
 export class ExportStore {
   private readonly db: Db;
+  private readonly settings: SettingsStore;
   constructor(db: Db) {
     this.db = db;
-  }
-
-  /** Every review row of a citation, oldest first: a change of mind is a new row, so this is the trail. */
-  reviews(citationId: number): ReviewRow[] {
-    return this.db.prepare('SELECT * FROM review_decisions WHERE citation_id = ? ORDER BY id').all(citationId) as ReviewRow[];
+    this.settings = new SettingsStore(db);
   }
 
   /**
@@ -46,20 +42,13 @@ export class ExportStore {
     }
   }
 
-  /** The reviewer name the last export gave, remembered for the next (null: none given yet). */
+  /** The reviewer name last given, on a decision or an export (null: none yet). */
   lastReviewer(): string | null {
-    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(REVIEWER_KEY) as { value: string } | undefined;
-    if (!row) return null;
-    try {
-      const v = JSON.parse(row.value) as unknown;
-      return typeof v === 'string' && v !== '' ? v : null;
-    } catch {
-      return null;
-    }
+    return this.settings.reviewerName();
   }
 
   rememberReviewer(name: string | null): void {
-    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(REVIEWER_KEY, JSON.stringify(name ?? ''));
+    this.settings.setReviewerName(name);
   }
 
   /** Whether an audit entry with this hash is in the chain (a report's anchor). */

@@ -289,6 +289,38 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'source_properties is append-only: a row with this key exists'); END;
     `,
   },
+  {
+    version: 8,
+    name: 'review trail: who decided, clearing and undoing as rows',
+    // A CHECK cannot be changed in place, so the table is rebuilt: the same ids and values (the
+    // audit chain's row hashes stay valid: the new columns are hashed only when they hold a value,
+    // shared/audit/canonical.ts), then the triggers of migrations 3 and 5 again. The new table's
+    // self-references name it, so the rename carries them over; dropping the old table fires no
+    // trigger. 'cleared' is a row that leaves no decision in force; an undo row carries the
+    // decision it restores and, in undoes_id, the row it takes back.
+    sql: `
+      CREATE TABLE review_decisions_v7 (
+        id INTEGER PRIMARY KEY,
+        citation_id INTEGER NOT NULL REFERENCES citations(id),
+        decision TEXT NOT NULL CHECK (decision IN ('accepted', 'rejected', 'flagged', 'cleared')),
+        note TEXT,
+        supersedes_id INTEGER REFERENCES review_decisions_v7(id),
+        created_at TEXT NOT NULL,
+        reviewer TEXT CHECK (reviewer IS NULL OR length(trim(reviewer)) BETWEEN 1 AND 200),
+        undoes_id INTEGER REFERENCES review_decisions_v7(id)
+      ) STRICT;
+      INSERT INTO review_decisions_v7 (id, citation_id, decision, note, supersedes_id, created_at)
+        SELECT id, citation_id, decision, note, supersedes_id, created_at FROM review_decisions ORDER BY id;
+      DROP TABLE review_decisions;
+      ALTER TABLE review_decisions_v7 RENAME TO review_decisions;
+      CREATE INDEX review_decisions_citation ON review_decisions(citation_id, id);
+      CREATE TRIGGER review_decisions_no_update BEFORE UPDATE ON review_decisions BEGIN SELECT RAISE(ABORT, 'review_decisions is append-only: add a superseding row instead'); END;
+      CREATE TRIGGER review_decisions_no_delete BEFORE DELETE ON review_decisions BEGIN SELECT RAISE(ABORT, 'review_decisions is append-only: add a superseding row instead'); END;
+      CREATE TRIGGER review_decisions_no_replace BEFORE INSERT ON review_decisions
+        WHEN EXISTS (SELECT 1 FROM review_decisions WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'review_decisions is append-only: a row with this key exists, add a superseding row instead'); END;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,5 +1,11 @@
 import type { Db } from './database.ts';
 
+/**
+ * The reviewer's name, recorded on each decision and offered on every export. The key is the one
+ * the export dialog used before decisions carried names, so a name given there is kept.
+ */
+const REVIEWER_KEY = 'export.reviewer';
+
 /** Workspace settings live in the meta table as JSON values, one row per key. */
 export class SettingsStore {
   private readonly db: Db;
@@ -25,5 +31,22 @@ export class SettingsStore {
     this.db.transaction(() => {
       for (const [k, v] of Object.entries(values)) if (v !== undefined) put.run(`${prefix}${k}`, JSON.stringify(v));
     })();
+  }
+
+  /** The reviewer name last given (null: none yet). */
+  reviewerName(): string | null {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(REVIEWER_KEY) as { value: string } | undefined;
+    if (!row) return null;
+    try {
+      const v = JSON.parse(row.value) as unknown;
+      return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Remembers the reviewer name (null or blank forgets it). */
+  setReviewerName(name: string | null): void {
+    this.setMany('', { [REVIEWER_KEY]: name?.trim() ?? '' });
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Answers end to end: import (parse → verify → store, one transaction), re-verification (a new
- * run; old runs stay), the answerers, review decisions, re-anchoring in a new source version,
+ * run; old runs stay), the answerers, reading the review trail (review-service.ts writes it), re-anchoring in a new source version,
  * and the audit chain. Every write appends an audit row in the same transaction.
  */
 import type {
@@ -10,8 +10,6 @@ import type {
   CitationDetail,
   CitationResultData,
   ReanchorResult,
-  ReviewData,
-  ReviewDecision,
   RunData,
   StoredClaimedLocator,
 } from '../../../shared/contract/answer-schemas.ts';
@@ -30,6 +28,7 @@ import { sha256Bytes } from '../hashing/sha256.ts';
 import { answerWithModel, resolveModelSettings, type ModelSettings } from '../answerers/openai-compatible.ts';
 import type { AnchoringStore } from '../store/anchoring-store.ts';
 import type { AnswersStore, CitationRow, ResultRow, ReviewRow, RunRow } from '../store/answers-store.ts';
+import { trailOf } from './review-service.ts';
 import { toAnchorSegment } from './anchor-segment.ts';
 import { searchableQuote } from '../../../shared/anchoring/index.ts';
 import { matchPlace } from './match-place.ts';
@@ -61,10 +60,6 @@ function storedRiskFlags(text: string | null): VerificationRiskFlag[] {
     const r = VerificationRiskFlag.safeParse(f);
     return r.success ? [r.data] : [];
   });
-}
-
-function reviewData(r: ReviewRow): ReviewData {
-  return { id: r.id, citationId: r.citation_id, decision: r.decision, note: r.note, supersedesId: r.supersedes_id, createdAt: r.created_at };
 }
 
 function storedLocator(c: ImportedAnswer['citations'][number]): StoredClaimedLocator {
@@ -191,6 +186,7 @@ export class AnswersService {
   }
 
   list(): AnswerSummaryData[] {
+    const reviewed = this.store.reviewedCounts();
     return this.store.listAnswers().map((a) => {
       const summary = a.run_summary === null ? null : VerificationSummary.safeParse(parseJson(a.run_summary, null));
       return {
@@ -200,6 +196,7 @@ export class AnswersService {
         question: a.question,
         createdAt: a.created_at,
         citationCount: a.citation_count,
+        reviewedCount: reviewed.get(a.id) ?? 0,
         latestRun:
           a.run_id !== null && a.run_created_at !== null && summary?.success
             ? { id: a.run_id, createdAt: a.run_created_at, summary: summary.data, riskFlags: storedRiskFlags(a.run_risk_flags) }
@@ -284,10 +281,11 @@ export class AnswersService {
     const run = runRow ? this.runData(runRow) : null;
     const results = new Map<number, ResultRow>();
     if (runRow) for (const r of this.store.results(runRow.id)) results.set(r.citation_id, r);
+    const trails = new Map<number, ReviewRow[]>();
+    for (const row of this.store.answerReviews(answerId)) trails.set(row.citation_id, [...(trails.get(row.citation_id) ?? []), row]);
     const details: CitationDetail[] = citations.map((c) => {
       const src = c.source_id !== null ? this.anchoring.source(c.source_id) : undefined;
       const r = results.get(c.id);
-      const review = this.store.latestReview(c.id);
       return {
         id: c.id,
         ordinal: c.ordinal,
@@ -302,7 +300,7 @@ export class AnswersService {
         confidence: c.confidence,
         createdAt: c.created_at,
         result: r ? this.resultData(r) : null,
-        review: review ? reviewData(review) : null,
+        ...trailOf(trails.get(c.id) ?? []),
       };
     });
     return {
@@ -312,17 +310,6 @@ export class AnswersService {
       runCount: this.store.runs(answerId).length,
       verification: run ? this.storedVerification(a.question, run, citations, results) : null,
     };
-  }
-
-  review(citationId: number, decision: ReviewDecision, note: string | null): ReviewData {
-    const c = this.store.citation(citationId);
-    if (!c) throw new AppError('CITATION_NOT_FOUND', `There is no citation with id ${citationId} in this workspace.`);
-    const now = new Date().toISOString();
-    return this.store.transaction(() => {
-      const row = this.store.insertReview(citationId, decision, note, now);
-      this.store.appendAudit('citation.review', { answerId: c.answer_id, citationId, reviewId: row.id, decision, note, supersedes: row.supersedes_id }, now);
-      return reviewData(row);
-    });
   }
 
   /**

@@ -52,6 +52,16 @@ describe('evidesk export: every text format from one reviewed answer', () => {
     const second = report.citations.find((c) => c.marker === '2');
     expect(second?.review).toMatchObject({ decision: 'rejected', note: 'Wrong page cited; changed my mind.' });
     expect(second?.review.history.map((h) => h.decision)).toEqual(['accepted', 'rejected']);
+    // The trail comes from the stored rows: who decided each, the undo and the clear as rows of their own.
+    expect(second?.review.history.map((h) => h.reviewer)).toEqual(['Dana Reviewer', 'Dana Reviewer']);
+    const third = report.citations.find((c) => c.marker === '3')?.review;
+    expect(third?.history.map((h) => [h.decision, h.reviewer])).toEqual([
+      ['flagged', 'Dana Reviewer'],
+      ['rejected', 'Sam Second'],
+      ['flagged', 'Sam Second'],
+    ]);
+    expect(third).toMatchObject({ decision: 'flagged', note: 'Ask the author where this comes from.', reviewer: 'Sam Second' });
+    expect(report.citations.find((c) => c.marker === '8')?.review).toMatchObject({ decision: 'none', history: [{ decision: 'accepted' }, { decision: 'cleared', reviewer: 'Sam Second' }] });
     expect(report.sources.map((s) => s.fileName)).toEqual(['HR_Policy.pdf', 'onboarding-notes.txt']);
     expect(report.sources.every((s) => s.health === 'ok' && /^[0-9a-f]{64}$/.test(s.sha256))).toBe(true);
     expect(report.provenance).toMatchObject({ runId: expect.any(Number), auditHead: expect.stringMatching(/^[0-9a-f]{64}$/), options: { citations: 'all', reviewer: 'A. Analyst' } });
@@ -60,6 +70,9 @@ describe('evidesk export: every text format from one reviewed answer', () => {
 
   it('Markdown: footnotes numbered 1..n in order, every one defined, unresolved ones under their own heading', async () => {
     const md = await exportAs('md', 'report.md');
+    // Who decided, from the stored rows.
+    expect(md).toContain('by Dana Reviewer');
+    expect(md).toContain('by Sam Second');
     const defined = [...md.matchAll(/^\[\^(\d+)\]:/gm)].map((m) => Number(m[1]));
     expect(defined).toEqual(report.citations.map((_, i) => i + 1));
     const firstUse: number[] = [];
@@ -105,6 +118,7 @@ describe('evidesk export: every text format from one reviewed answer', () => {
     expect(r.citations.map((c) => c.marker)).toEqual(['1', '5', '7']);
     expect(r.summary).toMatchObject({ total: 8, included: 3 });
     expect(r.citations.flatMap((c) => c.review.history.map((h) => h.note))).toEqual([null, null, null, null]);
+    expect(r.citations.flatMap((c) => c.review.history.map((h) => h.reviewer))).toEqual(['Dana Reviewer', 'Sam Second', 'Sam Second', 'Sam Second']);
     expect(r.summary.unresolved.find((u) => u.marker === '3')).toMatchObject({ included: false });
   });
 

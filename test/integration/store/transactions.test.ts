@@ -85,7 +85,7 @@ describe('write transactions', () => {
       return id;
     });
     const citationId = store.citations(answerId)[0]?.id ?? 0;
-    store.transaction(() => store.insertReview(citationId, 'accepted', null, now));
+    store.transaction(() => store.insertReview({ citationId, decision: 'accepted', note: null, reviewer: null, undoesId: null }, now));
     const txs = transactions(log);
     expect(txs.map((t) => [t[0], t.at(-1)])).toEqual([
       ['BEGIN IMMEDIATE', 'COMMIT'],

@@ -45,6 +45,7 @@ function citation(over: Partial<CitationDetail>): CitationDetail {
     createdAt: '2026-01-01T00:00:00.000Z',
     result: result({}),
     review: null,
+    history: [],
     ...over,
   };
 }

@@ -1,6 +1,20 @@
 import { LedgerSummary } from './LedgerSummary.tsx';
 import { answerOrigin, answerTitle } from './selectors.ts';
 import { useAnswers } from './answers-store.ts';
+import { progressText } from './review-trail.ts';
+
+/** Review progress of one answer: a bar and its words ("2 of 9 reviewed"). */
+function ReviewMeter({ reviewed, total }: { reviewed: number; total: number }) {
+  const share = total === 0 ? 0 : Math.min(1, reviewed / total);
+  return (
+    <span className="answer-progress" data-testid="answer-progress">
+      <span className="progress-bar" aria-hidden="true">
+        <span style={{ width: `${Math.round(share * 100)}%` }} />
+      </span>
+      {progressText(reviewed, total)}
+    </span>
+  );
+}
 
 function when(iso: string): string {
   const d = new Date(iso);
@@ -23,6 +37,7 @@ export function AnswerList() {
             <span className="answer-meta">
               {answerOrigin(a)} · {a.citationCount} {a.citationCount === 1 ? 'citation' : 'citations'} · {when(a.createdAt)}
             </span>
+            <ReviewMeter reviewed={a.reviewedCount} total={a.citationCount} />
             {a.latestRun ? <LedgerSummary summary={a.latestRun.summary} riskFlags={a.latestRun.riskFlags} compact /> : <span className="muted">Not verified yet</span>}
           </button>
         </li>

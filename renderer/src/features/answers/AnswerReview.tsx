@@ -6,6 +6,8 @@ import { useAnswers } from './answers-store.ts';
 import { AnswerText } from './AnswerText.tsx';
 import { CitationCard } from './CitationCard.tsx';
 import { LedgerSummary } from './LedgerSummary.tsx';
+import { CardFilterBar, ReviewerName } from './ReviewControls.tsx';
+import { filterCitations } from './review-trail.ts';
 import { answerOrigin, answerTitle, reviewProgress, stepCitation } from './selectors.ts';
 
 function typing(target: EventTarget): boolean {
@@ -14,11 +16,12 @@ function typing(target: EventTarget): boolean {
 
 /**
  * The selected answer: its ledger, its text with markers, and a card per citation. Keyboard:
- * j/k or arrows move between cards (the viewer follows), Enter opens, x shows details,
- * a accepts, r rejects and f flags (both with a note).
+ * j/k or arrows move between the cards shown (the viewer follows), Enter opens, x shows details,
+ * a accepts, r rejects and f flags: each opens the card's form, where Enter confirms (no single key
+ * decides). A filter narrows the cards; the reviewer's name goes on every decision.
  */
 export function AnswerReview() {
-  const { detail, detailError, busy, currentId, expanded, select, verify, open, setCurrent, toggleExpanded, review, setDraft } = useAnswers();
+  const { detail, detailError, busy, currentId, expanded, filter, select, verify, open, setCurrent, toggleExpanded, setDraft } = useAnswers();
   const sources = useLibrary((s) => s.sources);
   const openExport = useExport((s) => s.open);
   const health = useMemo(() => new Map<number, Health>(sources.map((s) => [s.id, s.health])), [sources]);
@@ -46,7 +49,8 @@ export function AnswerReview() {
   }
   if (!detail) return <p className="muted review-loading">Opening the answer…</p>;
 
-  const ids = detail.citations.map((c) => c.id);
+  const shown = filterCitations(detail.citations, filter);
+  const ids = shown.map((c) => c.id);
   const onKeyDown = (e: KeyboardEvent) => {
     if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
     // The store's current card, not this render's: a key pressed right after a click acts on the clicked card.
@@ -61,7 +65,7 @@ export function AnswerReview() {
       }
     } else if (current && (e.key === 'Enter' || e.key === 'o')) void open(current.id);
     else if (current && e.key === 'x') toggleExpanded(current.id);
-    else if (current && e.key === 'a') void review(current.id, 'accepted');
+    else if (current && e.key === 'a') setDraft({ citationId: current.id, decision: 'accepted' });
     else if (current && e.key === 'r') setDraft({ citationId: current.id, decision: 'rejected' });
     else if (current && e.key === 'f') setDraft({ citationId: current.id, decision: 'flagged' });
     else return;
@@ -77,6 +81,7 @@ export function AnswerReview() {
           ‹ All answers
         </button>
         {progress && <span className="review-progress">{progress}</span>}
+        <ReviewerName />
         <span className="muted run-info" title={run ? `Verified ${new Date(run.createdAt).toLocaleString()} by ${run.verifier}` : undefined}>
           {run ? `Run ${detail.runCount} · ${new Date(run.createdAt).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}` : 'Not verified'}
         </span>
@@ -103,11 +108,14 @@ export function AnswerReview() {
           moved.current = true;
           void open(id);
         }} />
+        {detail.citations.length > 0 && <CardFilterBar citations={detail.citations} />}
         {detail.citations.length === 0 ? (
           <p className="muted">This answer cites nothing.</p>
+        ) : shown.length === 0 ? (
+          <p className="muted no-match">No citation is shown by this filter.</p>
         ) : (
           <div className="cards" role="list" aria-label="Citations">
-            {detail.citations.map((c) => (
+            {shown.map((c) => (
               <div role="listitem" key={c.id}>
                 <CitationCard
                   ref={(el) => {
@@ -129,7 +137,7 @@ export function AnswerReview() {
         )}
       </div>
       <p className="key-hints muted" aria-hidden="true">
-        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>x</kbd> details · <kbd>a</kbd> accept · <kbd>r</kbd> reject · <kbd>f</kbd> flag
+        <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>x</kbd> details · <kbd>a</kbd> accept · <kbd>r</kbd> reject · <kbd>f</kbd> flag, then <kbd>Enter</kbd> to confirm
       </p>
     </div>
   );

@@ -4,7 +4,9 @@ import type { Health } from '../../../../shared/contract/schemas.ts';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
 import { useAnswers } from './answers-store.ts';
 import { Pill } from './Pill.tsx';
-import { citationTone, claimedText, decisionLabel, foundText, percent, statusLabel, verdictLabel } from './selectors.ts';
+import { ReviewHistory } from './ReviewHistory.tsx';
+import { acceptNeedsNote, decisionPill } from './review-trail.ts';
+import { citationTone, claimedText, foundText, percent, statusLabel, verdictLabel } from './selectors.ts';
 import { WordDiff } from './WordDiff.tsx';
 
 interface Props {
@@ -23,7 +25,7 @@ function isControl(target: EventTarget): boolean {
 
 /** One citation: claim, quote, source and places, status and verdict, review; expands to context and diff. */
 export function CitationCard({ citation: c, health, current, expanded, onOpen, ref }: Props) {
-  const { toggleExpanded, review, draft, setDraft, reviewError, setCurrent } = useAnswers();
+  const { toggleExpanded, review, undo, draft, setDraft, reviewError, setCurrent } = useAnswers();
   const r = c.result;
   const claimed = claimedText(c.claimedLocator);
   const found = r?.place ? foundText(r.place, r.pageLabel) : null;
@@ -33,16 +35,16 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
   const onClick = (e: MouseEvent) => {
     if (!isControl(e.target)) onOpen();
   };
+  // Every decision is a deliberate step: the button (or key) opens the form, which confirms it.
   const decide = (decision: ReviewDecision) => {
     setCurrent(c.id);
-    if (decision === 'accepted') void review(c.id, decision);
-    else setDraft({ citationId: c.id, decision });
+    setDraft({ citationId: c.id, decision });
   };
 
   return (
     <article
       ref={ref}
-      className={`citation-card tone-${citationTone(c)} ${current ? 'current' : ''}`}
+      className={`citation-card tone-${citationTone(c)} ${current ? 'current' : ''} ${c.history.length > 0 ? 'has-trail' : ''}`}
       aria-label={`Citation [${c.marker}]`}
       aria-current={current ? 'true' : undefined}
       data-citation-id={c.id}
@@ -61,9 +63,10 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
         ) : (
           <span className="muted">not verified</span>
         )}
-        {c.review && (
+        {current && <span className="current-tag">Current</span>}
+        {c.review && c.review.decision !== 'cleared' && (
           <span className="review-state">
-            <Pill label={decisionLabel(c.review.decision)} role="decision" />
+            <Pill label={decisionPill({ ...c.review, decision: c.review.decision })} role="decision" />
           </span>
         )}
       </header>
@@ -107,8 +110,8 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
           {expanded ? 'Hide details ▴' : 'Details ▾'}
         </button>
         <span className="decide" role="group" aria-label={`Review [${c.marker}]`}>
-          <button type="button" className={`decide-accept ${c.review?.decision === 'accepted' ? 'chosen' : ''}`} onClick={() => decide('accepted')} title="Accept (a)">
-            ✓ Accept
+          <button type="button" className={`decide-accept ${c.review?.decision === 'accepted' ? 'chosen' : ''}`} onClick={() => decide('accepted')} title="Accept, after a confirm (a, then Enter)">
+            ✓ Accept…
           </button>
           <button type="button" className={`decide-reject ${c.review?.decision === 'rejected' ? 'chosen' : ''}`} onClick={() => decide('rejected')} title="Reject, with a note (r)">
             ✖ Reject…
@@ -118,7 +121,27 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
           </button>
         </span>
       </div>
-      {drafting && <NoteForm decision={drafting} marker={c.marker} initial={c.review?.note ?? ''} onSave={(note) => void review(c.id, drafting, note)} onCancel={() => setDraft(null)} />}
+      {drafting && (
+        <NoteForm
+          decision={drafting}
+          marker={c.marker}
+          initial={drafting === 'accepted' ? '' : (c.review?.note ?? '')}
+          needsNote={drafting === 'accepted' ? acceptNeedsNote(r ? { status: r.status, verdict: r.verdict } : null) : null}
+          onSave={(note) => void review(c.id, drafting, note)}
+          onCancel={() => setDraft(null)}
+        />
+      )}
+      <ReviewHistory
+        citation={c}
+        onUndo={() => {
+          setCurrent(c.id);
+          void undo(c.id);
+        }}
+        onClear={() => {
+          setCurrent(c.id);
+          void review(c.id, 'cleared');
+        }}
+      />
       {reviewError?.citationId === c.id && (
         <p className="error" role="alert">
           {reviewError.text}
@@ -129,20 +152,50 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
   );
 }
 
-function NoteForm({ decision, marker, initial, onSave, onCancel }: { decision: ReviewDecision; marker: string; initial: string; onSave(note: string): void; onCancel(): void }) {
+const VERB: Record<ReviewDecision, string> = { accepted: 'Accept', rejected: 'Reject', flagged: 'Flag' };
+
+/** What the form asks, in plain words: a note is required to accept a citation whose evidence failed. */
+function noteQuestion(decision: ReviewDecision, marker: string, needsNote: string | null): string {
+  if (decision === 'flagged') return 'Why flag it? (what to follow up)';
+  if (decision === 'rejected') return 'Why reject it? (optional)';
+  if (needsNote) return `Accepting [${marker}] needs a note: ${needsNote}. Why do you accept it anyway?`;
+  return `Accept [${marker}]? Press Enter to confirm; a note is optional.`;
+}
+
+function NoteForm({
+  decision,
+  marker,
+  initial,
+  needsNote,
+  onSave,
+  onCancel,
+}: {
+  decision: ReviewDecision;
+  marker: string;
+  initial: string;
+  needsNote: string | null;
+  onSave(note: string): void;
+  onCancel(): void;
+}) {
   const [note, setNote] = useState(initial);
-  const verb = decision === 'flagged' ? 'Flag' : 'Reject';
+  const [missing, setMissing] = useState(false);
+  const verb = VERB[decision];
   const form = useRef<HTMLFormElement>(null);
   // The form goes away once done: the card list keeps the focus, so the keys go on working.
   const done = (then: () => void) => {
     form.current?.closest<HTMLElement>('[data-keys]')?.focus({ preventScroll: true });
     then();
   };
+  // The service refuses such an accept too (REVIEW_NOTE_REQUIRED); asking here saves the round trip.
+  const save = () => {
+    if (needsNote && note.trim() === '') setMissing(true);
+    else done(() => onSave(note));
+  };
   const onKeyDown = (e: KeyboardEvent) => {
     // Enter saves (Shift+Enter for a new line); Escape leaves the decision as it was.
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
-      done(() => onSave(note));
+      save();
     } else if (e.key === 'Escape') {
       e.preventDefault();
       done(onCancel);
@@ -152,16 +205,34 @@ function NoteForm({ decision, marker, initial, onSave, onCancel }: { decision: R
   return (
     <form
       ref={form}
-      className="note-form"
+      className={`note-form decide-${decision} ${needsNote ? 'needs-note' : ''}`}
+      aria-label={`${verb} [${marker}]`}
       onSubmit={(e) => {
         e.preventDefault();
-        done(() => onSave(note));
+        save();
       }}
     >
       <label>
-        {decision === 'flagged' ? 'Why flag it? (what to follow up)' : 'Why reject it? (optional)'}
-        <textarea aria-label={`Note for [${marker}]`} value={note} onChange={(e) => setNote(e.target.value)} onKeyDown={onKeyDown} rows={2} autoFocus maxLength={10_000} />
+        {noteQuestion(decision, marker, needsNote)}
+        <textarea
+          aria-label={`Note for [${marker}]`}
+          value={note}
+          onChange={(e) => {
+            setNote(e.target.value);
+            setMissing(false);
+          }}
+          onKeyDown={onKeyDown}
+          rows={2}
+          autoFocus
+          maxLength={10_000}
+          aria-invalid={missing || undefined}
+        />
       </label>
+      {missing && (
+        <p className="error" role="alert">
+          Write a note first: say why you accept [{marker}] although {needsNote}.
+        </p>
+      )}
       <span className="note-buttons">
         <button type="submit" className="primary">
           {verb} [{marker}]
@@ -215,7 +286,7 @@ function Details({ citation: c }: { citation: CitationDetail }) {
         </section>
       )}
       <p className="muted">
-        {[c.method && `Cited as ${c.method}`, c.confidence && `confidence ${c.confidence}`, r && `verdict confidence ${percent(r.confidence)}`, c.review && `reviewed ${new Date(c.review.createdAt).toLocaleString()}`]
+        {[c.method && `Cited as ${c.method}`, c.confidence && `confidence ${c.confidence}`, r && `verdict confidence ${percent(r.confidence)}`, c.review && `decided ${new Date(c.review.createdAt).toLocaleString()}`]
           .filter(Boolean)
           .join(' · ')}
       </p>

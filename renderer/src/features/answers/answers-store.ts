@@ -1,10 +1,11 @@
 import { create } from 'zustand';
-import { MAX_ANSWER_CHARS, type AnswerDetail, type AnswerSummaryData, type ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
+import { MAX_ANSWER_CHARS, type AnswerDetail, type AnswerSummaryData, type ReviewData, type ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
 import type { ErrorCode } from '../../../../shared/contract/errors.ts';
 import { client, ClientError } from '../../api/client.ts';
 import { useLibrary } from '../library/library-store.ts';
 import { useViewer } from '../viewer/viewer-store.ts';
 import { openPlan } from './selectors.ts';
+import { withTrailRow, type CardFilter } from './review-trail.ts';
 
 /** The outcome of an import or a question, shown until the next one. */
 export interface Notice {
@@ -40,6 +41,10 @@ interface AnswersState {
   expanded: Record<number, boolean>;
   draft: Draft | null;
   reviewError: { citationId: number; text: string } | null;
+  /** The name recorded on each decision (remembered by the workspace). */
+  reviewer: string | null;
+  /** Which cards are shown (and stepped through with j/k). */
+  filter: CardFilter;
   opened: Opened | null;
   refresh(): Promise<void>;
   select(id: number | null): Promise<void>;
@@ -48,7 +53,12 @@ interface AnswersState {
   addNotice(notice: Notice): void;
   ask(question: string): Promise<boolean>;
   verify(): Promise<void>;
-  review(citationId: number, decision: ReviewDecision, note?: string): Promise<void>;
+  review(citationId: number, decision: ReviewDecision | 'cleared', note?: string): Promise<void>;
+  /** Restores the decision in force before the last one (a new row in the trail). */
+  undo(citationId: number): Promise<void>;
+  loadReviewer(): Promise<void>;
+  saveReviewer(name: string): Promise<void>;
+  setFilter(filter: CardFilter): void;
   /** Opens a citation in the viewer: where its quote was found, else where it was claimed (and says so). */
   open(citationId: number): Promise<void>;
   setCurrent(citationId: number | null): void;
@@ -75,6 +85,23 @@ function citationsText(n: number): string {
   return `${n} ${n === 1 ? 'citation' : 'citations'}`;
 }
 
+type Set = (partial: Partial<AnswersState>) => void;
+type Get = () => AnswersState;
+
+/** Sends one trail row; on success the card gets it and its decision in force, the list its progress. */
+async function appendRow(set: Set, get: Get, citationId: number, send: () => Promise<ReviewData>, failed: string): Promise<void> {
+  set({ reviewError: null });
+  try {
+    const row = await send();
+    const detail = get().detail;
+    if (detail) set({ detail: { ...detail, citations: detail.citations.map((c) => (c.id === citationId ? withTrailRow(c, row) : c)) } });
+    if (get().draft?.citationId === citationId) set({ draft: null });
+    void get().refresh();
+  } catch (e) {
+    set({ reviewError: { citationId, text: `${failed}: ${describe(e).text}` } });
+  }
+}
+
 export const useAnswers = create<AnswersState>((set, get) => ({
   answers: [],
   listError: null,
@@ -87,6 +114,8 @@ export const useAnswers = create<AnswersState>((set, get) => ({
   expanded: {},
   draft: null,
   reviewError: null,
+  reviewer: null,
+  filter: 'all',
   opened: null,
 
   refresh: async () => {
@@ -98,7 +127,7 @@ export const useAnswers = create<AnswersState>((set, get) => ({
   },
 
   select: async (id) => {
-    set({ selectedId: id, detailError: null, draft: null, reviewError: null, expanded: {} });
+    set({ selectedId: id, detailError: null, draft: null, reviewError: null, expanded: {}, filter: 'all' });
     if (id === null) {
       set({ detail: null, currentId: null });
       return;
@@ -178,17 +207,29 @@ export const useAnswers = create<AnswersState>((set, get) => ({
   },
 
   review: async (citationId, decision, note) => {
-    set({ reviewError: null });
+    const trimmed = note?.trim();
+    await appendRow(set, get, citationId, () => client.call('answers.review', trimmed ? { citationId, decision, note: trimmed } : { citationId, decision }), 'The decision was not saved');
+  },
+
+  undo: async (citationId) => {
+    await appendRow(set, get, citationId, () => client.call('answers.undoReview', { citationId }), 'Nothing was undone');
+  },
+
+  loadReviewer: async () => {
     try {
-      const trimmed = note?.trim();
-      const review = await client.call('answers.review', trimmed ? { citationId, decision, note: trimmed } : { citationId, decision });
-      const detail = get().detail;
-      if (detail) set({ detail: { ...detail, citations: detail.citations.map((c) => (c.id === citationId ? { ...c, review } : c)) } });
-      if (get().draft?.citationId === citationId) set({ draft: null });
-    } catch (e) {
-      set({ reviewError: { citationId, text: `The decision was not saved: ${describe(e).text}` } });
+      set({ reviewer: (await client.call('answers.reviewer', {})).name });
+    } catch {
+      // The name is a convenience: decisions are saved without one.
     }
   },
+
+  saveReviewer: async (name) => {
+    const trimmed = name.trim();
+    if (trimmed === (get().reviewer ?? '')) return;
+    set({ reviewer: (await client.call('answers.setReviewer', { name: trimmed === '' ? null : trimmed })).name });
+  },
+
+  setFilter: (filter) => set({ filter }),
 
   open: async (citationId) => {
     const c = get().detail?.citations.find((x) => x.id === citationId);

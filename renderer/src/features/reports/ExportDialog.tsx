@@ -106,7 +106,7 @@ export function ExportDialog() {
               Reviewer name
               <input value={choices.reviewer} onChange={(e) => choose({ reviewer: e.target.value })} maxLength={200} autoComplete="name" placeholder="Your name, shown on the report" />
             </label>
-            <p className="hint">Remembered for the next export; leave it empty for none.</p>
+            <p className="hint">The name your decisions are recorded under, remembered for the next export; leave it empty for none.</p>
           </fieldset>
 
           {needsPath && (
