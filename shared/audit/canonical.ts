@@ -89,6 +89,8 @@ export const CHAIN_TABLES = {
     'notes',
   ],
   review_decisions: ['id', 'citation_id', 'decision', 'note', 'supersedes_id', 'created_at'],
+  judge_opinions: ['id', 'result_id', 'model', 'outcome', 'verdict', 'reason', 'created_at'],
+  closest_passages: ['id', 'result_id', 'source_id', 'segment_id', 'start_offset', 'end_offset', 'score', 'text', 'created_at'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ChainTable = keyof typeof CHAIN_TABLES;
@@ -109,6 +111,8 @@ export const TABLE_NOUN: Record<ChainTable, string> = {
   verification_runs: 'Verification run',
   citation_results: 'Citation result',
   review_decisions: 'Review decision',
+  judge_opinions: 'Model judge opinion',
+  closest_passages: 'Closest passage',
 };
 
 /** SHA-256 of a row's canonical encoding: the table's name and its covered columns. */

@@ -221,6 +221,8 @@ export const WorkspaceSettings = z.object({
   extractionTimeoutSeconds: z.number().int().min(1).max(24 * 3600),
   /** A PDF with more pages than this is refused (PDF_TOO_MANY_PAGES) before any page is read. */
   maxPdfPages: z.number().int().min(1).max(10_000_000),
+  /** Ask the model endpoint's judge whether each placed quote supports its claim (issue 10); off by default. */
+  modelJudge: z.boolean(),
 });
 export type WorkspaceSettings = z.infer<typeof WorkspaceSettings>;
-export const DEFAULT_WORKSPACE_SETTINGS: WorkspaceSettings = { snapshots: true, maxFileMb: 512, extractionTimeoutSeconds: 600, maxPdfPages: 20_000 };
+export const DEFAULT_WORKSPACE_SETTINGS: WorkspaceSettings = { snapshots: true, maxFileMb: 512, extractionTimeoutSeconds: 600, maxPdfPages: 20_000, modelJudge: false };

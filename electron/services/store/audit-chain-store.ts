@@ -165,6 +165,8 @@ export class ChainStore {
   backfill(now: string): number {
     let n = 0;
     for (const table of CHAIN_TABLE_NAMES) {
+      // Run from an early migration, a table a later one creates is not there yet (nor are its rows).
+      if (!this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) continue;
       const ids = this.db
         .prepare(`SELECT id FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.table_name = ? AND a.row_id = t.id) ORDER BY id`)
         .all(table) as { id: number }[];
