@@ -124,6 +124,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       appVersion: APP_VERSION,
       sourceCount: sources.count(),
       mode: platform.mode,
+      model: answers.modelName(),
     }),
     'sources.ingest': (input) =>
       ingest.ingest({

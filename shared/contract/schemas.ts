@@ -136,6 +136,8 @@ export const WorkspaceInfo = z.object({
   appVersion: z.string(),
   sourceCount: z.number().int().nonnegative(),
   mode: z.enum(['electron', 'browser', 'cli', 'test']),
+  /** The model of the configured OpenAI-compatible endpoint (EVIDESK_MODEL), null when none is. */
+  model: z.string().nullable().optional(),
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 

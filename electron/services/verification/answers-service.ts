@@ -109,6 +109,11 @@ export class AnswersService {
     return new ModelJudge(settings);
   }
 
+  /** The configured endpoint's model, or null: the judge and the model answerer need one. */
+  modelName(): string | null {
+    return resolveModelSettings(this.options.model, this.options.env ?? process.env)?.model ?? null;
+  }
+
   /** The deterministic verification, then the judge's opinions when it is on. */
   private async judged(v: AnswerVerification, judge: ModelJudge | null): Promise<{ verification: AnswerVerification; opinions: (JudgeOpinion | null)[] }> {
     if (!judge) return { verification: v, opinions: v.outcomes.map(() => null) };
