@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerDetail, CitationDetail } from '../../../shared/contract/answer-schemas.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
@@ -124,6 +126,15 @@ describe('the model judge against a local stub endpoint', () => {
     const doc = VerificationResult.parse(d.verification);
     expect(doc.citations.find((c) => c.marker === '2')?.judge).toMatchObject({ verdict: 'contradicted', model: 'stub-judge' });
     expect(doc.citations.find((c) => c.marker === '6')?.judge).toBeUndefined();
+
+    // The report exports carry it: JSON audit and Markdown.
+    for (const format of ['json', 'md'] as const) {
+      const target = path.join(services.dir, `report.${format}`);
+      const exported = await services.dispatch('answers.export', { id: d.answer.id, format, path: target, excerpts: false });
+      if (!exported.ok) throw new Error(exported.error.message);
+      const text = fs.readFileSync(target, 'utf8');
+      expect(text).toContain(format === 'json' ? '"reason": "The evidence says leave is requested through the portal."' : 'Model judge (stub-judge): contradicted: The evidence says leave is requested through the portal.');
+    }
 
     // Append-only and in the audit chain.
     const rows = services.db.prepare('SELECT id FROM judge_opinions').all() as { id: number }[];
