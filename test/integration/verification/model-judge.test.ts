@@ -7,6 +7,7 @@ import { judgeAnswer, judgePrompt, startModelEndpoint, type ChatRequest, type Mo
 import { writeFile } from '../../support/pdf-fixtures.ts';
 import { ingestAll, policyWorkspace, type PolicyWorkspace } from '../../support/policy-workspace.ts';
 import { openTestServices, type TestServices } from '../../support/workspace.ts';
+import { evidesk } from '../../support/cli.ts';
 
 const SECRET = 'Directors receive 40 days of annual leave per calendar year under the executive plan.';
 
@@ -166,5 +167,13 @@ describe('the model judge against a local stub endpoint', () => {
     const doc = VerificationResult.parse(r.value);
     expect(doc.citations.find((c) => c.marker === '1')?.judge?.verdict).toBe('supported');
     expect((services.db.prepare('SELECT count(*) AS n FROM judge_opinions').get() as { n: number }).n).toBe(0);
+  });
+
+  it('evidesk verify --judge without a model endpoint says what to set, and verifies nothing', async () => {
+    expect(process.env.EVIDESK_MODEL_BASE_URL).toBeUndefined();
+    const file = writeFile(ws.docs, 'answer.json', answer());
+    const run = await evidesk(services.workspaceDir, 'verify', file, '--judge');
+    expect(run.code).toBe(3);
+    expect(run.err).toMatch(/model judge needs a model endpoint.*EVIDESK_MODEL_BASE_URL/);
   });
 });
