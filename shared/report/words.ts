@@ -4,7 +4,7 @@
 import { formatLocator } from '../domain/locator.ts';
 import type { CitationStatus } from '../verification/status.ts';
 import type { ClaimVerdict } from '../verification/verdict.ts';
-import type { JudgeOpinion } from '../verification/judge.ts';
+import { judgeSilence, type JudgeOpinion } from '../verification/judge.ts';
 import type { CurrentDecision, ReportCitation, ReportMatch, ReportSource, TrailDecision, UnresolvedReason } from './schema.ts';
 
 export const STATUS_WORDS: Record<CitationStatus, string> = {
@@ -130,12 +130,6 @@ export function percentWords(share: number): string {
 
 /** The model judge's opinion in a sentence: its verdict and reason, or why it gave none. */
 export function judgeWords(j: JudgeOpinion): string {
-  const silent: Record<Exclude<JudgeOpinion['outcome'], 'answered'>, string> = {
-    timeout: 'did not answer in time',
-    malformed: 'gave an answer that could not be read',
-    failed: 'could not be reached',
-    restricted: 'was not asked (restricted source)',
-  };
   if (j.outcome === 'answered' && j.verdict) return `Model judge (${j.model}): ${j.verdict.replace('_', ' ')}${j.reason ? `: ${asSentence(j.reason)}` : '.'}`;
-  return `Model judge (${j.model}) ${silent[j.outcome === 'answered' ? 'malformed' : j.outcome]}; the rules' verdict stands.`;
+  return `Model judge (${j.model}) ${judgeSilence(j)}; the rules' verdict stands.`;
 }

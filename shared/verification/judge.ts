@@ -34,6 +34,17 @@ export const JudgeOpinion = z.strictObject({
 });
 export type JudgeOpinion = z.infer<typeof JudgeOpinion>;
 
+/** Why the judge gave no verdict, in words ("the model judge …"). */
+export function judgeSilence(o: Pick<JudgeOpinion, 'outcome'>): string {
+  const why: Record<Exclude<JudgeOutcome, 'answered'>, string> = {
+    timeout: 'did not answer in time',
+    malformed: 'gave an answer that could not be read',
+    failed: 'could not be reached',
+    restricted: 'was not asked: the source is restricted and is never sent to a model',
+  };
+  return why[o.outcome === 'answered' ? 'malformed' : o.outcome];
+}
+
 /** Statuses whose evidence may be judged: the quote was placed (or none was given, and a passage stands in). */
 export const JUDGED_STATUSES: ReadonlySet<CitationStatus> = new Set(['verified', 'verified_elsewhere', 'partial', 'no_quote']);
 
@@ -104,14 +115,7 @@ const VERDICT_OF: Record<JudgeVerdict, ClaimVerdict> = { supported: 'supported',
 export function combineWithJudge(det: Deterministic, opinion: JudgeOpinion | null, claim: string, evidence: string): Combined {
   if (!opinion) return { verdict: det.verdict, confidence: det.confidence, note: null };
   if (opinion.outcome !== 'answered' || !opinion.verdict) {
-    const why: Record<Exclude<JudgeOutcome, 'answered'>, string> = {
-      timeout: 'did not answer in time',
-      malformed: 'gave an answer that could not be read',
-      failed: 'could not be reached',
-      restricted: 'was not asked: the source is restricted and is never sent to a model',
-    };
-    const key = opinion.outcome === 'answered' ? 'malformed' : opinion.outcome;
-    return { verdict: det.verdict, confidence: det.confidence, note: `the model judge ${why[key]}; the deterministic verdict stands` };
+    return { verdict: det.verdict, confidence: det.confidence, note: `the model judge ${judgeSilence(opinion)}; the deterministic verdict stands` };
   }
   if (!JUDGED_STATUSES.has(det.status)) return { verdict: det.verdict, confidence: det.confidence, note: null };
   const wanted = VERDICT_OF[opinion.verdict];

@@ -81,6 +81,6 @@ describe('words of the card', () => {
 
   it('gives the judge’s verdict and reason, or why it has none', () => {
     expect(judgeText({ model: 'm', outcome: 'answered', verdict: 'contradicted', reason: 'Opposite.' })).toMatchObject({ label: { text: 'contradicted' }, text: 'Opposite.' });
-    expect(judgeText({ model: 'm', outcome: 'timeout', verdict: null, reason: null })).toEqual({ label: null, text: 'The model judge did not answer in time; the rules\u2019 verdict stands.'.replace('\u2019', "'") });
+    expect(judgeText({ model: 'm', outcome: 'timeout', verdict: null, reason: null })).toEqual({ label: null, text: "The model judge did not answer in time; the rules' verdict stands." });
   });
 });

@@ -8,7 +8,7 @@ import { findMarkers } from '../../../../shared/imports/sentences.ts';
 import type { VerificationSummary } from '../../../../shared/verification/result-schema.ts';
 import type { CitationStatus } from '../../../../shared/verification/status.ts';
 import type { ClaimVerdict } from '../../../../shared/verification/verdict.ts';
-import type { JudgeOpinion, JudgeVerdict } from '../../../../shared/verification/judge.ts';
+import { judgeSilence, type JudgeOpinion, type JudgeVerdict } from '../../../../shared/verification/judge.ts';
 
 type MatchMethod = 'exact' | 'normalised' | 'fuzzy';
 import type { FlowTarget, Highlight } from '../viewer/viewer-store.ts';
@@ -59,20 +59,13 @@ const JUDGE: Record<JudgeVerdict, Label> = {
   contradicted: { icon: '✖', text: 'contradicted', hint: 'The model judge reads the evidence as saying the opposite.', tone: 'bad' },
 };
 
-const JUDGE_SILENT: Record<Exclude<JudgeOpinion['outcome'], 'answered'>, string> = {
-  timeout: 'did not answer in time',
-  malformed: 'gave an answer that could not be read',
-  failed: 'could not be reached',
-  restricted: 'was not asked: the source is restricted and never sent to a model',
-};
-
 export const statusLabel = (s: CitationStatus): Label => STATUS[s];
 export const methodLabel = (m: MatchMethod): Label => METHOD[m];
 
 /** The model judge's opinion in words: its verdict and reason, or why it has none. */
 export function judgeText(j: JudgeOpinion): { label: Label | null; text: string } {
   if (j.outcome === 'answered' && j.verdict) return { label: JUDGE[j.verdict], text: j.reason ?? '' };
-  return { label: null, text: `The model judge ${JUDGE_SILENT[j.outcome === 'answered' ? 'malformed' : j.outcome]}; the rules' verdict stands.` };
+  return { label: null, text: `The model judge ${judgeSilence(j)}; the rules' verdict stands.` };
 }
 export const verdictLabel = (v: ClaimVerdict): Label => VERDICT[v];
 export const decisionLabel = (d: ReviewDecision): Label => DECISION[d];
