@@ -133,11 +133,13 @@ export class Verifier {
     let best: (ClosestPassage & { where: string; shared: number }) | null = null;
     for (const row of rows) {
       for (const s of splitSentences(row.text)) {
-        const shared = new Set(keyTerms(s.text).filter((t) => wanted.has(t))).size;
+        const hits = keyTerms(s.text).filter((t) => wanted.has(t));
+        const shared = hits.length;
         if (!best || shared > best.shared) {
           const seg = toAnchorSegment(row);
           const where = seg.page !== null ? `p. ${seg.page}` : seg.lineStart !== null ? `line ${lineOf(seg, s.start)}` : `passage ${seg.ordinal + 1}`;
-          best = { segment: seg, start: s.start, end: s.end, text: s.text, score: wanted.size > 0 ? Math.min(1, shared / wanted.size) : 0, where, shared };
+          // How close: the share of the text's distinct key terms the sentence holds.
+          best = { segment: seg, start: s.start, end: s.end, text: s.text, score: wanted.size > 0 ? Math.min(1, new Set(hits).size / wanted.size) : 0, where, shared };
         }
       }
     }
