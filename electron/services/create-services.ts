@@ -115,7 +115,10 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const answersStore = new AnswersStore(db);
   const audit = new AuditService(db);
   const review = new ReviewService(answersStore, new SettingsStore(db));
-  const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
+  const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), {
+    ...(options.model ? { model: options.model } : {}),
+    judgeEnabled: () => settings.get().modelJudge,
+  });
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
 
@@ -134,6 +137,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       appVersion: APP_VERSION,
       sourceCount: sources.count(),
       mode: platform.mode,
+      model: answers.modelName(),
     }),
     'sources.ingest': (input) =>
       ingest.ingest({
@@ -191,11 +195,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
     },
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
-    'answers.import': (input) => answers.importFile(input),
-    'answers.check': (input) => answers.check(input),
+    'answers.import': (input) => answers.importFileJudged(input),
+    'answers.check': (input) => answers.checkJudged(input),
     'answers.list': () => answers.list(),
     'answers.get': ({ id }) => answers.get(id),
-    'answers.verify': ({ id }) => answers.verify(id),
+    'answers.verify': ({ id }) => answers.verifyJudged(id),
     'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),
     'answers.review': ({ citationId, decision, note, reviewer }) => review.decide(citationId, decision, note ?? null, reviewer),
     'answers.undoReview': ({ citationId, reviewer }) => review.undo(citationId, reviewer),

@@ -90,6 +90,8 @@ export const CHAIN_TABLES = {
   ],
   review_decisions: ['id', 'citation_id', 'decision', 'note', 'supersedes_id', 'created_at'],
   source_properties: ['id', 'source_id', 'authors', 'published', 'created_at'],
+  judge_opinions: ['id', 'result_id', 'model', 'outcome', 'verdict', 'reason', 'created_at'],
+  closest_passages: ['id', 'result_id', 'source_id', 'segment_id', 'start_offset', 'end_offset', 'score', 'text', 'created_at'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ChainTable = keyof typeof CHAIN_TABLES;
@@ -111,6 +113,8 @@ export const TABLE_NOUN: Record<ChainTable, string> = {
   citation_results: 'Citation result',
   review_decisions: 'Review decision',
   source_properties: 'Source properties',
+  judge_opinions: 'Model judge opinion',
+  closest_passages: 'Closest passage',
 };
 
 /**

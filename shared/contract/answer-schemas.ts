@@ -9,6 +9,7 @@ import {
   VerificationRiskFlag,
   VerificationSummary,
 } from '../verification/result-schema.ts';
+import { JudgeOpinion } from '../verification/judge.ts';
 import { Sha256, SourceId } from './schemas.ts';
 import { DECISIONS, TRAIL_DECISIONS } from '../review/trail.ts';
 
@@ -25,6 +26,8 @@ export const MAX_ANSWER_CHARS = 20_000_000;
  */
 export const AnswerFile = z.object({
   content: z.string().max(MAX_ANSWER_CHARS),
+  /** Ask the model judge too (it needs a model endpoint); without it, the workspace setting decides. */
+  judge: z.boolean().optional(),
   fileName: z
     .string()
     .min(1)
@@ -77,6 +80,18 @@ export const MatchPlace = z.object({
 });
 export type MatchPlace = z.infer<typeof MatchPlace>;
 
+/** The passage of a source closest to a quote not found there, located as a match would be. */
+export const ClosestPassageData = z.object({
+  sourceId: SourceId,
+  segmentId: z.number().int().positive(),
+  page: z.number().int().positive().nullable(),
+  pageLabel: z.string().nullable(),
+  place: MatchPlace.nullable(),
+  score: z.number().min(0).max(1),
+  text: z.string(),
+});
+export type ClosestPassageData = z.infer<typeof ClosestPassageData>;
+
 /** One citation's anchoring result in a run: enough for the viewer to highlight it. */
 export const CitationResultData = z.object({
   runId: z.number().int().positive(),
@@ -99,6 +114,10 @@ export const CitationResultData = z.object({
   notes: z.array(z.string()),
   /** Null when the quote was not placed. */
   place: MatchPlace.nullable(),
+  /** The model judge's opinion on the claim, when it was asked. */
+  judge: JudgeOpinion.nullable().optional(),
+  /** A quote not found: where its source comes closest (shown as such, never as a match). */
+  closest: ClosestPassageData.nullable().optional(),
 });
 export type CitationResultData = z.infer<typeof CitationResultData>;
 

@@ -138,6 +138,8 @@ export const WorkspaceInfo = z.object({
   appVersion: z.string(),
   sourceCount: z.number().int().nonnegative(),
   mode: z.enum(['electron', 'browser', 'cli', 'test']),
+  /** The model of the configured OpenAI-compatible endpoint (EVIDESK_MODEL), null when none is. */
+  model: z.string().nullable().optional(),
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 
@@ -223,6 +225,8 @@ export const WorkspaceSettings = z.object({
   extractionTimeoutSeconds: z.number().int().min(1).max(24 * 3600),
   /** A PDF with more pages than this is refused (PDF_TOO_MANY_PAGES) before any page is read. */
   maxPdfPages: z.number().int().min(1).max(10_000_000),
+  /** Ask the model endpoint's judge whether each placed quote supports its claim (issue 10); off by default. */
+  modelJudge: z.boolean(),
 });
 export type WorkspaceSettings = z.infer<typeof WorkspaceSettings>;
-export const DEFAULT_WORKSPACE_SETTINGS: WorkspaceSettings = { snapshots: true, maxFileMb: 512, extractionTimeoutSeconds: 600, maxPdfPages: 20_000 };
+export const DEFAULT_WORKSPACE_SETTINGS: WorkspaceSettings = { snapshots: true, maxFileMb: 512, extractionTimeoutSeconds: 600, maxPdfPages: 20_000, modelJudge: false };

@@ -10,6 +10,7 @@ import { findMarkers } from '../imports/sentences.ts';
 import type { CitationStatus } from '../verification/status.ts';
 import { summarise } from '../verification/summary.ts';
 import type { ClaimVerdict } from '../verification/verdict.ts';
+import type { JudgeOpinion } from '../verification/judge.ts';
 import { sealReport, type Sha256Hex } from './content-hash.ts';
 import {
   CurrentDecision,
@@ -56,6 +57,7 @@ export interface CitationInput {
   /** Every review row, in any order (sorted by time here). */
   reviews: readonly ReviewRowInput[];
   excerpt?: ReportExcerpt | null;
+  judge?: JudgeOpinion | null;
 }
 
 export interface SourceInput extends Omit<ReportSource, 'id'> {
@@ -211,6 +213,7 @@ export function buildReport(input: ReportInput, sha256Hex: Sha256Hex): Report {
     notes: [...c.notes],
     review: reviewOf(c.reviews, options.notes),
     excerpt: options.excerpts ? (c.excerpt ?? null) : null,
+    ...(c.judge ? { judge: c.judge } : {}),
   }));
   const included = all.filter((c) => options.citations === 'all' || c.review.decision === 'accepted');
   const includedIds = new Set(included.map((c) => c.id));

@@ -8,6 +8,7 @@ import { REPORT_CSS } from './html-style.ts';
 import { readingOrder } from './reading-order.ts';
 import type { Report, ReportCitation, ReportExcerpt, ReportSource } from './schema.ts';
 import {
+  judgeWords,
   DECISION_WORDS,
   HEALTH_WORDS,
   STATUS_WORDS,
@@ -77,6 +78,7 @@ function citationHtml(n: number, c: ReportCitation, sources: ReadonlyMap<string,
   );
   if (c.context) facts.push(['Context', escapeHtml(c.context)]);
   if (c.notes.length > 0) facts.push(['Notes', c.notes.map(escapeHtml).join('<br>')]);
+  if (c.judge) facts.push(['Model judge', escapeHtml(judgeWords(c.judge))]);
   const history =
     r.history.length > 1
       ? `<ul class="history" aria-label="Decision history">${r.history

@@ -8,6 +8,7 @@
 import { readingOrder } from './reading-order.ts';
 import type { Report, ReportCitation } from './schema.ts';
 import {
+  judgeWords,
   DECISION_WORDS,
   HEALTH_WORDS,
   STATUS_WORDS,
@@ -54,6 +55,7 @@ function footnote(n: number, c: ReportCitation, report: Report): string {
     );
   }
   if (c.notes.length > 0) parts.push(`Notes: ${c.notes.map((n) => mdInline(asSentence(n))).join(' ')}`);
+  if (c.judge) parts.push(mdInline(judgeWords(c.judge)));
   if (c.excerpt && 'text' in c.excerpt) {
     const { before, quote, after } = c.excerpt.text;
     parts.push(`Excerpt (${mdInline(c.excerpt.caption)}): “${mdInline(before)}**${mdInline(quote)}**${mdInline(after)}”`);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { Sha256, SourceKind } from '../contract/schemas.ts';
 import { ClaimedLocator } from '../imports/model.ts';
 import { CitationStatusSchema, ClaimVerdictSchema, MatchMethodSchema } from '../verification/result-schema.ts';
+import { JudgeOpinion } from '../verification/judge.ts';
 
 export const REPORT_FORMAT = 'evidence-desk/report@1';
 
@@ -138,6 +139,8 @@ export const ReportCitation = z.strictObject({
   notes: z.array(z.string()),
   review: ReportReview,
   excerpt: ReportExcerpt.nullable(),
+  /** The model judge's opinion on the claim, when it was asked (its own; `verdict` is the combined one). */
+  judge: JudgeOpinion.optional(),
 });
 export type ReportCitation = z.infer<typeof ReportCitation>;
 

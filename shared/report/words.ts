@@ -4,6 +4,7 @@
 import { formatLocator } from '../domain/locator.ts';
 import type { CitationStatus } from '../verification/status.ts';
 import type { ClaimVerdict } from '../verification/verdict.ts';
+import { judgeSilence, type JudgeOpinion } from '../verification/judge.ts';
 import type { CurrentDecision, ReportCitation, ReportMatch, ReportSource, TrailDecision, UnresolvedReason } from './schema.ts';
 
 export const STATUS_WORDS: Record<CitationStatus, string> = {
@@ -125,4 +126,10 @@ export function timeWords(iso: string): string {
 /** A share as a percentage: 0.8333 → "83%". */
 export function percentWords(share: number): string {
   return `${Math.round(share * 100)}%`;
+}
+
+/** The model judge's opinion in a sentence: its verdict and reason, or why it gave none. */
+export function judgeWords(j: JudgeOpinion): string {
+  if (j.outcome === 'answered' && j.verdict) return `Model judge (${j.model}): ${j.verdict.replace('_', ' ')}${j.reason ? `: ${asSentence(j.reason)}` : '.'}`;
+  return `Model judge (${j.model}) ${judgeSilence(j)}; the rules' verdict stands.`;
 }

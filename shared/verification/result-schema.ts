@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CITATION_STATUSES } from './status.ts';
 import { RISK_FLAG_CODES } from './summary.ts';
 import { CLAIM_VERDICTS } from './verdict.ts';
+import { JudgeOpinion } from './judge.ts';
 
 export const VERIFICATION_FORMAT = 'evidence-desk/verification@1';
 
@@ -39,6 +40,10 @@ export const VerificationMatch = z.strictObject({
 });
 export type VerificationMatch = z.infer<typeof VerificationMatch>;
 
+/** A quote not found: the passage of its source that came closest (never a match), and how close (0..1). */
+export const VerificationClosest = VerificationMatch.omit({ method: true }).extend({ score: Unit });
+export type VerificationClosest = z.infer<typeof VerificationClosest>;
+
 export const VerificationCitation = z.strictObject({
   marker: z.string(),
   status: CitationStatusSchema,
@@ -46,6 +51,9 @@ export const VerificationCitation = z.strictObject({
   score: Unit,
   match: VerificationMatch.nullable(),
   notes: z.array(z.string()),
+  /** The model judge's opinion, when it was asked (its verdict is its own; `verdict` is the combined one). */
+  judge: JudgeOpinion.optional(),
+  closest: VerificationClosest.optional(),
 });
 export type VerificationCitation = z.infer<typeof VerificationCitation>;
 

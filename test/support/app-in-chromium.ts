@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../../electron/host/server.ts';
+import type { ServicesOptions } from '../../electron/services/create-services.ts';
 import { ensureBuilt, RENDERER_DIR, ROOT } from './build.ts';
 import { launchChromium } from './chromium.ts';
 import { openScriptedServices } from './workspace.ts';
@@ -20,10 +21,10 @@ export interface AppInChromium {
  * The real renderer, built, served by the loopback host over a fresh test workspace, in headless
  * Chromium. `page` has not navigated yet: tests open `host.url` when they are ready.
  */
-export async function openAppInChromium(): Promise<AppInChromium> {
+export async function openAppInChromium(options: ServicesOptions = {}): Promise<AppInChromium> {
   ensureBuilt();
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  const services = openScriptedServices();
+  const services = openScriptedServices(options);
   const host = await startHost({ services, staticDir: RENDERER_DIR });
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

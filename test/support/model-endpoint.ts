@@ -6,7 +6,8 @@ export interface ChatRequest {
   messages: { role: string; content: string }[];
 }
 
-export type ModelReply = string | { status: number; body: string };
+/** The assistant's text, an HTTP error, or the text after a delay of its own (a slow model). */
+export type ModelReply = string | { status: number; body: string } | { content: string; delayMs: number };
 
 /**
  * A local OpenAI-compatible chat endpoint (127.0.0.1 only) that records every request body and its
@@ -26,15 +27,21 @@ export async function startModelEndpoint(reply: (req: ChatRequest) => ModelReply
         return;
       }
       const out = reply(JSON.parse(body) as ChatRequest);
-      setTimeout(() => {
-        if (typeof out !== 'string') {
-          res.writeHead(out.status, { 'content-type': 'text/plain' }).end(out.body);
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: out }, finish_reason: 'stop' }] }),
-        );
-      }, delayMs);
+      const content = typeof out === 'string' ? out : 'content' in out ? out.content : null;
+      setTimeout(
+        () => {
+          if (res.destroyed) return;
+          if (content === null) {
+            const err = out as { status: number; body: string };
+            res.writeHead(err.status, { 'content-type': 'text/plain' }).end(err.body);
+            return;
+          }
+          res.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }),
+          );
+        },
+        typeof out === 'object' && 'delayMs' in out ? out.delayMs : delayMs,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -49,4 +56,18 @@ export async function startModelEndpoint(reply: (req: ChatRequest) => ModelReply
         server.close(() => resolve());
       }),
   };
+}
+
+/** A judge prompt's claim and evidence (shared/verification/judge.ts), or null for any other request. */
+export function judgePrompt(req: ChatRequest): { claim: string; evidence: string } | null {
+  const system = req.messages.find((m) => m.role === 'system')?.content ?? '';
+  if (!system.startsWith('You check whether a piece of evidence supports a claim')) return null;
+  const user = req.messages.find((m) => m.role === 'user')?.content ?? '';
+  const m = /^Claim:\n([\s\S]*?)\n\nEvidence:\n([\s\S]*)$/.exec(user);
+  return m ? { claim: m[1] ?? '', evidence: m[2] ?? '' } : null;
+}
+
+/** A judge's JSON answer, as a model that follows the prompt writes it. */
+export function judgeAnswer(verdict: 'supported' | 'not_supported' | 'contradicted', reason: string): string {
+  return JSON.stringify({ verdict, reason });
 }

@@ -36,6 +36,10 @@ export function printResult(result: VerificationResult, out: (t: string) => void
         result.citations.map((c) => [`[${c.marker}]`, STATUS_LABEL[c.status], c.verdict, c.score.toFixed(2), whereText(c)]),
       ),
     );
+    for (const c of result.citations) {
+      const j = c.judge;
+      if (j?.verdict) out(`[${c.marker}] model judge (${j.model}): ${j.verdict.replace('_', ' ')}: ${j.reason ?? ''}`);
+    }
     for (const c of result.citations.filter((x) => !passes(x))) {
       if (c.notes.length > 0) out(`[${c.marker}] ${c.notes.join('; ')}`);
     }
@@ -50,7 +54,7 @@ export function printResult(result: VerificationResult, out: (t: string) => void
 
 export const verifyCommand: Command = {
   name: 'verify',
-  usage: 'verify FILE [--save]          check an answer file\'s citations (exit 1 unless all verified and supported); --save stores it',
+  usage: 'verify FILE [--save] [--judge] check an answer file\'s citations (exit 1 unless all verified and supported); --save stores it; --judge asks the model endpoint\'s judge too',
   run: async (ctx) => {
     const { services, json, io, args } = ctx;
     const file = args.positionals[0];
@@ -58,7 +62,7 @@ export const verifyCommand: Command = {
       io.err('evidesk verify: give one answer file (native JSON, Markdown, Anthropic response, evidence ledger or Web Annotation).');
       return EXIT.usage;
     }
-    const input = readAnswerFile(path.resolve(file));
+    const input = { ...readAnswerFile(path.resolve(file)), ...(args.flags.has('judge') ? { judge: true } : {}) };
     let result: VerificationResult;
     let saved: number | null = null;
     if (args.flags.has('save')) {

@@ -88,7 +88,8 @@ export function buildMessages(question: string, passages: readonly Passage[]): {
   ];
 }
 
-async function complete(settings: ModelSettings, messages: ReturnType<typeof buildMessages>): Promise<string> {
+/** One chat completion (temperature 0); the answerer and the model judge share it. */
+export async function complete(settings: ModelSettings, messages: ReturnType<typeof buildMessages>): Promise<string> {
   const url = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
@@ -103,7 +104,7 @@ async function complete(settings: ModelSettings, messages: ReturnType<typeof bui
   } catch (e) {
     const err = e as Error;
     const why = err.name === 'TimeoutError' ? `no reply within ${Math.round(settings.timeoutMs / 1000)} s` : err.message;
-    throw new AppError('MODEL_ENDPOINT_FAILED', `The model endpoint ${url} did not answer (${why}). Check that it is running and that EVIDESK_MODEL_BASE_URL is right.`, { url });
+    throw new AppError('MODEL_ENDPOINT_FAILED', `The model endpoint ${url} did not answer (${why}). Check that it is running and that EVIDESK_MODEL_BASE_URL is right.`, { url, timeout: err.name === 'TimeoutError' });
   }
   const text = await response.text().catch(() => '');
   if (!response.ok) {

@@ -126,6 +126,7 @@ export class ExportService {
         sourceId: sid,
         unknownSource: c.unknownSource,
         claimed,
+        ...(r?.judge ? { judge: r.judge } : {}),
         status: r?.status ?? 'not_found',
         verdict: r?.verdict ?? 'not_found',
         score: r?.score ?? 0,

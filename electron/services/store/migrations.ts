@@ -321,6 +321,46 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'review_decisions is append-only: a row with this key exists, add a superseding row instead'); END;
     `,
   },
+  {
+    version: 9,
+    name: 'model judge opinions and closest passages of results',
+    // Beside a result, never inside it (its columns are hashed by the audit chain as they are): the
+    // model judge's opinion on its claim, and for a quote not found, the passage that came closest.
+    // Both are evidence, so append-only like the result they belong to (one of each per result).
+    sql: `
+      CREATE TABLE judge_opinions (
+        id INTEGER PRIMARY KEY,
+        result_id INTEGER NOT NULL UNIQUE REFERENCES citation_results(id),
+        model TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('answered', 'timeout', 'malformed', 'failed', 'restricted')),
+        verdict TEXT CHECK (verdict IS NULL OR verdict IN ('supported', 'not_supported', 'contradicted')),
+        reason TEXT,
+        created_at TEXT NOT NULL,
+        CHECK ((outcome = 'answered') = (verdict IS NOT NULL))
+      ) STRICT;
+      CREATE TABLE closest_passages (
+        id INTEGER PRIMARY KEY,
+        result_id INTEGER NOT NULL UNIQUE REFERENCES citation_results(id),
+        source_id INTEGER NOT NULL REFERENCES sources(id),
+        segment_id INTEGER NOT NULL REFERENCES segments(id),
+        start_offset INTEGER NOT NULL CHECK (start_offset >= 0),
+        end_offset INTEGER NOT NULL CHECK (end_offset >= start_offset),
+        score REAL NOT NULL CHECK (score >= 0 AND score <= 1),
+        text TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE TRIGGER judge_opinions_no_update BEFORE UPDATE ON judge_opinions BEGIN SELECT RAISE(ABORT, 'judge_opinions is append-only: add a superseding row instead'); END;
+      CREATE TRIGGER judge_opinions_no_delete BEFORE DELETE ON judge_opinions BEGIN SELECT RAISE(ABORT, 'judge_opinions is append-only: add a superseding row instead'); END;
+      CREATE TRIGGER judge_opinions_no_replace BEFORE INSERT ON judge_opinions
+        WHEN EXISTS (SELECT 1 FROM judge_opinions WHERE id = NEW.id OR result_id = NEW.result_id)
+        BEGIN SELECT RAISE(ABORT, 'judge_opinions is append-only: a row with this key exists, add a superseding row instead'); END;
+      CREATE TRIGGER closest_passages_no_update BEFORE UPDATE ON closest_passages BEGIN SELECT RAISE(ABORT, 'closest_passages is append-only: add a superseding row instead'); END;
+      CREATE TRIGGER closest_passages_no_delete BEFORE DELETE ON closest_passages BEGIN SELECT RAISE(ABORT, 'closest_passages is append-only: add a superseding row instead'); END;
+      CREATE TRIGGER closest_passages_no_replace BEFORE INSERT ON closest_passages
+        WHEN EXISTS (SELECT 1 FROM closest_passages WHERE id = NEW.id OR result_id = NEW.result_id)
+        BEGIN SELECT RAISE(ABORT, 'closest_passages is append-only: a row with this key exists, add a superseding row instead'); END;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -33,12 +33,17 @@ import { toAnchorSegment } from './anchor-segment.ts';
 import { searchableQuote } from '../../../shared/anchoring/index.ts';
 import { matchPlace } from './match-place.ts';
 import { parseAnswerFile } from './parse-answer-file.ts';
-import { resultRow, verificationMatch, verificationResult } from './verification-output.ts';
-import { citationInputs, VERIFIER_NAME, type CitationInput, type Verifier } from './verifier.ts';
+import { closestData, closestMatch, closestOf, judgeData, resultRow, verificationMatch, verificationResult } from './verification-output.ts';
+import { citationInputs, VERIFIER_NAME, type AnswerVerification, type CitationInput, type Verifier } from './verifier.ts';
+import { JUDGE_NAME, ModelJudge } from './model-judge.ts';
+import type { JudgeOpinion } from '../../../shared/verification/judge.ts';
+import { ResultExtrasStore, type ClosestPassageRow, type JudgeOpinionRow } from '../store/result-extras-store.ts';
 
 export interface AnswersServiceOptions {
   model?: Partial<ModelSettings>;
   env?: Record<string, string | undefined>;
+  /** Whether the model judge is on (the workspace setting); off when not given. */
+  judgeEnabled?: () => boolean;
 }
 
 function sha256Text(text: string): string {
@@ -74,18 +79,55 @@ export class AnswersService {
   private readonly anchoring: AnchoringStore;
   private readonly verifier: Verifier;
   private readonly options: AnswersServiceOptions;
+  private readonly extras: ResultExtrasStore;
 
   constructor(store: AnswersStore, anchoring: AnchoringStore, verifier: Verifier, options: AnswersServiceOptions = {}) {
     this.store = store;
     this.anchoring = anchoring;
     this.verifier = verifier;
     this.options = options;
+    this.extras = new ResultExtrasStore(store);
   }
 
-  /** Verifies an answer file without writing anything. */
+  /**
+   * The model judge when it is to be asked: `wanted` (a caller's --judge) else the workspace
+   * setting. Asked for by name without an endpoint, it is an error; on by setting, it is skipped.
+   */
+  judgeFor(wanted: boolean | undefined): ModelJudge | null {
+    const on = wanted ?? this.options.judgeEnabled?.() ?? false;
+    if (!on) return null;
+    const settings = resolveModelSettings(this.options.model, this.options.env ?? process.env);
+    if (!settings) {
+      if (wanted) throw new AppError('MODEL_NOT_CONFIGURED', 'The model judge needs a model endpoint. Set EVIDESK_MODEL_BASE_URL (e.g. http://127.0.0.1:8080/v1) and EVIDESK_MODEL, or verify without --judge.');
+      return null;
+    }
+    return new ModelJudge(settings);
+  }
+
+  /** The configured endpoint's model, or null: the judge and the model answerer need one. */
+  modelName(): string | null {
+    return resolveModelSettings(this.options.model, this.options.env ?? process.env)?.model ?? null;
+  }
+
+  /** The deterministic verification, then the judge's opinions when it is on. */
+  private async judged(v: AnswerVerification, judge: ModelJudge | null): Promise<{ verification: AnswerVerification; opinions: (JudgeOpinion | null)[] }> {
+    if (!judge) return { verification: v, opinions: v.outcomes.map(() => null) };
+    return judge.judge(v);
+  }
+
+  /** Verifies an answer file without writing anything (deterministic checks only). */
   check({ content, fileName }: AnswerFile): VerificationResult {
     const answer = parseAnswerFile(content, fileName);
     return verificationResult(answer.question, this.verifier.verifyAll(citationInputs(answer)), new Date().toISOString());
+  }
+
+  /** As check, with the model judge when it is asked for or on. */
+  async checkJudged(file: AnswerFile): Promise<VerificationResult> {
+    const judge = this.judgeFor(file.judge);
+    if (!judge) return this.check(file);
+    const answer = parseAnswerFile(file.content, file.fileName);
+    const { verification, opinions } = await this.judged(this.verifier.verifyAll(citationInputs(answer)), judge);
+    return verificationResult(answer.question, verification, new Date().toISOString(), opinions);
   }
 
   importFile({ content, fileName }: AnswerFile): AnswerDetail {
@@ -93,12 +135,27 @@ export class AnswersService {
     return this.get(this.save(answer, `import:${fileName}`, content));
   }
 
+  /** As importFile, with the model judge when it is asked for or on. */
+  async importFileJudged(file: AnswerFile): Promise<AnswerDetail> {
+    const judge = this.judgeFor(file.judge);
+    if (!judge) return this.importFile(file);
+    const answer = parseAnswerFile(file.content, file.fileName);
+    const { verification, opinions } = await this.judged(this.verifier.verifyAll(citationInputs(answer)), judge);
+    return this.get(this.save(answer, `import:${file.fileName}`, file.content, [], { verification, opinions, judged: true }));
+  }
+
   /**
    * Verifies, then stores the answer, its citations, the run, its results and the audit rows in
    * one transaction: after a crash the answer is either fully present or absent.
    */
-  save(answer: ImportedAnswer, origin: string, raw: string | null, extraFlags: VerificationRiskFlag[] = []): number {
-    const verification = this.verifier.verifyAll(citationInputs(answer), extraFlags);
+  save(
+    answer: ImportedAnswer,
+    origin: string,
+    raw: string | null,
+    extraFlags: VerificationRiskFlag[] = [],
+    done?: { verification: AnswerVerification; opinions: (JudgeOpinion | null)[]; judged: boolean },
+  ): number {
+    const verification = done?.verification ?? this.verifier.verifyAll(citationInputs(answer), extraFlags);
     const now = new Date().toISOString();
     return this.store.transaction(() => {
       const answerId = this.store.insertAnswer({ format: answer.format, question: answer.question, answerText: answer.answerText, origin, raw }, now);
@@ -127,9 +184,7 @@ export class AnswersService {
         { answerId, format: answer.format, origin, citations: citationIds.length, rawSha256: raw === null ? null : sha256Text(raw) },
         now,
       );
-      const runId = this.store.insertRun(answerId, VERIFIER_NAME, verification.summary, verification.riskFlags, now);
-      verification.outcomes.forEach((o, i) => this.store.insertResult(runId, resultRow(citationIds[i] ?? 0, o), now));
-      this.store.appendAudit('answer.verify', { answerId, runId, verifier: VERIFIER_NAME, byStatus: verification.summary.byStatus }, now);
+      this.storeRun(answerId, citationIds, verification, done?.opinions ?? [], done?.judged ?? false, now);
       return answerId;
     });
   }
@@ -158,20 +213,47 @@ export class AnswersService {
     };
   }
 
-  /** Re-verification: a new run over the current citations; earlier runs are never touched. */
-  verify(answerId: number): AnswerDetail {
+  /** A run, its results, their closest passages and judge opinions, and the audit entry (inside a transaction). */
+  private storeRun(answerId: number, citationIds: readonly number[], v: AnswerVerification, opinions: readonly (JudgeOpinion | null)[], judged: boolean, now: string): number {
+    const verifier = judged ? `${VERIFIER_NAME}+${JUDGE_NAME}` : VERIFIER_NAME;
+    const runId = this.store.insertRun(answerId, verifier, v.summary, v.riskFlags, now);
+    v.outcomes.forEach((o, i) => {
+      const resultId = this.store.insertResult(runId, resultRow(citationIds[i] ?? 0, o), now);
+      const closest = closestOf(o);
+      if (closest) this.extras.insertClosest(resultId, closest, now);
+      const opinion = opinions[i];
+      if (opinion) this.extras.insertOpinion(resultId, opinion, now);
+    });
+    this.store.appendAudit('answer.verify', { answerId, runId, verifier, byStatus: v.summary.byStatus }, now);
+    return runId;
+  }
+
+  /** The deterministic verification of an answer's stored citations. */
+  private verifyStored(answerId: number): { citations: CitationRow[]; verification: AnswerVerification } {
     this.requireAnswer(answerId);
     const citations = this.store.citations(answerId);
     // Flags about the answer text itself (uncited model sentences) do not change between runs.
     const previous = this.store.latestRun(answerId);
     const carried = storedRiskFlags(previous?.risk_flags ?? null).filter((f) => f.code === 'uncited_sentence');
-    const verification = this.verifier.verifyAll(citations.map((c) => this.inputOf(c)), carried);
+    return { citations, verification: this.verifier.verifyAll(citations.map((c) => this.inputOf(c)), carried) };
+  }
+
+  /** Re-verification: a new run over the current citations; earlier runs are never touched. */
+  verify(answerId: number): AnswerDetail {
+    const { citations, verification } = this.verifyStored(answerId);
     const now = new Date().toISOString();
-    this.store.transaction(() => {
-      const runId = this.store.insertRun(answerId, VERIFIER_NAME, verification.summary, verification.riskFlags, now);
-      verification.outcomes.forEach((o, i) => this.store.insertResult(runId, resultRow(citations[i]?.id ?? 0, o), now));
-      this.store.appendAudit('answer.verify', { answerId, runId, verifier: VERIFIER_NAME, byStatus: verification.summary.byStatus }, now);
-    });
+    this.store.transaction(() => this.storeRun(answerId, citations.map((c) => c.id), verification, [], false, now));
+    return this.get(answerId);
+  }
+
+  /** Re-verification with the model judge when it is on (the setting) or asked for. */
+  async verifyJudged(answerId: number, wanted?: boolean): Promise<AnswerDetail> {
+    const judge = this.judgeFor(wanted);
+    if (!judge) return this.verify(answerId);
+    const stored = this.verifyStored(answerId);
+    const { verification, opinions } = await this.judged(stored.verification, judge);
+    const now = new Date().toISOString();
+    this.store.transaction(() => this.storeRun(answerId, stored.citations.map((c) => c.id), verification, opinions, true, now));
     return this.get(answerId);
   }
 
@@ -215,7 +297,7 @@ export class AnswersService {
     };
   }
 
-  private resultData(r: ResultRow): CitationResultData {
+  private resultData(r: ResultRow, opinion?: JudgeOpinionRow, closest?: ClosestPassageRow): CitationResultData {
     const method = r.match_method === 'exact' || r.match_method === 'normalised' || r.match_method === 'fuzzy' ? r.match_method : null;
     return {
       runId: r.run_id,
@@ -237,6 +319,8 @@ export class AnswersService {
       suffix: r.suffix,
       notes: parseJson<string[]>(r.notes, []),
       place: this.placeOf(r),
+      judge: opinion ? judgeData(opinion) : null,
+      closest: closest ? closestData(closest, this.anchoring.segment(closest.segment_id)) : null,
     };
   }
 
@@ -249,7 +333,7 @@ export class AnswersService {
   }
 
   /** The verification@1 document of a stored run. */
-  private storedVerification(question: string | null, run: RunData, citations: CitationRow[], results: Map<number, ResultRow>): VerificationResult {
+  private storedVerification(question: string | null, run: RunData, citations: CitationRow[], results: Map<number, ResultRow>, data: Map<number, CitationResultData>, closestRows: Map<number, ClosestPassageRow>): VerificationResult {
     const items: VerificationCitation[] = citations.flatMap((c) => {
       const r = results.get(c.id);
       if (!r) return [];
@@ -268,8 +352,13 @@ export class AnswersService {
           });
         }
       }
-      const data = this.resultData(r);
-      return [{ marker: c.marker, status: data.status, verdict: data.verdict, score: data.score, match, notes: data.notes }];
+      const d = data.get(c.id) ?? this.resultData(r);
+      const item: VerificationCitation = { marker: c.marker, status: d.status, verdict: d.verdict, score: d.score, match, notes: d.notes };
+      if (d.judge) item.judge = d.judge;
+      const row = closestRows.get(c.id);
+      const closest = row ? closestMatch(this.anchoring, row) : null;
+      if (closest) item.closest = closest;
+      return [item];
     });
     return { format: VERIFICATION_FORMAT, verifiedAt: run.createdAt, answer: { question }, citations: items, summary: run.summary, riskFlags: run.riskFlags };
   }
@@ -280,12 +369,22 @@ export class AnswersService {
     const runRow = this.store.latestRun(answerId);
     const run = runRow ? this.runData(runRow) : null;
     const results = new Map<number, ResultRow>();
-    if (runRow) for (const r of this.store.results(runRow.id)) results.set(r.citation_id, r);
+    const data = new Map<number, CitationResultData>();
+    const closestRows = new Map<number, ClosestPassageRow>();
+    if (runRow) {
+      const opinions = this.extras.opinions(runRow.id);
+      const closest = this.extras.closest(runRow.id);
+      for (const r of this.store.results(runRow.id)) {
+        results.set(r.citation_id, r);
+        data.set(r.citation_id, this.resultData(r, opinions.get(r.id), closest.get(r.id)));
+        const near = closest.get(r.id);
+        if (near) closestRows.set(r.citation_id, near);
+      }
+    }
     const trails = new Map<number, ReviewRow[]>();
     for (const row of this.store.answerReviews(answerId)) trails.set(row.citation_id, [...(trails.get(row.citation_id) ?? []), row]);
     const details: CitationDetail[] = citations.map((c) => {
       const src = c.source_id !== null ? this.anchoring.source(c.source_id) : undefined;
-      const r = results.get(c.id);
       return {
         id: c.id,
         ordinal: c.ordinal,
@@ -299,7 +398,7 @@ export class AnswersService {
         method: c.method,
         confidence: c.confidence,
         createdAt: c.created_at,
-        result: r ? this.resultData(r) : null,
+        result: data.get(c.id) ?? null,
         ...trailOf(trails.get(c.id) ?? []),
       };
     });
@@ -308,7 +407,7 @@ export class AnswersService {
       citations: details,
       run,
       runCount: this.store.runs(answerId).length,
-      verification: run ? this.storedVerification(a.question, run, citations, results) : null,
+      verification: run ? this.storedVerification(a.question, run, citations, results, data, closestRows) : null,
     };
   }
 
@@ -378,6 +477,8 @@ export class AnswersService {
   }
 
   results(runId: number): CitationResultData[] {
-    return this.store.results(runId).map((r) => this.resultData(r));
+    const opinions = this.extras.opinions(runId);
+    const closest = this.extras.closest(runId);
+    return this.store.results(runId).map((r) => this.resultData(r, opinions.get(r.id), closest.get(r.id)));
   }
 }

@@ -56,12 +56,36 @@ export interface CitationOutcome {
   match: QuoteMatch<AnchorSegment> | null;
   notes: string[];
   sourceOutdated: boolean;
+  /** The text the verdict was judged on (found text and its sentence context), for the model judge. */
+  evidence: string | null;
+  /** A quote not found: the passage of its source that came closest, which the viewer offers to show. */
+  closest: ClosestPassage | null;
+}
+
+/** The passage of a source closest to a quote that was not found there (never a match). */
+export interface ClosestPassage {
+  segment: AnchorSegment;
+  start: number;
+  end: number;
+  text: string;
+  /** How close, 0..1: the anchoring score of a misquote, else the share of the quote's key terms it holds. */
+  score: number;
 }
 
 export interface AnswerVerification {
   outcomes: CitationOutcome[];
   summary: VerificationResult['summary'];
   riskFlags: VerificationRiskFlag[];
+  /** Flags about the answer itself (not from the ledger), kept when the ledger is summed again. */
+  extraFlags: VerificationRiskFlag[];
+}
+
+/** The outcomes with their ledger summary and risk flags. */
+export function withLedger(outcomes: CitationOutcome[], extraFlags: readonly VerificationRiskFlag[] = []): AnswerVerification {
+  const ledger = summariseLedger(
+    outcomes.map((o) => ({ marker: o.marker, claim: o.claim, status: o.status, verdict: o.verdict, confidence: o.confidence, sourceOutdated: o.sourceOutdated })),
+  );
+  return { outcomes, summary: ledger.summary, riskFlags: [...ledger.riskFlags, ...extraFlags], extraFlags: [...extraFlags] };
 }
 
 export class Verifier {
@@ -92,9 +116,12 @@ export class Verifier {
     return newestVersion(this.anchoring, sourceId);
   }
 
-  /** For a citation without a quote: the passage of the source closest to the claim, to judge it against. */
-  private closestPassage(sourceId: number, claim: string): { text: string; where: string } | null {
-    const terms = candidateTerms(claim, 8);
+  /**
+   * The sentence of a source sharing most key terms with `text` (a claim without a quote, or a quote
+   * that was not found), among the passages full-text search ranks first; null when none shares any.
+   */
+  private closestPassage(sourceId: number, text: string): (ClosestPassage & { where: string }) | null {
+    const terms = candidateTerms(text, 8);
     if (terms.length === 0) return null;
     let rows: SegmentRow[] = [];
     try {
@@ -102,18 +129,30 @@ export class Verifier {
     } catch {
       return null;
     }
-    const claimTerms = new Set(keyTerms(claim));
-    let best: { text: string; where: string; score: number } | null = null;
+    const wanted = new Set(keyTerms(text));
+    let best: (ClosestPassage & { where: string; shared: number }) | null = null;
     for (const row of rows) {
       for (const s of splitSentences(row.text)) {
-        const score = keyTerms(s.text).filter((t) => claimTerms.has(t)).length;
-        if (!best || score > best.score) {
+        const hits = keyTerms(s.text).filter((t) => wanted.has(t));
+        const shared = hits.length;
+        if (!best || shared > best.shared) {
           const seg = toAnchorSegment(row);
-          best = { text: s.text, where: seg.page !== null ? `p. ${seg.page}` : seg.lineStart !== null ? `line ${lineOf(seg, s.start)}` : `passage ${seg.ordinal + 1}`, score };
+          const where = seg.page !== null ? `p. ${seg.page}` : seg.lineStart !== null ? `line ${lineOf(seg, s.start)}` : `passage ${seg.ordinal + 1}`;
+          // How close: the share of the text's distinct key terms the sentence holds.
+          best = { segment: seg, start: s.start, end: s.end, text: s.text, score: wanted.size > 0 ? Math.min(1, new Set(hits).size / wanted.size) : 0, where, shared };
         }
       }
     }
-    return best && best.score > 0 ? { text: best.text, where: best.where } : null;
+    if (!best || best.shared === 0) return null;
+    const { shared: _shared, ...passage } = best;
+    return passage;
+  }
+
+  /** Where a quote that was not found comes closest: its misquote or weak placement, else the passage sharing most of its words. */
+  private closestToQuote(sourceId: number, quote: string, near: QuoteMatch<AnchorSegment> | null): ClosestPassage | null {
+    if (near) return { segment: near.segment, start: near.start, end: near.end, text: near.segment.text.slice(near.start, near.end), score: Math.max(0, Math.min(1, near.score)) };
+    const p = this.closestPassage(sourceId, quote);
+    return p ? { segment: p.segment, start: p.start, end: p.end, text: p.text, score: p.score } : null;
   }
 
   verifyCitation(c: CitationInput): CitationOutcome {
@@ -131,7 +170,7 @@ export class Verifier {
     if (!source) {
       notes.push(`no workspace source matches ${describeReference(c.sourceRef)}: ingest the cited document and verify again`);
       const v = claimVerdict({ claim: c.claim, status: 'source_unknown' });
-      return { ...base, status: 'source_unknown', verdict: v.verdict, score: 0, confidence: v.confidence, source: null, unknownReference: referenceText(c.sourceRef), match: null, notes, sourceOutdated: false };
+      return { ...base, status: 'source_unknown', verdict: v.verdict, score: 0, confidence: v.confidence, source: null, unknownReference: referenceText(c.sourceRef), match: null, notes, sourceOutdated: false, evidence: null, closest: null };
     }
 
     const newer = this.newestVersion(source.id);
@@ -200,6 +239,7 @@ export class Verifier {
         `the quote is not in ${source.file_name} as written: on ${whereIs(misquote)} the source has the same words with other numbers (${(misquote.numberMismatch?.source ?? []).join(', ') || 'none'} where the quote has ${(misquote.numberMismatch?.quote ?? []).join(', ')})${d ? `; ${d}` : ''}`,
       );
     } else if (status === 'not_found') notes.push(`the quote is not in ${source.file_name}${match ? ` (best match scores ${match.score.toFixed(2)}, below 0.75)` : ''}`);
+    const closest = status === 'not_found' && quote ? this.closestToQuote(source.id, searchableQuote(quote), misquote ?? match) : null;
     if (status === 'partial' && match) notes.push(`only a partial match (score ${match.score.toFixed(2)}) on ${whereIs(match)}`);
     for (const r of v.reasons) if (!notes.includes(r)) notes.push(r);
 
@@ -211,16 +251,14 @@ export class Verifier {
       }
       notes.push(`a newer version of this source exists (${newer.file_name}, source #${newer.id}, added ${newer.added_at.slice(0, 10)})${moved}`);
     }
-    return { ...base, status, verdict: v.verdict, score: match ? Math.max(0, Math.min(1, match.score)) : 0, confidence: v.confidence, source, unknownReference: null, match, notes, sourceOutdated: newer !== null };
+    // The sentences around the found text hold it; without them, the found text alone.
+    const evidence = context?.trim() || match?.text.trim() || null;
+    return { ...base, status, verdict: v.verdict, score: match ? Math.max(0, Math.min(1, match.score)) : 0, confidence: v.confidence, source, unknownReference: null, match, notes, sourceOutdated: newer !== null, evidence, closest };
   }
 
   /** Every citation of an answer, plus the ledger summary and risk flags. */
   verifyAll(citations: readonly CitationInput[], extraFlags: readonly VerificationRiskFlag[] = []): AnswerVerification {
-    const outcomes = citations.map((c) => this.verifyCitation(c));
-    const ledger = summariseLedger(
-      outcomes.map((o) => ({ marker: o.marker, claim: o.claim, status: o.status, verdict: o.verdict, confidence: o.confidence, sourceOutdated: o.sourceOutdated })),
-    );
-    return { outcomes, summary: ledger.summary, riskFlags: [...ledger.riskFlags, ...extraFlags] };
+    return withLedger(citations.map((c) => this.verifyCitation(c)), extraFlags);
   }
 }
 

@@ -39,8 +39,9 @@ describe('evidesk audit verify', () => {
     // Signed with the workspace's own Ed25519 key, kept beside the database for its owner only.
     expect(check.headFile?.publicKey).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     expect(fs.statSync(path.join(ws, 'audit-key.pem')).mode & 0o777).toBe(0o600);
-    // 2 sources + the policy PDF's properties + 2 paths + answer + unknown source + 3 citations + run + 3 results + 2 decisions.
-    expect(check.evidenceRows).toBe(16);
+    // 2 sources + the policy PDF's properties + 2 paths + answer + unknown source + 3 citations + run + 3 results
+    // + 2 decisions + the closest passage recorded for the quote that was not found.
+    expect(check.evidenceRows).toBe(17);
     expect(text).toMatch(/audit chain is intact/);
   });
 

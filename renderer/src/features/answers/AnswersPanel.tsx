@@ -5,6 +5,7 @@ import { AnswerList } from './AnswerList.tsx';
 import { AnswerReview } from './AnswerReview.tsx';
 import { useAnswers } from './answers-store.ts';
 import './answers.css';
+import { JudgeSwitch } from './JudgeSwitch.tsx';
 
 /** Answer files the picker offers first; any file can still be chosen, since the format is read from the content. */
 const ANSWER_FILE_TYPES = '.json,.md,.markdown,.txt,application/json,text/markdown,text/plain';
@@ -69,6 +70,7 @@ function AnswersHome() {
   return (
     <div className="answers-home">
       <ImportBar />
+      <JudgeSwitch />
       <AskBox disabled={sourceCount === 0} />
       {sourceCount === 0 && <p className="note">Add source documents under Sources first: answers are verified against them.</p>}
       <h3 className="list-heading">Answers</h3>

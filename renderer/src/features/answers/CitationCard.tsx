@@ -7,7 +7,7 @@ import { Pill } from './Pill.tsx';
 import { ReviewHistory } from './ReviewHistory.tsx';
 import { acceptNeedsNote, decisionPill } from './review-trail.ts';
 import { citationTone, claimedText, foundText, percent, statusLabel, verdictLabel } from './selectors.ts';
-import { WordDiff } from './WordDiff.tsx';
+import { ClosestLine, JudgeLine, MatchDiff, MethodChip } from './CardEvidence.tsx';
 
 interface Props {
   citation: CitationDetail;
@@ -25,7 +25,7 @@ function isControl(target: EventTarget): boolean {
 
 /** One citation: claim, quote, source and places, status and verdict, review; expands to context and diff. */
 export function CitationCard({ citation: c, health, current, expanded, onOpen, ref }: Props) {
-  const { toggleExpanded, review, undo, draft, setDraft, reviewError, setCurrent } = useAnswers();
+  const { toggleExpanded, review, undo, draft, setDraft, reviewError, setCurrent, openClosest } = useAnswers();
   const r = c.result;
   const claimed = claimedText(c.claimedLocator);
   const found = r?.place ? foundText(r.place, r.pageLabel) : null;
@@ -59,6 +59,10 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
             <span className="score" title="How closely the found text matches the quote">
               score {percent(r.score)}
             </span>
+            {r.method && <MethodChip method={r.method} />}
+            <span className="confidence" title="How firmly the checks back the verdict">
+              confidence {percent(r.confidence)}
+            </span>
           </>
         ) : (
           <span className="muted">not verified</span>
@@ -78,6 +82,9 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
       ) : (
         <p className="quote no-quote muted">No quote: a {c.method ?? 'paraphrase'}.</p>
       )}
+      {r && c.quote && <MatchDiff result={r} quote={c.quote} />}
+      {r?.closest && r.status === 'not_found' && <ClosestLine closest={r.closest} onShow={() => void openClosest(c.id)} />}
+      {r?.judge && <JudgeLine opinion={r.judge} />}
       <dl className="places">
         <div>
           <dt>Source</dt>
@@ -245,7 +252,7 @@ function NoteForm({
   );
 }
 
-/** The text around the found quote, the word diff of a partial match, and the verifier's notes. */
+/** The text around the found quote, the context the answer gave, and the verifier's notes. */
 function Details({ citation: c }: { citation: CitationDetail }) {
   const r = c.result;
   const box = useRef<HTMLDivElement>(null);
@@ -261,12 +268,6 @@ function Details({ citation: c }: { citation: CitationDetail }) {
             <mark>{r.matchedText}</mark>
             {r.suffix ? `${r.suffix}…` : ''}
           </p>
-        </section>
-      )}
-      {r?.status === 'partial' && c.quote && r.matchedText && (
-        <section>
-          <h4>Quote against found text</h4>
-          <WordDiff quote={c.quote} found={r.matchedText} />
         </section>
       )}
       {c.context && (

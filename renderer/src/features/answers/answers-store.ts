@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../../../shared/contract/errors.ts';
 import { client, ClientError } from '../../api/client.ts';
 import { useLibrary } from '../library/library-store.ts';
 import { useViewer } from '../viewer/viewer-store.ts';
-import { openPlan } from './selectors.ts';
+import { closestPlan, openPlan, type OpenPlan } from './selectors.ts';
 import { withTrailRow, type CardFilter } from './review-trail.ts';
 
 /** The outcome of an import or a question, shown until the next one. */
@@ -61,6 +61,8 @@ interface AnswersState {
   setFilter(filter: CardFilter): void;
   /** Opens a citation in the viewer: where its quote was found, else where it was claimed (and says so). */
   open(citationId: number): Promise<void>;
+  /** Opens the passage closest to a quote that was not found, highlighted as such (never as a match). */
+  openClosest(citationId: number): Promise<void>;
   setCurrent(citationId: number | null): void;
   toggleExpanded(citationId: number): void;
   setDraft(draft: Draft | null): void;
@@ -79,6 +81,18 @@ async function readAnswerFile(file: File): Promise<string> {
   const content = await file.text();
   if (content.length > MAX_ANSWER_CHARS) throw new Error(tooLarge);
   return content;
+}
+
+/** Asks the viewer for what a plan shows, and keeps what the analyst is told about it. */
+function show(citationId: number, plan: OpenPlan, set: (s: Partial<AnswersState>) => void): void {
+  const r = plan.request;
+  const closest = r?.closest === true;
+  if (r?.viewer === 'pdf') useViewer.getState().open(r.sourceId, 'pdf', r.page, r.highlight, closest);
+  else if (r?.viewer === 'flow') {
+    if (r.target) useViewer.getState().openAt(r.sourceId, r.kind, r.target, closest);
+    else useViewer.getState().open(r.sourceId, r.kind);
+  }
+  set({ opened: { citationId, sourceId: r ? r.sourceId : null, message: plan.message, highlights: plan.highlights } });
 }
 
 function citationsText(n: number): string {
@@ -238,20 +252,26 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     const sourceId = c.source?.id ?? null;
     let kind = useLibrary.getState().sources.find((s) => s.id === sourceId)?.kind ?? null;
     let labels: { page: number; label: string | null }[] = [];
-    if (sourceId !== null && (!kind || (c.claimedLocator.pageLabel && c.claimedLocator.page === undefined))) {
-      // Not listed yet, or a page claimed by its printed label: the source's details say.
+    const placed = c.result?.place && ['verified', 'verified_elsewhere', 'partial'].includes(c.result.status);
+    const claimsPage = c.claimedLocator.pageLabel !== undefined || c.claimedLocator.page !== undefined;
+    if (sourceId !== null && (!kind || (!placed && claimsPage && kind === 'pdf'))) {
+      // Not listed yet, or a claimed page to show: it is read by its printed label, as the verifier reads it.
       const detail = await client.call('sources.get', { id: sourceId }).catch(() => null);
       kind = detail?.kind ?? kind;
       labels = detail?.pages ?? [];
     }
-    const plan = openPlan(c, kind, (label) => labels.find((p) => p.label === label)?.page ?? null);
-    const r = plan.request;
-    if (r?.viewer === 'pdf') useViewer.getState().open(r.sourceId, 'pdf', r.page, r.highlight);
-    else if (r?.viewer === 'flow') {
-      if (r.target) useViewer.getState().openAt(r.sourceId, r.kind, r.target);
-      else useViewer.getState().open(r.sourceId, r.kind);
-    }
-    set({ opened: { citationId, sourceId: r ? r.sourceId : null, message: plan.message, highlights: plan.highlights } });
+    show(citationId, openPlan(c, kind, (label) => labels.find((p) => p.label === label)?.page ?? null), set);
+  },
+
+  openClosest: async (citationId) => {
+    const c = get().detail?.citations.find((x) => x.id === citationId);
+    if (!c) return;
+    set({ currentId: citationId });
+    const sourceId = c.source?.id ?? null;
+    let kind = useLibrary.getState().sources.find((s) => s.id === sourceId)?.kind ?? null;
+    if (sourceId !== null && !kind) kind = (await client.call('sources.get', { id: sourceId }).catch(() => null))?.kind ?? null;
+    const plan = closestPlan(c, kind);
+    if (plan) show(citationId, plan, set);
   },
 
   setCurrent: (currentId) => set({ currentId }),

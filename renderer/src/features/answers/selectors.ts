@@ -8,6 +8,9 @@ import { findMarkers } from '../../../../shared/imports/sentences.ts';
 import type { VerificationSummary } from '../../../../shared/verification/result-schema.ts';
 import type { CitationStatus } from '../../../../shared/verification/status.ts';
 import type { ClaimVerdict } from '../../../../shared/verification/verdict.ts';
+import { judgeSilence, type JudgeOpinion, type JudgeVerdict } from '../../../../shared/verification/judge.ts';
+
+type MatchMethod = 'exact' | 'normalised' | 'fuzzy';
 import type { FlowTarget, Highlight } from '../viewer/viewer-store.ts';
 
 export type Tone = 'ok' | 'info' | 'warn' | 'bad' | 'muted';
@@ -44,7 +47,26 @@ const DECISION: Record<ReviewDecision, Label> = {
   flagged: { icon: '⚑', text: 'flagged', hint: 'The reviewer flagged this citation for follow-up.', tone: 'warn' },
 };
 
+const METHOD: Record<MatchMethod, Label> = {
+  exact: { icon: '=', text: 'exact', hint: 'The quote is in the source character for character.', tone: 'ok' },
+  normalised: { icon: '≅', text: 'normalised', hint: 'Found once case, spacing, quotes, dashes or hyphenation are set aside.', tone: 'info' },
+  fuzzy: { icon: '≈', text: 'fuzzy', hint: 'Found with a few characters changed: the word difference shows which.', tone: 'warn' },
+};
+
+const JUDGE: Record<JudgeVerdict, Label> = {
+  supported: { icon: '✓', text: 'supported', hint: 'The model judge reads the evidence as supporting the claim.', tone: 'ok' },
+  not_supported: { icon: '~', text: 'not supported', hint: 'The model judge reads the evidence as not (fully) backing the claim.', tone: 'warn' },
+  contradicted: { icon: '✖', text: 'contradicted', hint: 'The model judge reads the evidence as saying the opposite.', tone: 'bad' },
+};
+
 export const statusLabel = (s: CitationStatus): Label => STATUS[s];
+export const methodLabel = (m: MatchMethod): Label => METHOD[m];
+
+/** The model judge's opinion in words: its verdict and reason, or why it has none. */
+export function judgeText(j: JudgeOpinion): { label: Label | null; text: string } {
+  if (j.outcome === 'answered' && j.verdict) return { label: JUDGE[j.verdict], text: j.reason ?? '' };
+  return { label: null, text: `The model judge ${judgeSilence(j)}; the rules' verdict stands.` };
+}
 export const verdictLabel = (v: ClaimVerdict): Label => VERDICT[v];
 export const decisionLabel = (d: ReviewDecision): Label => DECISION[d];
 
@@ -151,8 +173,8 @@ export function answerTextParts(text: string, citations: readonly Pick<CitationD
 /** What the viewer is asked to show for a citation, and what the analyst is told about it. */
 export interface OpenPlan {
   request:
-    | { viewer: 'pdf'; sourceId: number; page: number; highlight: Highlight | null }
-    | { viewer: 'flow'; sourceId: number; kind: SourceKind; target: FlowTarget | null }
+    | { viewer: 'pdf'; sourceId: number; page: number; highlight: Highlight | null; closest?: boolean }
+    | { viewer: 'flow'; sourceId: number; kind: SourceKind; target: FlowTarget | null; closest?: boolean }
     | null;
   message: string;
   /** Whether the viewer highlights the quote (else it shows a place, or nothing). */
@@ -220,13 +242,40 @@ export function openPlan(c: CitationDetail, kind: SourceKind | null, pageOfLabel
         : 'This citation has not been verified yet.';
   if (kind === 'pdf') {
     const { page: number, pageEnd, pageLabel } = c.claimedLocator;
-    const page = number ?? pageEnd ?? (pageLabel ? pageOfLabel(pageLabel) : null);
-    const at = page ? `Showing the claimed ${claimed}` : pageLabel ? `This PDF has no page labelled “${pageLabel}”: showing p. 1` : 'No page was claimed: showing p. 1';
+    // A claimed page number is read as the printed label where the source has one, as the verifier reads it.
+    const printed = number !== undefined ? pageOfLabel(String(number)) : null;
+    const page = printed ?? number ?? pageEnd ?? (pageLabel ? pageOfLabel(pageLabel) : null);
+    const at =
+      printed !== null && printed !== number
+        ? `Showing the page printed “${number}” (p. ${printed} of the file)`
+        : page
+          ? `Showing the claimed ${claimed}`
+          : pageLabel
+            ? `This PDF has no page labelled “${pageLabel}”: showing p. 1`
+            : 'No page was claimed: showing p. 1';
     return { request: { viewer: 'pdf', sourceId, page: page ?? 1, highlight: null }, highlights: false, message: `${why} ${at}; nothing is highlighted.` };
   }
   const target = claimedTarget(kind, c.claimedLocator);
   const at = target ? `Showing the claimed ${claimed}` : 'No block or line was claimed: showing the document';
   return { request: { viewer: 'flow', sourceId, kind, target }, highlights: false, message: `${why} ${at}; nothing is highlighted.` };
+}
+
+/**
+ * Where a quote that was not found comes closest, opened and highlighted as such: never as a
+ * match. Null when the verifier recorded no closest passage.
+ */
+export function closestPlan(c: CitationDetail, kind: SourceKind | null): OpenPlan | null {
+  const near = c.result?.closest;
+  if (!near?.place || !c.source || !kind) return null;
+  const place = near.place;
+  const where = foundText(place, near.pageLabel);
+  const message = `Closest passage, not a match: the quote is not in ${c.source.fileName}; the text that comes nearest (${percent(near.score)}) is outlined at ${where}.`;
+  if (place.unit === 'page') {
+    return { request: { viewer: 'pdf', sourceId: c.source.id, page: place.at, highlight: { page: place.at, start: place.start, end: place.end }, closest: true }, highlights: true, message };
+  }
+  const target: FlowTarget = { at: place.at, range: { start: place.start, end: place.end } };
+  if (place.endAt !== place.at) target.endAt = place.endAt;
+  return { request: { viewer: 'flow', sourceId: c.source.id, kind, target, closest: true }, highlights: true, message };
 }
 
 /** The ids of the citations in card order, and the one `by` steps from `current` (clamped). */

@@ -3,6 +3,7 @@ import type { PDFPageProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
 import { pdfjs, TEXT_CONTENT_OPTIONS } from './pdfjs-setup.ts';
 import { itemsMatchStoredText, overlap } from './highlight.ts';
+import { useViewer } from './viewer-store.ts';
 
 interface Props {
   page: PDFPageProxy;
@@ -12,10 +13,14 @@ interface Props {
   onStatus(status: 'ok' | 'mismatch' | 'error'): void;
 }
 
-function markItem(div: HTMLElement, str: string, from: number, to: number): void {
+function markItem(div: HTMLElement, str: string, from: number, to: number, closest: boolean): void {
   const doc = div.ownerDocument;
   const mark = doc.createElement('mark');
   mark.className = 'quote-highlight';
+  if (closest) {
+    mark.dataset.kind = 'closest';
+    mark.title = 'closest passage, not a match';
+  }
   mark.textContent = str.slice(from, to);
   div.replaceChildren(doc.createTextNode(str.slice(0, from)), mark, doc.createTextNode(str.slice(to)));
 }
@@ -25,6 +30,7 @@ function markItem(div: HTMLElement, str: string, from: number, to: number): void
  * layer normalises text (ligatures become two letters), which would shift stored offsets.
  */
 export function PdfTextLayer({ page, scale, stored, highlight, onStatus }: Props) {
+  const closest = useViewer((s) => s.closest);
   const container = useRef<HTMLDivElement>(null);
   const [rendered, setRendered] = useState<{ items: string[]; divs: HTMLElement[] } | null>(null);
 
@@ -70,12 +76,12 @@ export function PdfTextLayer({ page, scale, stored, highlight, onStatus }: Props
       const str = rendered.items[i] ?? '';
       const range = overlap(stored.itemStarts[i] ?? 0, str.length, highlight.start, highlight.end);
       if (range) {
-        markItem(div, str, range[0], range[1]);
+        markItem(div, str, range[0], range[1], closest);
         first ??= div;
       }
     });
     (first as HTMLElement | null)?.scrollIntoView({ block: 'center' });
-  }, [rendered, stored, highlight, onStatus]);
+  }, [rendered, stored, highlight, closest, onStatus]);
 
   return <div ref={container} className="textLayer" data-testid="text-layer" />;
 }

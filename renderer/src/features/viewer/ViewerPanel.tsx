@@ -4,7 +4,7 @@ import { ViewerErrorBoundary } from './ViewerErrorBoundary.tsx';
 import { useViewer } from './viewer-store.ts';
 
 export function ViewerPanel() {
-  const { sourceId, kind } = useViewer();
+  const { sourceId, kind, closest } = useViewer();
   if (sourceId === null) {
     return (
       <section className="viewer empty-viewer" aria-label="Viewer">
@@ -13,7 +13,13 @@ export function ViewerPanel() {
     );
   }
   return (
-    <section className="viewer" aria-label="Viewer">
+    <section className={`viewer${closest ? ' closest-mode' : ''}`} aria-label="Viewer">
+      {closest && (
+        // The highlight below is no match: it is labelled and drawn apart from a found quote.
+        <p className="closest-banner" role="note" data-testid="closest-banner">
+          <span className="closest-tag">closest passage, not a match</span> The quote is not in this document; the outlined text is the nearest the verifier saw.
+        </p>
+      )}
       <ViewerErrorBoundary key={sourceId}>{kind === 'pdf' ? <PdfViewer sourceId={sourceId} /> : <FlowViewer sourceId={sourceId} />}</ViewerErrorBoundary>
     </section>
   );

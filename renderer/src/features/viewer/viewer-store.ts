@@ -44,9 +44,14 @@ interface ViewerState {
   pageCount: number;
   highlight: Highlight | null;
   target: FlowTarget | null;
-  open(sourceId: number, kind: SourceKind, page?: number, highlight?: Highlight | null): void;
+  /**
+   * The highlight marks the passage closest to a quote that was not found: it is drawn and labelled
+   * as "closest passage, not a match", never as the quote.
+   */
+  closest: boolean;
+  open(sourceId: number, kind: SourceKind, page?: number, highlight?: Highlight | null, closest?: boolean): void;
   /** Opens a DOCX, HTML, text or Markdown source at a block or line, with an optional exact range. */
-  openAt(sourceId: number, kind: SourceKind, target: FlowTarget): void;
+  openAt(sourceId: number, kind: SourceKind, target: FlowTarget, closest?: boolean): void;
   setPageCount(n: number): void;
   goTo(page: number): void;
   setTarget(target: FlowTarget | null): void;
@@ -59,14 +64,15 @@ export const useViewer = create<ViewerState>((set, get) => ({
   pageCount: 0,
   highlight: null,
   target: null,
-  open: (sourceId, kind, page = 1, highlight = null) =>
-    set({ sourceId, kind, page, highlight, target: null, pageCount: get().sourceId === sourceId ? get().pageCount : 0 }),
-  openAt: (sourceId, kind, target) => set({ sourceId, kind, page: 1, highlight: null, target, pageCount: 0 }),
+  closest: false,
+  open: (sourceId, kind, page = 1, highlight = null, closest = false) =>
+    set({ sourceId, kind, page, highlight, target: null, closest: closest && highlight !== null, pageCount: get().sourceId === sourceId ? get().pageCount : 0 }),
+  openAt: (sourceId, kind, target, closest = false) => set({ sourceId, kind, page: 1, highlight: null, target, closest, pageCount: 0 }),
   setPageCount: (pageCount) => set({ pageCount, page: Math.min(get().page, Math.max(1, pageCount)) }),
   goTo: (page) => {
     const { pageCount } = get();
     const clamped = Math.max(1, pageCount > 0 ? Math.min(page, pageCount) : page);
     set({ page: clamped });
   },
-  setTarget: (target) => set({ target }),
+  setTarget: (target) => set({ target, closest: false }),
 }));
