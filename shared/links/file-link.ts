@@ -37,8 +37,8 @@ export const FILE_GONE_WORDS = 'file moved or deleted';
  * a missing file, or one the workspace knows no path for, gets words only.
  */
 export function fileLinkFor(source: { path: string | null; kind: string; health: string }, place: { unit: 'page' | 'block' | 'line'; at: number; endAt?: number } | null): FileLink {
-  if (!source.path) return { href: null, words: 'no file path recorded' };
   if (source.health === 'missing') return { href: null, words: FILE_GONE_WORDS };
+  if (!source.path) return { href: null, words: 'no file path recorded' };
   const url = fileUrl(source.path);
   const changed = source.health === 'modified' ? ' (the file has changed since it was verified)' : '';
   if (!place) return { href: url, words: `${source.path}${changed}` };

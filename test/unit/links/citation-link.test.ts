@@ -56,11 +56,11 @@ describe('citation links: parser and formatter', () => {
 
   it('never throws, whatever it is given', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.string({ maxLength: 300 }).map((s) => `evidesk://open?${s}`), fc.webUrl()), (raw) => {
+      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ maxLength: 200 }).map((s) => `evidesk://open?${s}`), fc.string({ maxLength: 200 }).map((s) => `${base}&${s}`)), (raw) => {
         const r = parseCitationLink(raw);
         if (!r.ok) expect(r.problem.reason.length).toBeGreaterThan(0);
       }),
-      { numRuns: 500 },
+      { numRuns: 300 },
     );
   });
 
