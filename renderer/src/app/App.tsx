@@ -10,6 +10,8 @@ import { useLibrary } from '../features/library/library-store.ts';
 import { RelinkDialog } from '../features/relink/RelinkDialog.tsx';
 import { ExportDialog } from '../features/reports/ExportDialog.tsx';
 import { ViewerPanel } from '../features/viewer/ViewerPanel.tsx';
+import { LinkNotice } from '../features/links/LinkNotice.tsx';
+import { useLinkRoute } from '../features/links/use-link-route.ts';
 
 type Tab = 'answers' | 'sources';
 const TAB_KEY = 'evidesk.leftTab';
@@ -28,6 +30,7 @@ export function App() {
   const [tab, setTab] = useState<Tab>(savedTab);
   const sourceCount = useLibrary((s) => s.sources.length);
   const answerCount = useAnswers((s) => s.answers.length);
+  useLinkRoute();
 
   useEffect(() => {
     client
@@ -85,6 +88,7 @@ export function App() {
           </div>
         </div>
         <div className="viewer-column">
+          <LinkNotice />
           <CitationBar />
           <ViewerPanel />
         </div>
