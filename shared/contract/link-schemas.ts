@@ -1,19 +1,14 @@
 /** Contract of citation links (issue 17): resolve a link to a place, announce one to the open window, copy a citation. */
 import { z } from 'zod';
 import { MAX_LINK_CHARS } from '../links/citation-link.ts';
-import { AnswerId, CitationId } from './answer-schemas.ts';
+import { AnswerId, CitationId, MatchPlace } from './answer-schemas.ts';
 import { Sha256, SourceId, SourceKind } from './schemas.ts';
 
 /** A link as text: parsed by the service with the one parser (shared/links), never trusted here. */
 export const LinkText = z.string().min(1).max(MAX_LINK_CHARS * 2);
 
-export const LinkPlace = z.object({
-  unit: z.enum(['page', 'block', 'line']),
-  at: z.number().int().nonnegative(),
-  endAt: z.number().int().nonnegative(),
-  start: z.number().int().nonnegative(),
-  end: z.number().int().nonnegative(),
-});
+/** Where a link opens: a match place (page, block or line; offsets from there) without the run-on parts. */
+export const LinkPlace = MatchPlace.pick({ unit: true, at: true, endAt: true, start: true, end: true });
 export type LinkPlace = z.infer<typeof LinkPlace>;
 
 export const LinkResolution = z.discriminatedUnion('state', [
