@@ -10,6 +10,8 @@ import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/a
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { ingestAll, nativeAnswer, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
 import { callHandler, workspaceSnapshot } from '../support/workspace.ts';
+import { evidesk } from '../support/cli.ts';
+import { removeHostFile, writeHostFile } from '../../electron/host/host-file.ts';
 
 const LEAVE = 'Employees receive 14 days of annual leave per calendar year.';
 const CITATIONS = [
@@ -119,6 +121,22 @@ describe('citation links in Chromium: from a report back to the evidence (issue 
     await notice.getByRole('button', { name: 'Search folder' }).click();
     await notice.getByText(`Found it: ${path.join(elsewhere, 'archive', 'minutes.pdf')} has this SHA-256.`, { exact: false }).waitFor();
     await shot('link-missing-hash.png');
+  });
+
+  it('evidesk open LINK opens the page already showing the desk at the link', async () => {
+    const link = await clickedLink(report, 2);
+    await page.goto(app.host.url);
+    await page.getByRole('tab', { name: /Sources/ }).waitFor();
+    writeHostFile(app.services.workspaceDir, app.host);
+    try {
+      const run = await evidesk(app.services.workspaceDir, 'open', link);
+      expect(run.out).toBe('Opened in the desk: onboarding-notes.txt, line 6: the cited quote is marked.');
+      await page.getByTestId('link-notice').getByText('onboarding-notes.txt, line 6: the cited quote is marked.').waitFor();
+      await expect.poll(() => page.locator('mark').allTextContents()).toContain('The probation period lasts six months for all new starters.');
+      await shot('link-cli-open.png');
+    } finally {
+      removeHostFile(app.services.workspaceDir);
+    }
   });
 
   it('refuses a hostile link in plain words and opens nothing', async () => {
