@@ -121,6 +121,10 @@ describe('citation links in Chromium: from a report back to the evidence (issue 
     await notice.getByRole('button', { name: 'Search folder' }).click();
     await notice.getByText(`Found it: ${path.join(elsewhere, 'archive', 'minutes.pdf')} has this SHA-256.`, { exact: false }).waitFor();
     await shot('link-missing-hash.png');
+    // Adding the file found is the analyst's choice; then the link opens.
+    await notice.getByRole('button', { name: 'Add it and open the link' }).click();
+    await notice.getByText('minutes.pdf, p. 1: the cited quote is marked.').waitFor();
+    await expect.poll(async () => (await pdfMarks()).join('')).toContain('Minutes of the board');
   });
 
   it('evidesk open LINK opens the page already showing the desk at the link', async () => {

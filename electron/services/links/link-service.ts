@@ -64,7 +64,7 @@ export class LinkService {
       found: r.found,
       examined: r.examined,
       message: r.found
-        ? `Found it: ${r.found} has this SHA-256. Add it under Sources to open the link.`
+        ? `Found it: ${r.found} has this SHA-256.`
         : `None of the ${r.examined.toLocaleString('en')} files in that folder has this SHA-256.${more}`,
     };
   }

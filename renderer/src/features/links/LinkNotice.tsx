@@ -8,7 +8,7 @@ import { useLinks } from './links-store.ts';
  * analyst adds the file under Sources).
  */
 export function LinkNotice() {
-  const { notice, busy, search, findByHash, dismiss } = useLinks();
+  const { notice, busy, search, findByHash, addFound, dismiss } = useLinks();
   const [dir, setDir] = useState('');
   if (!notice) return null;
   return (
@@ -36,7 +36,12 @@ export function LinkNotice() {
       )}
       {search && (
         <p className={search.tone === 'ok' ? 'ok' : 'error'} data-testid="link-search">
-          {search.text}
+          {search.text}{' '}
+          {search.found && (
+            <button type="button" onClick={() => void addFound()} disabled={busy}>
+              Add it and open the link
+            </button>
+          )}
         </p>
       )}
       <button type="button" className="link dismiss" onClick={dismiss} aria-label="Dismiss the link message">

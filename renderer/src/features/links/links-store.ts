@@ -3,6 +3,7 @@ import type { LinkResolution } from '../../../../shared/contract/link-schemas.ts
 import { parseCitationLink } from '../../../../shared/links/citation-link.ts';
 import { client, ClientError } from '../../api/client.ts';
 import { useAnswers } from '../answers/answers-store.ts';
+import { useLibrary } from '../library/library-store.ts';
 import { useViewer } from '../viewer/viewer-store.ts';
 
 /** What the analyst is told about the last link opened, and what can be done next. */
@@ -18,10 +19,14 @@ export interface LinkNotice {
 interface LinksState {
   notice: LinkNotice | null;
   busy: boolean;
-  search: { tone: 'ok' | 'error'; text: string } | null;
+  search: { tone: 'ok' | 'error'; text: string; found?: string } | null;
+  /** The last link opened, to open again once its file is added. */
+  last: string | null;
   /** Opens a link (evidesk://open?…, or the browser form #/open?…). Reads only. */
   openLink(raw: string): Promise<void>;
   findByHash(dir: string): Promise<void>;
+  /** Adds the file the hash search found (the analyst's choice: the one write here) and opens the link again. */
+  addFound(): Promise<void>;
   dismiss(): void;
 }
 
@@ -44,6 +49,7 @@ export const useLinks = create<LinksState>((set, get) => ({
   notice: null,
   busy: false,
   search: null,
+  last: null,
 
   openLink: async (raw) => {
     // Refused here first, so a hostile link never reaches the services: a plain sentence, the code in the tooltip.
@@ -53,7 +59,7 @@ export const useLinks = create<LinksState>((set, get) => ({
       set({ notice: { tone: 'error', text: `This link cannot be opened: ${parsed.problem.reason}.`, code: `LINK_INVALID (${parsed.problem.kind})` }, search: null });
       return;
     }
-    set({ busy: true, search: null });
+    set({ busy: true, search: null, last: raw });
     try {
       const r = await client.call('links.resolve', { link: raw });
       if (r.state === 'missing') {
@@ -83,12 +89,29 @@ export const useLinks = create<LinksState>((set, get) => ({
     set({ busy: true, search: null });
     try {
       const r = await client.call('links.findByHash', { sha256: missing.sha256, dir: dir.trim() });
-      set({ search: { tone: r.found ? 'ok' : 'error', text: r.message } });
+      set({ search: r.found ? { tone: 'ok', text: r.message, found: r.found } : { tone: 'error', text: r.message } });
     } catch (e) {
       set({ search: { tone: 'error', text: e instanceof ClientError ? e.message : String(e) } });
     } finally {
       set({ busy: false });
     }
+  },
+
+  addFound: async () => {
+    const { search, last } = get();
+    if (!search?.found || !last) return;
+    set({ busy: true });
+    try {
+      const result = await client.call('sources.ingest', { paths: [search.found] });
+      const failed = result.files.find((f) => !f.ok);
+      if (failed) throw new Error(`${search.found} could not be added.`);
+      await useLibrary.getState().refresh();
+    } catch (e) {
+      set({ busy: false, search: { tone: 'error', text: e instanceof ClientError || e instanceof Error ? e.message : String(e) } });
+      return;
+    }
+    set({ busy: false });
+    await get().openLink(last);
   },
 
   dismiss: () => set({ notice: null, search: null }),
