@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../electron/cli/answer-file.ts';
 import type { AnswerDetail } from '../../shared/contract/answer-schemas.ts';
 import { parseCitationLink } from '../../shared/links/citation-link.ts';
-import { ROOT } from '../support/build.ts';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { ingestAll, nativeAnswer, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
@@ -73,8 +72,9 @@ describe('hover and focus preview on citation markers, and Copy citation (issue 
     expect(overlaps(previewBox, (await current.boundingBox())!)).toBe(false);
     expect(overlaps(previewBox, (await marker('2').boundingBox())!)).toBe(false);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'hover-preview.png') });
-    fs.mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
-    await page.screenshot({ path: path.join(ROOT, 'docs', 'hover-preview.png'), clip: { x: 0, y: 0, width: 1400, height: 620 } });
+    // The README's picture (docs/hover-preview.png) is this crop, copied there by hand when the look changes.
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'hover-preview-readme.png'), clip: { x: 0, y: 0, width: 1400, height: 620 } });
+    expect(fs.statSync(path.join(SCREENSHOTS, 'hover-preview-readme.png')).size).toBeGreaterThan(10_000);
     await page.keyboard.press('Escape');
     await expect.poll(() => preview().count()).toBe(0);
   });
