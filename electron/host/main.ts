@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createServices } from '../services/create-services.ts';
 import { resolveWorkspaceDir } from '../services/workspace/location.ts';
 import { browserPlatform } from './browser-platform.ts';
+import { removeHostFile, writeHostFile } from './host-file.ts';
 import { startHost } from './server.ts';
 
 function option(argv: readonly string[], name: string): string | undefined {
@@ -20,10 +21,13 @@ export async function runBrowserMode(argv: readonly string[], staticDir: string)
   services.watcher.start();
   const port = Number(option(argv, '--port') ?? process.env.EVIDESK_PORT ?? 0);
   const host = await startHost({ services, staticDir, port });
+  // `evidesk open LINK` finds this session here.
+  writeHostFile(workspaceDir, host);
   process.stdout.write(
     `Evidence Desk is serving browser mode.\n  Workspace: ${workspaceDir}\n  Open: ${host.url}\n(The token in that URL is this session's key; the page keeps it in a cookie. Ctrl+C stops.)\n`,
   );
   const stop = () => {
+    removeHostFile(workspaceDir);
     void host.close().then(() => {
       services.close();
       process.exit(0);

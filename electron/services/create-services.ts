@@ -28,6 +28,7 @@ import { AnchoringStore } from './store/anchoring-store.ts';
 import { AnswersStore } from './store/answers-store.ts';
 import type { ModelSettings } from './answerers/openai-compatible.ts';
 import { AnswersService } from './verification/answers-service.ts';
+import { LinkService } from './links/link-service.ts';
 import { Verifier } from './verification/verifier.ts';
 import { parseWarnings, SourcesStore, type SourceRow } from './store/sources-store.ts';
 
@@ -121,6 +122,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   });
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
+  const links = new LinkService({ sources, anchoring, answers, health, events });
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -211,6 +213,10 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.exportWithDialog': (input) => appExport.exportWithDialog(input),
     'answers.revealExport': ({ path }) => appExport.reveal(path),
     'answers.exportDefaults': () => ({ reviewer: appExport.lastReviewer() }),
+    'links.resolve': ({ link }) => links.resolve(link),
+    'links.announce': ({ link }) => links.announce(link),
+    'links.citation': ({ answerId, citationId, style }) => links.citation(answerId, citationId, style),
+    'links.findByHash': ({ sha256, dir }) => links.findByHash(sha256, dir),
   };
 
   return {

@@ -11,6 +11,11 @@ export class EventBus {
     return () => this.listeners.delete(listener);
   }
 
+  /** How many transports listen (open windows, browser pages): a link announced reaches them all. */
+  get subscribers(): number {
+    return this.listeners.size;
+  }
+
   emit(event: AppEvent): void {
     for (const listener of this.listeners) {
       try {

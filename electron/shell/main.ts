@@ -4,6 +4,7 @@ import { IPC_EVENT_CHANNEL } from '../../shared/contract/ipc.ts';
 import { createServices, type Services } from '../services/create-services.ts';
 import { nodeApiProblem } from '../services/store/node-api.ts';
 import { resolveWorkspaceDir } from '../services/workspace/location.ts';
+import { registerDeepLinks, type DeepLinks } from './deep-links.ts';
 import { electronPlatform } from './electron-platform.ts';
 import { guardEveryWebContents } from './guards.ts';
 import { registerIpc, trackOwnWindow } from './ipc.ts';
@@ -26,6 +27,7 @@ export const SECURE_WEB_PREFERENCES = {
 const here = import.meta.dirname;
 const rendererDir = path.resolve(here, '..', 'renderer');
 let mainWindow: BrowserWindow | null = null;
+let deepLinks: DeepLinks | null = null;
 
 function createWindow(services: Services): BrowserWindow {
   const win = new BrowserWindow({
@@ -45,6 +47,7 @@ function createWindow(services: Services): BrowserWindow {
     mainWindow = null;
   });
   win.once('ready-to-show', () => win.show());
+  wc.on('did-finish-load', () => deepLinks?.flush());
   void win.loadURL(`${RENDERER_ORIGIN}/index.html`);
   return win;
 }
@@ -52,6 +55,9 @@ function createWindow(services: Services): BrowserWindow {
 export function bootstrap(): void {
   // Before 'ready', all of it: sandbox every renderer, app:// privileges, guards on every webContents.
   app.enableSandbox();
+  // One instance: a link opened while the app runs goes to its window (issue 17).
+  deepLinks = registerDeepLinks(() => mainWindow);
+  if (!deepLinks) return;
   registerSchemePrivileges();
   guardEveryWebContents();
   app.on('session-created', denyAllPermissions);

@@ -61,6 +61,15 @@ export const ERROR_CODES = [
   'REPORT_INVALID',
   /** A PDF report needs Chromium to print its HTML, and none was found (CHROMIUM_PATH names one). */
   'CHROMIUM_NOT_FOUND',
+  // citation links (issue 17)
+  /** A citation link that is malformed, truncated, oversized, has an unknown field, a bad value, or carries a path, script or markup. */
+  'LINK_INVALID',
+  /** A link whose page, block, line or offsets lie past the end of its source. */
+  'LINK_PLACE_INVALID',
+  /** A link whose quote fragment is not in its source (nor in a newer version of it). */
+  'LINK_TEXT_NOT_FOUND',
+  /** `evidesk open`: no Evidence Desk host is running for the workspace. */
+  'HOST_NOT_RUNNING',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

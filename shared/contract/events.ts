@@ -39,7 +39,10 @@ export const SourcesHealth = z.object({
   counts: z.object({ ok: z.number().int().nonnegative(), modified: z.number().int().nonnegative(), missing: z.number().int().nonnegative() }),
 });
 
-export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth]);
+/** A citation link to open in the window (a second launch, macOS open-url, `evidesk open`); validated before it is sent. */
+export const LinkOpen = z.object({ type: z.literal('link.open'), link: z.string().max(4096) });
+
+export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth, LinkOpen]);
 export type AppEvent = z.infer<typeof AppEvent>;
 export type IngestProgress = z.infer<typeof IngestProgress>;
 export type IngestWalk = z.infer<typeof IngestWalk>;

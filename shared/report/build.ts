@@ -11,6 +11,8 @@ import type { CitationStatus } from '../verification/status.ts';
 import { summarise } from '../verification/summary.ts';
 import type { ClaimVerdict } from '../verification/verdict.ts';
 import type { JudgeOpinion } from '../verification/judge.ts';
+import { fileLinkFor } from '../links/file-link.ts';
+import { formatCitationLink, linkForPlace } from '../links/citation-link.ts';
 import { sealReport, type Sha256Hex } from './content-hash.ts';
 import {
   CurrentDecision,
@@ -176,6 +178,20 @@ export function sourceRefs(citationOrder: readonly (number | null)[]): Map<numbe
   return refs;
 }
 
+/** A report match as the place a link names (its first and last page, block or line). */
+export function matchLinkPlace(m: ReportMatch): { unit: ReportMatch['unit']; at: number; endAt: number } {
+  const at = m.page ?? m.block ?? m.line ?? 0;
+  return { unit: m.unit, at, endAt: m.endPage ?? m.endBlock ?? m.endLine ?? at };
+}
+
+/** The citation link and the file link of a report citation (issue 17). */
+export function citationLinks(c: Pick<ReportCitation, 'match' | 'marker' | 'quote'>, source: ReportSource | undefined, answerId: number): { link: string | null; fileLink: string | null } {
+  const m = c.match;
+  const place = m ? matchLinkPlace(m) : null;
+  const made = m && place ? linkForPlace({ sha256: m.sha256, ...place, start: m.start, end: m.end }, m.text || c.quote || '', { answer: answerId, marker: c.marker }) : null;
+  return { link: made ? formatCitationLink(made) : null, fileLink: source ? fileLinkFor(source, place).href : null };
+}
+
 /** Builds and seals (content hash) the report; throws if the result breaks the schema. */
 export function buildReport(input: ReportInput, sha256Hex: Sha256Hex): Report {
   const { options } = input;
@@ -232,6 +248,8 @@ export function buildReport(input: ReportInput, sha256Hex: Sha256Hex): Report {
     if (!s) throw new Error(`buildReport: citation source ${sid} was not given`);
     sources.push({ ...s, id: ref });
   }
+  const sourceOfRef = new Map(sources.map((s) => [s.id, s]));
+  for (const c of included) Object.assign(c, citationLinks(c, c.source ? sourceOfRef.get(c.source) : undefined, input.answer.id));
 
   const unresolved: UnresolvedItem[] = [];
   for (const c of all) {

@@ -6,6 +6,7 @@
  */
 import { REPORT_CSS } from './html-style.ts';
 import { readingOrder } from './reading-order.ts';
+import { linksOf } from './report-links.ts';
 import type { Report, ReportCitation, ReportExcerpt, ReportSource } from './schema.ts';
 import {
   judgeWords,
@@ -76,6 +77,12 @@ function citationHtml(n: number, c: ReportCitation, sources: ReadonlyMap<string,
     ['Result', `<span class="badge tone-${tone}"><span aria-hidden="true">${icon}</span> ${escapeHtml(STATUS_WORDS[c.status])}</span> ${escapeHtml(VERDICT_WORDS[c.verdict])}${c.match ? ` · score ${c.score.toFixed(2)}` : ''}`],
     ['Decision', `<span class="badge tone-${DECISION_TONE[r.decision]}">${escapeHtml(DECISION_WORDS[r.decision])}</span> ${escapeHtml(decisionDetail(r))}`],
   );
+  const links = linksOf(c, c.source ? sources.get(c.source) : undefined);
+  const linkParts = [
+    links.desk ? `<a class="desk-link" href="${escapeHtml(links.desk)}">Open in Evidence Desk</a>` : '<span class="muted">no place to open (the quote was not found)</span>',
+    links.file ? (links.file.href ? `<a class="file-link" href="${escapeHtml(links.file.href)}">${escapeHtml(links.file.words)}</a>` : `<span class="file-gone">${escapeHtml(links.file.words)}</span>`) : '',
+  ].filter(Boolean);
+  facts.push(['Links', linkParts.join(' · ')]);
   if (c.context) facts.push(['Context', escapeHtml(c.context)]);
   if (c.notes.length > 0) facts.push(['Notes', c.notes.map(escapeHtml).join('<br>')]);
   if (c.judge) facts.push(['Model judge', escapeHtml(judgeWords(c.judge))]);

@@ -6,6 +6,7 @@
  * Text from answers and documents is escaped, so a quote can never become markup or raw HTML.
  */
 import { readingOrder } from './reading-order.ts';
+import { linksOf } from './report-links.ts';
 import type { Report, ReportCitation } from './schema.ts';
 import {
   judgeWords,
@@ -56,6 +57,9 @@ function footnote(n: number, c: ReportCitation, report: Report): string {
   }
   if (c.notes.length > 0) parts.push(`Notes: ${c.notes.map((n) => mdInline(asSentence(n))).join(' ')}`);
   if (c.judge) parts.push(mdInline(judgeWords(c.judge)));
+  const links = linksOf(c, source);
+  const file = links.file ? (links.file.href ? `[${mdInline(links.file.words)}](<${links.file.href}>)` : `${mdInline(links.file.words)}.`) : '';
+  if (links.desk || file) parts.push(`Links: ${[links.desk ? `[Open in Evidence Desk](<${links.desk}>)` : '', file].filter(Boolean).join(' · ')}`);
   if (c.excerpt && 'text' in c.excerpt) {
     const { before, quote, after } = c.excerpt.text;
     parts.push(`Excerpt (${mdInline(c.excerpt.caption)}): “${mdInline(before)}**${mdInline(quote)}**${mdInline(after)}”`);

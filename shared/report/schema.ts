@@ -141,6 +141,13 @@ export const ReportCitation = z.strictObject({
   excerpt: ReportExcerpt.nullable(),
   /** The model judge's opinion on the claim, when it was asked (its own; `verdict` is the combined one). */
   judge: JudgeOpinion.optional(),
+  /**
+   * The citation link (evidesk://open?…, shared/links) to the found quote; null when it was not
+   * placed. The file link (file:///…, with #page=N for a PDF) to the original file; null when the
+   * file is missing or its path unknown. Absent in reports made before links existed.
+   */
+  link: z.string().nullable().optional(),
+  fileLink: z.string().nullable().optional(),
 });
 export type ReportCitation = z.infer<typeof ReportCitation>;
 

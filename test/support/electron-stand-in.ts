@@ -58,6 +58,9 @@ export class FakeWebContents extends Emitter {
   isDestroyed(): boolean {
     return false;
   }
+  isLoading(): boolean {
+    return false;
+  }
   send(...args: unknown[]): void {
     this.sent.push(args);
   }
@@ -79,6 +82,14 @@ export class FakeBrowserWindow extends Emitter {
     return Promise.resolve();
   }
   show(): void {}
+  focused = 0;
+  focus(): void {
+    this.focused++;
+  }
+  isMinimized(): boolean {
+    return false;
+  }
+  restore(): void {}
   static getAllWindows(): FakeBrowserWindow[] {
     return recorded.windows;
   }
@@ -106,6 +117,12 @@ export const recorded = {
   errorBoxes: [] as string[][],
   rendererInvokes: [] as unknown[][],
   rendererListeners: new Map<string, Listener[]>(),
+  /** app.setAsDefaultProtocolClient calls: [scheme, path?, args?]. */
+  protocolClients: [] as unknown[][],
+  singleInstanceLocks: 0,
+  /** What requestSingleInstanceLock answers (false: another instance holds it). */
+  singleInstanceLockResult: true,
+  quits: 0,
 };
 
 export function emitApp(name: string, ...args: unknown[]): void {
@@ -126,8 +143,19 @@ export const app = {
     recorded.order.push(`app.on:${name}`);
     recorded.appListeners.set(name, [...(recorded.appListeners.get(name) ?? []), fn]);
   },
-  quit: () => undefined,
+  quit: () => {
+    recorded.quits++;
+  },
   getPath: () => '/nonexistent',
+  requestSingleInstanceLock: () => {
+    recorded.order.push('app.requestSingleInstanceLock');
+    recorded.singleInstanceLocks++;
+    return recorded.singleInstanceLockResult;
+  },
+  setAsDefaultProtocolClient: (...args: unknown[]) => {
+    recorded.protocolClients.push(args);
+    return true;
+  },
 };
 
 export const protocol = {

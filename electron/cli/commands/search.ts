@@ -1,6 +1,7 @@
 import { formatLocator } from '../../../shared/domain/locator.ts';
 import { call, EXIT, flagString, type Command } from '../command.ts';
 import { table } from '../table.ts';
+import { evidenceLine, evidenceText } from '../evidence-links.ts';
 
 export const searchCommand: Command = {
   name: 'search',
@@ -17,7 +18,16 @@ export const searchCommand: Command = {
     const { hits } = await call(services, 'search.query', { query, limit, snippets: true });
     if (json) io.out(JSON.stringify(hits, null, 2));
     else if (hits.length === 0) io.out(`No matches for ${JSON.stringify(query)}.`);
-    else io.out(table(['file', 'where', 'snippet'], hits.map((h) => [h.fileName, formatLocator(h.locator), (h.snippet ?? '').replace(/\s+/g, ' ')])));
+    else {
+      io.out(table(['file', 'where', 'snippet'], hits.map((h) => [h.fileName, formatLocator(h.locator), (h.snippet ?? '').replace(/\s+/g, ' ')])));
+      // Per hit (issue 17): is the file still there, where, and the link that opens the desk at it.
+      const lines = hits.flatMap((h, i) => {
+        const words = (h.snippet ?? '').replace(/[…]|\.\.\./g, ' ').replace(/\s+/g, ' ').trim();
+        const e = evidenceLine(services, services.sources.get(h.sourceId), h.locator, h.locator, words);
+        return e ? [evidenceText(`${i + 1}. `, e)] : [];
+      });
+      if (lines.length > 0) io.out(`Evidence:\n${lines.join('\n')}`);
+    }
     return EXIT.ok;
   },
 };

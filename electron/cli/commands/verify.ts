@@ -3,6 +3,8 @@ import type { VerificationCitation, VerificationResult } from '../../../shared/v
 import { readAnswerFile } from '../answer-file.ts';
 import { call, EXIT, type Command } from '../command.ts';
 import { table } from '../table.ts';
+import { evidenceLine, evidenceText } from '../evidence-links.ts';
+import type { Services } from '../../services/create-services.ts';
 
 /** Status as icon and word: readable without colour. */
 export const STATUS_LABEL: Record<VerificationCitation['status'], string> = {
@@ -26,7 +28,19 @@ export function passes(c: VerificationCitation): boolean {
   return c.status === 'verified' && c.verdict === 'supported';
 }
 
-export function printResult(result: VerificationResult, out: (t: string) => void): void {
+/** Per placed citation: the file's state, its path, the place in words and the citation link (issue 17). */
+function printEvidence(result: VerificationResult, services: Services, out: (t: string) => void, answerId: number | undefined): void {
+  const lines: string[] = [];
+  for (const c of result.citations) {
+    const m = c.match;
+    if (!m) continue;
+    const e = evidenceLine(services, services.sources.findBySha(m.sha256), m, m, m.text, { ...(answerId !== undefined ? { answer: answerId } : {}), marker: c.marker });
+    if (e) lines.push(evidenceText(`[${c.marker}] `, e));
+  }
+  if (lines.length > 0) out(`Evidence:\n${lines.join('\n')}`);
+}
+
+export function printResult(result: VerificationResult, out: (t: string) => void, services?: Services, answerId?: number): void {
   if (result.answer.question) out(`Question: ${result.answer.question}`);
   if (result.citations.length === 0) out('The answer has no citations.');
   else {
@@ -43,6 +57,7 @@ export function printResult(result: VerificationResult, out: (t: string) => void
     for (const c of result.citations.filter((x) => !passes(x))) {
       if (c.notes.length > 0) out(`[${c.marker}] ${c.notes.join('; ')}`);
     }
+    if (services) printEvidence(result, services, out, answerId);
   }
   for (const f of result.riskFlags) out(`risk: ${f.message}${f.markers.length ? ` (${f.markers.map((m) => `[${m}]`).join(' ')})` : ''}`);
   const s = result.summary;
@@ -77,7 +92,7 @@ export const verifyCommand: Command = {
     // The audit head anchors the output: whoever keeps it can later prove the record has not changed since.
     if (json) io.out(JSON.stringify({ ...result, auditHead: services.audit.head() }, null, 2));
     else {
-      printResult(result, io.out);
+      printResult(result, io.out, services, saved ?? undefined);
       if (saved !== null) io.out(`Stored as answer ${saved}.`);
     }
     return result.citations.every(passes) ? EXIT.ok : EXIT.someFailed;

@@ -11,6 +11,7 @@ import { stringify } from 'csv-stringify/sync';
 import { readingOrder } from '../../../shared/report/reading-order.ts';
 import type { Report, ReportCitation } from '../../../shared/report/schema.ts';
 import { claimedWords } from '../../../shared/report/words.ts';
+import { linksOf } from '../../../shared/report/report-links.ts';
 
 export const CSV_COLUMNS = [
   'footnote',
@@ -46,6 +47,9 @@ export const CSV_COLUMNS = [
   'decided_at',
   'reviewer',
   'decision_history',
+  // Issue 17: the citation link, and the original file's link or why there is none.
+  'link',
+  'file_link',
 ] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
@@ -65,6 +69,7 @@ function row(n: number, c: ReportCitation, report: Report): Record<CsvColumn, st
   const s = c.source ? report.sources.find((x) => x.id === c.source) : undefined;
   const m = c.match;
   const r = c.review;
+  const links = linksOf(c, s);
   const text = (v: string | null | undefined): string => guardCsvCell(v ?? '');
   const num = (v: number | null | undefined): number | string => (v === null || v === undefined ? '' : v);
   return {
@@ -102,6 +107,8 @@ function row(n: number, c: ReportCitation, report: Report): Record<CsvColumn, st
     reviewer: text(r.reviewer),
     // One line per row of the trail, oldest first: "time decision by reviewer: note".
     decision_history: text(r.history.map((e) => `${e.at} ${e.decision}${e.reviewer ? ` by ${e.reviewer}` : ''}${e.note ? `: ${e.note}` : ''}`).join('\n')),
+    link: text(links.desk),
+    file_link: text(links.file ? (links.file.href ?? links.file.words) : ''),
   };
 }
 

@@ -396,9 +396,8 @@ export class HealthService {
     return this.searchFolderMany([sourceId], dir);
   }
 
-  /** One walk of `dir` for several sources (e.g. every missing one). */
-  async searchFolderMany(sourceIds: readonly number[], rawDir: string): Promise<FolderSearchResult> {
-    const sources = sourceIds.map((id) => this.requireSource(id));
+  /** A folder to search: it exists, is a folder, and is not the workspace (whose snapshots are copies). */
+  private async searchRoot(rawDir: string): Promise<{ dir: string; rootStat: fs.Stats }> {
     const dir = path.resolve(rawDir);
     let rootStat: fs.Stats;
     try {
@@ -415,6 +414,28 @@ export class HealthService {
     if (dir === this.workspaceDir || dir.startsWith(this.workspaceDir + path.sep)) {
       throw new AppError('INVALID_INPUT', `${dir} is inside the workspace, whose snapshots are copies, not the original files. Search the folder where your documents live.`, { path: dir });
     }
+    return { dir, rootStat };
+  }
+
+  /**
+   * A file with this SHA-256 under `rawDir`, for a link whose source the workspace lacks: every file
+   * is hashed (no size is known), up to the walk's bound. Reads only; ingesting it is the user's choice.
+   */
+  async findByHash(sha256: string, rawDir: string): Promise<{ found: string | null; examined: number; truncated: boolean }> {
+    const { dir, rootStat } = await this.searchRoot(rawDir);
+    const files: string[] = [];
+    const walk = await this.walk(dir, rootStat, (file) => files.push(file));
+    for (const file of files) {
+      const digest = await sha256File(file).catch(() => null);
+      if (digest === sha256) return { found: file, examined: walk.examined, truncated: walk.truncated };
+    }
+    return { found: null, examined: walk.examined, truncated: walk.truncated };
+  }
+
+  /** One walk of `dir` for several sources (e.g. every missing one). */
+  async searchFolderMany(sourceIds: readonly number[], rawDir: string): Promise<FolderSearchResult> {
+    const sources = sourceIds.map((id) => this.requireSource(id));
+    const { dir, rootStat } = await this.searchRoot(rawDir);
 
     const wanted = new Set(sources.map((s) => s.byte_size));
     const bySize = new Map<number, string[]>();

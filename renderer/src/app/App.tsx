@@ -12,6 +12,8 @@ import { FindMissingDialog } from '../features/relink/FindMissingDialog.tsx';
 import { RelinkDialog } from '../features/relink/RelinkDialog.tsx';
 import { ExportDialog } from '../features/reports/ExportDialog.tsx';
 import { ViewerPanel } from '../features/viewer/ViewerPanel.tsx';
+import { LinkNotice } from '../features/links/LinkNotice.tsx';
+import { useLinkRoute } from '../features/links/use-link-route.ts';
 
 type Tab = 'answers' | 'sources';
 const TAB_KEY = 'evidesk.leftTab';
@@ -31,6 +33,7 @@ export function App() {
   const sourceCount = useLibrary((s) => s.sources.length);
   const answerCount = useAnswers((s) => s.answers.length);
   useCheckOnFocus();
+  useLinkRoute();
 
   useEffect(() => {
     client
@@ -88,6 +91,7 @@ export function App() {
           </div>
         </div>
         <div className="viewer-column">
+          <LinkNotice />
           <CitationBar />
           <ViewerPanel />
         </div>

@@ -1,3 +1,4 @@
+import { parseCitationLink } from '../../../shared/links/citation-link.ts';
 import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderHtml } from '../../../shared/report/html.ts';
@@ -45,7 +46,10 @@ describe('renderHtml', () => {
     expect(elements.some((e) => ['script', 'link', 'iframe', 'object', 'embed', 'base', 'form'].includes(e.name))).toBe(false);
     for (const e of elements) {
       for (const [name, value] of Object.entries(e.attribs)) {
-        if (name === 'href') expect(value, `<${e.name} href>`).toMatch(/^#[\w-]+$/);
+        // In-page anchors, and the links a reader follows (issue 17): the desk link and the original file. Neither is a request.
+        if (name === 'href' && e.attribs.class === 'desk-link') expect(parseCitationLink(value).ok, value).toBe(true);
+        else if (name === 'href' && e.attribs.class === 'file-link') expect(value).toMatch(/^file:\/\/\//);
+        else if (name === 'href') expect(value, `<${e.name} href>`).toMatch(/^#[\w-]+$/);
         if (name === 'src') expect(value, `<${e.name} src>`).toMatch(/^data:image\/png;base64,/);
         if (name === 'style') expect(value).not.toMatch(/url\s*\(|@import|https?:/i);
         expect(name).not.toMatch(/^on/);
@@ -57,6 +61,15 @@ describe('renderHtml', () => {
     // The policy forbids every request but inline style and data: images, should anything slip through.
     const csp = elements.find((e) => e.name === 'meta' && e.attribs['http-equiv'] === 'Content-Security-Policy');
     expect(csp?.attribs.content).toContain("default-src 'none'");
+  });
+
+  it('gives each placed citation its desk link and file link, and words for a file that is gone (issue 17)', () => {
+    const desk = elements.filter((e) => e.attribs.class === 'desk-link').map((e) => e.attribs.href ?? '');
+    expect(desk).toHaveLength(report.citations.filter((c) => c.match).length);
+    for (const href of desk) expect(parseCitationLink(href)).toMatchObject({ ok: true, link: { answer: report.answer.id } });
+    const files = elements.filter((e) => e.attribs.class === 'file-link').map((e) => e.attribs.href ?? '');
+    expect(files.some((f) => /^file:\/\/\/docs\/HR_Policy\.pdf#page=\d+$/.test(f))).toBe(true);
+    expect(elements.filter((e) => e.attribs.class === 'file-gone').map((e) => e.text)).toContain('file moved or deleted');
   });
 
   it('shows every quote, escaped: a <script> in a quote is text, not an element', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseCitationLink } from '../../../shared/links/citation-link.ts';
 import { renderMarkdown, mdInline } from '../../../shared/report/markdown.ts';
 import { DECISION_WORDS, HEALTH_WORDS, STATUS_WORDS, asSentence } from '../../../shared/report/words.ts';
 import { fixtureReport } from './report-fixture.ts';
@@ -29,6 +30,15 @@ function firstAppearances(refs: number[]): number[] {
 describe('renderMarkdown', () => {
   const report = fixtureReport();
   const md = renderMarkdown(report);
+
+  it('ends each placed footnote with its desk link and file link (issue 17)', () => {
+    const defs = definitions(md).map(([, text]) => text);
+    const desk = defs.flatMap((d) => [...d.matchAll(/\[Open in Evidence Desk\]\(<([^>]+)>\)/g)].map((m) => m[1] ?? ''));
+    expect(desk).toHaveLength(report.citations.filter((c) => c.match).length);
+    for (const link of desk) expect(parseCitationLink(link).ok).toBe(true);
+    expect(defs.some((d) => /\]\(<file:\/\/\/docs\/HR_Policy\.pdf#page=\d+>\)/.test(d))).toBe(true);
+    expect(defs.some((d) => d.includes('file moved or deleted.'))).toBe(true);
+  });
 
   it('numbers footnotes contiguously in order of appearance, one definition each, none dropped', () => {
     const answer = section(md, 'Answer');

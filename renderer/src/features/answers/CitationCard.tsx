@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
 import type { CitationDetail, ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
 import type { Health } from '../../../../shared/contract/schemas.ts';
+import { CopyCitation } from '../links/CopyCitation.tsx';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
 import { useAnswers } from './answers-store.ts';
 import { Pill } from './Pill.tsx';
@@ -116,6 +117,7 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
         <button type="button" className="link" aria-expanded={expanded} onClick={() => toggleExpanded(c.id)} title="Context, diff and notes (x)">
           {expanded ? 'Hide details ▴' : 'Details ▾'}
         </button>
+        <CopyCitation citationId={c.id} marker={c.marker} />
         <span className="decide" role="group" aria-label={`Review [${c.marker}]`}>
           <button type="button" className={`decide-accept ${c.review?.decision === 'accepted' ? 'chosen' : ''}`} onClick={() => decide('accepted')} title="Accept, after a confirm (a, then Enter)">
             ✓ Accept…

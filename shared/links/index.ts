@@ -1,0 +1,2 @@
+export * from './citation-link.ts';
+export * from './file-link.ts';
