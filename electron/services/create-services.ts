@@ -26,6 +26,7 @@ import type { ModelSettings } from './answerers/openai-compatible.ts';
 import { AnswersService } from './verification/answers-service.ts';
 import { Verifier } from './verification/verifier.ts';
 import { parseWarnings, SourcesStore, type SourceRow } from './store/sources-store.ts';
+import { createCitationTools, type CitationTools, type CitationToolsOptions } from './citations/citation-tools.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -38,6 +39,8 @@ export interface ServicesOptions {
   health?: Partial<HealthSettings>;
   /** The OpenAI-compatible endpoint; unset fields come from EVIDESK_MODEL_* variables. */
   model?: Partial<ModelSettings>;
+  /** The citation tools' door: the context a call inherits, the web-source registrar (issue 11). */
+  citations?: CitationToolsOptions;
 }
 
 export interface Services {
@@ -52,6 +55,7 @@ export interface Services {
   readonly answers: AnswersService;
   readonly audit: AuditService;
   readonly exports: ExportService;
+  readonly citations: CitationTools;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
   /** Stops the extraction workers and closes the database. */
@@ -105,6 +109,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
+  const citations = createCitationTools({ db, answersStore, anchoring, sources, ingest, events, workspaceDir, live: platform.mode === 'electron' || platform.mode === 'browser', ...options.citations });
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -191,6 +196,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.exportWithDialog': (input) => appExport.exportWithDialog(input),
     'answers.revealExport': ({ path }) => appExport.reveal(path),
     'answers.exportDefaults': () => ({ reviewer: appExport.lastReviewer() }),
+    ...citations.handlers,
   };
 
   return {
@@ -205,9 +211,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
     answers,
     audit,
     exports,
+    citations,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => {
+      citations.close();
       void pool.close();
       void viewPool.close();
       db.close();

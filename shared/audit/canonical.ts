@@ -89,6 +89,10 @@ export const CHAIN_TABLES = {
     'notes',
   ],
   review_decisions: ['id', 'citation_id', 'decision', 'note', 'supersedes_id', 'created_at'],
+  // Issue 11 (migration 10): agent sessions, custom sources and each agent citation's context.
+  agent_sessions: ['id', 'session_key', 'answer_id', 'agent_id', 'user_id', 'project_id', 'created_at'],
+  custom_sources: ['id', 'identifier', 'description', 'kind', 'created_at'],
+  citation_contexts: ['id', 'citation_id', 'session_id', 'agent_id', 'user_id', 'project_id', 'custom_source_id', 'details', 'created_at'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ChainTable = keyof typeof CHAIN_TABLES;
@@ -109,6 +113,9 @@ export const TABLE_NOUN: Record<ChainTable, string> = {
   verification_runs: 'Verification run',
   citation_results: 'Citation result',
   review_decisions: 'Review decision',
+  agent_sessions: 'Agent session',
+  custom_sources: 'Custom source',
+  citation_contexts: 'Citation context',
 };
 
 /** SHA-256 of a row's canonical encoding: the table's name and its covered columns. */

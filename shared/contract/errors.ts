@@ -57,6 +57,11 @@ export const ERROR_CODES = [
   'REPORT_INVALID',
   /** A PDF report needs Chromium to print its HTML, and none was found (CHROMIUM_PATH names one). */
   'CHROMIUM_NOT_FOUND',
+  // citation tools (issue 11)
+  /** A restricted source's text was asked for: it is never returned to a model, only its locators. */
+  'SOURCE_RESTRICTED',
+  /** register_source with a URL where web sources are not available in this build. */
+  'WEB_SOURCES_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

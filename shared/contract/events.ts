@@ -39,7 +39,15 @@ export const SourcesHealth = z.object({
   counts: z.object({ ok: z.number().int().nonnegative(), modified: z.number().int().nonnegative(), missing: z.number().int().nonnegative() }),
 });
 
-export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth]);
+/** An agent cited into a session (by MCP or the HTTP API, in this process or another): the session's answer has new cards. */
+export const CitationsAdded = z.object({
+  type: z.literal('citations.added'),
+  answerId: z.number().int().positive(),
+  sessionId: z.string(),
+  citationIds: z.array(z.number().int().positive()),
+});
+
+export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth, CitationsAdded]);
 export type AppEvent = z.infer<typeof AppEvent>;
 export type IngestProgress = z.infer<typeof IngestProgress>;
 export type IngestWalk = z.infer<typeof IngestWalk>;

@@ -284,6 +284,12 @@ export class AnswersService {
     const run = runRow ? this.runData(runRow) : null;
     const results = new Map<number, ResultRow>();
     if (runRow) for (const r of this.store.results(runRow.id)) results.set(r.citation_id, r);
+    // An agent session verifies one citation per run: the others keep their own newest result.
+    for (const c of citations) {
+      if (results.has(c.id)) continue;
+      const latest = this.store.latestResult(c.id);
+      if (latest) results.set(c.id, latest);
+    }
     const details: CitationDetail[] = citations.map((c) => {
       const src = c.source_id !== null ? this.anchoring.source(c.source_id) : undefined;
       const r = results.get(c.id);
