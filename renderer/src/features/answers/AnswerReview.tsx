@@ -18,7 +18,7 @@ function typing(target: EventTarget): boolean {
  * a accepts, r rejects and f flags (both with a note).
  */
 export function AnswerReview() {
-  const { detail, detailError, busy, currentId, expanded, select, verify, open, setCurrent, toggleExpanded, review, setDraft } = useAnswers();
+  const { detail, detailError, busy, currentId, expanded, select, verify, open, setCurrent, toggleExpanded, review, setDraft, live } = useAnswers();
   const sources = useLibrary((s) => s.sources);
   const openExport = useExport((s) => s.open);
   const health = useMemo(() => new Map<number, Health>(sources.map((s) => [s.id, s.health])), [sources]);
@@ -92,6 +92,12 @@ export function AnswerReview() {
         <div className="review-head">
           <h3 className="review-title">{answerTitle({ question: answer.question, origin: answer.origin })}</h3>
           <p className="muted answer-origin">{answerOrigin(answer)}</p>
+          {answer.format === 'agent-session' && (
+            <p className={`live-session${live[answer.id] ? ' on' : ''}`} role="status" aria-live="polite">
+              {live[answer.id] ? '● Live: ' : ''}
+              {detail.citations.length} {detail.citations.length === 1 ? 'citation' : 'citations'} so far; new ones appear here as the agent cites.
+            </p>
+          )}
           {run && <LedgerSummary summary={run.summary} riskFlags={run.riskFlags} />}
           {detailError && (
             <p className="error" role="alert">
