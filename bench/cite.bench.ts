@@ -130,7 +130,7 @@ export const bench: Bench = async () => {
           ],
           notes: [
             note,
-            `${sources.length} sources, ${sources.reduce((n, s) => n + (s.pageCount ?? 0), 0)} PDF pages, ingested in ${(ingestMs / 1000).toFixed(1)} s`,
+            `${sources.length} sources, ${sources.reduce((n, s) => n + (s.page_count ?? 0), 0)} PDF pages, ingested in ${(ingestMs / 1000).toFixed(1)} s`,
             `statuses: direct ${counts(d.statuses)}; wrong page ${counts(w.statuses)}; fabricated ${counts(f.statuses)}`,
           ],
         } satisfies BenchSection,
