@@ -189,7 +189,7 @@ export class CitationService {
       sourceGiven: String(input.source),
     };
     const customNote = custom ? `${custom.identifier} is a custom source (${custom.kind}: ${custom.description.slice(0, 120)}); its citations cannot be quote-checked and are recorded as given` : null;
-    const { citationId, marker } = this.d.answers.transaction(() => {
+    const { citationId, marker } = this.d.answers.transactionHeadSoon(() => {
       const session = this.sessionFor(ctx, now);
       const ordinal = this.d.citations.citationCount(session.answer_id);
       const marker = String(ordinal + 1);

@@ -79,6 +79,9 @@ export function createCitationTools(
       'citations.list': (input) => reads.list(input),
       'citations.format': ({ citation_id }) => reads.format(citation_id),
     },
-    close: () => feed.close(),
+    close: () => {
+      deps.answersStore.flushHead();
+      feed.close();
+    },
   };
 }

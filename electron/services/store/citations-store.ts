@@ -3,6 +3,7 @@
  * sources, and the context row every agent citation carries. Rows are only inserted, each recorded
  * in the audit chain in the transaction that writes it.
  */
+import type Database from 'better-sqlite3';
 import type { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
 
@@ -88,23 +89,33 @@ const AGENT_CITATION_SELECT = `
 export class CitationsStore {
   private readonly db: Db;
   private readonly chain: ChainStore;
+  private readonly prepared = new Map<string, Database.Statement<unknown[]>>();
   constructor(db: Db, chain: ChainStore) {
     this.db = db;
     this.chain = chain;
   }
 
+  /** Statements prepared once: every cite runs the same few. */
+  private stmt(sql: string): Database.Statement<unknown[]> {
+    let s = this.prepared.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.prepared.set(sql, s);
+    }
+    return s;
+  }
+
   session(key: string): SessionRow | undefined {
-    return this.db.prepare('SELECT * FROM agent_sessions WHERE session_key = ?').get(key) as SessionRow | undefined;
+    return this.stmt('SELECT * FROM agent_sessions WHERE session_key = ?').get(key) as SessionRow | undefined;
   }
 
   sessionById(id: number): SessionRow | undefined {
-    return this.db.prepare('SELECT * FROM agent_sessions WHERE id = ?').get(id) as SessionRow | undefined;
+    return this.stmt('SELECT * FROM agent_sessions WHERE id = ?').get(id) as SessionRow | undefined;
   }
 
   /** Call inside the transaction that creates the session's answer. */
   insertSession(s: Omit<SessionRow, 'id' | 'created_at'>, now: string): SessionRow {
-    const r = this.db
-      .prepare('INSERT INTO agent_sessions (session_key, answer_id, agent_id, user_id, project_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    const r = this.stmt('INSERT INTO agent_sessions (session_key, answer_id, agent_id, user_id, project_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(s.session_key, s.answer_id, s.agent_id, s.user_id, s.project_id, now);
     const id = Number(r.lastInsertRowid);
     this.chain.record('agent_sessions', id, now);
@@ -112,15 +123,15 @@ export class CitationsStore {
   }
 
   customSource(identifier: string): CustomSourceRow | undefined {
-    return this.db.prepare('SELECT * FROM custom_sources WHERE identifier = ?').get(identifier) as CustomSourceRow | undefined;
+    return this.stmt('SELECT * FROM custom_sources WHERE identifier = ?').get(identifier) as CustomSourceRow | undefined;
   }
 
   customSourceById(id: number): CustomSourceRow | undefined {
-    return this.db.prepare('SELECT * FROM custom_sources WHERE id = ?').get(id) as CustomSourceRow | undefined;
+    return this.stmt('SELECT * FROM custom_sources WHERE id = ?').get(id) as CustomSourceRow | undefined;
   }
 
   insertCustomSource(c: Omit<CustomSourceRow, 'id' | 'created_at'>, now: string): CustomSourceRow {
-    const r = this.db.prepare('INSERT INTO custom_sources (identifier, description, kind, created_at) VALUES (?, ?, ?, ?)').run(c.identifier, c.description, c.kind, now);
+    const r = this.stmt('INSERT INTO custom_sources (identifier, description, kind, created_at) VALUES (?, ?, ?, ?)').run(c.identifier, c.description, c.kind, now);
     const id = Number(r.lastInsertRowid);
     this.chain.record('custom_sources', id, now);
     return { id, ...c, created_at: now };
@@ -130,21 +141,19 @@ export class CitationsStore {
     c: { citationId: number; sessionId: number; agentId: string; userId: string; projectId: string; customSourceId: number | null; details: Record<string, unknown> },
     now: string,
   ): void {
-    const r = this.db
-      .prepare('INSERT INTO citation_contexts (citation_id, session_id, agent_id, user_id, project_id, custom_source_id, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    const r = this.stmt('INSERT INTO citation_contexts (citation_id, session_id, agent_id, user_id, project_id, custom_source_id, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(c.citationId, c.sessionId, c.agentId, c.userId, c.projectId, c.customSourceId, JSON.stringify(c.details), now);
     this.chain.record('citation_contexts', Number(r.lastInsertRowid), now);
   }
 
   /** Citations of an answer so far (superseded ones included): the next one's ordinal. */
   citationCount(answerId: number): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM citations WHERE answer_id = ?').get(answerId) as { n: number }).n;
+    return (this.stmt('SELECT count(*) AS n FROM citations WHERE answer_id = ?').get(answerId) as { n: number }).n;
   }
 
   /** The answer's current citations with their newest result: what a session's run summarises. */
   ledger(answerId: number): { marker: string; claim: string; status: string; verdict: string; confidence: number }[] {
-    return this.db
-      .prepare(
+    return this.stmt(
         `SELECT c.marker, c.claim, r.status, r.verdict, r.confidence FROM citations c
          JOIN citation_results r ON r.id = (SELECT max(id) FROM citation_results WHERE citation_id = c.id)
          WHERE c.answer_id = ? AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)
@@ -154,11 +163,11 @@ export class CitationsStore {
   }
 
   agentCitation(citationId: number): AgentCitationRow | undefined {
-    return this.db.prepare(`${AGENT_CITATION_SELECT} WHERE c.id = ?`).get(citationId) as AgentCitationRow | undefined;
+    return this.stmt(`${AGENT_CITATION_SELECT} WHERE c.id = ?`).get(citationId) as AgentCitationRow | undefined;
   }
 
   isCitation(id: number): boolean {
-    return this.db.prepare('SELECT 1 FROM citations WHERE id = ?').get(id) !== undefined;
+    return this.stmt('SELECT 1 FROM citations WHERE id = ?').get(id) !== undefined;
   }
 
   listAgentCitations(f: CitationFilter): AgentCitationRow[] {
@@ -176,13 +185,12 @@ export class CitationsStore {
     const params: Record<string, unknown> = { afterId: f.afterId, limit: f.limit };
     for (const k of ['sessionKey', 'agentId', 'userId', 'projectId', 'status', 'sourceId', 'customSourceId'] as const) if (f[k] !== undefined) params[k] = f[k];
     if (f.status === 'unverifiable') delete params.status;
-    return this.db.prepare(`${AGENT_CITATION_SELECT} WHERE ${where.join(' AND ')} ORDER BY c.id LIMIT @limit`).all(params) as AgentCitationRow[];
+    return this.stmt(`${AGENT_CITATION_SELECT} WHERE ${where.join(' AND ')} ORDER BY c.id LIMIT @limit`).all(params) as AgentCitationRow[];
   }
 
   /** Agent citations written after `afterCitationId` (by any process), for the live feed. */
   contextsAfter(afterCitationId: number, limit: number): { citation_id: number; answer_id: number; session_key: string }[] {
-    return this.db
-      .prepare(
+    return this.stmt(
         `SELECT x.citation_id, s.answer_id, s.session_key FROM citation_contexts x JOIN agent_sessions s ON s.id = x.session_id
          WHERE x.citation_id > ? ORDER BY x.citation_id LIMIT ?`,
       )
@@ -190,14 +198,14 @@ export class CitationsStore {
   }
 
   lastContextCitationId(): number {
-    return (this.db.prepare('SELECT coalesce(max(citation_id), 0) AS n FROM citation_contexts').get() as { n: number }).n;
+    return (this.stmt('SELECT coalesce(max(citation_id), 0) AS n FROM citation_contexts').get() as { n: number }).n;
   }
 
   /** The newest version of a source, when one exists. */
   newestSuccessor(sourceId: number): number | null {
     let id = sourceId;
     for (let i = 0; i < 1000; i++) {
-      const next = this.db.prepare('SELECT id FROM sources WHERE predecessor_id = ? ORDER BY id DESC LIMIT 1').get(id) as { id: number } | undefined;
+      const next = this.stmt('SELECT id FROM sources WHERE predecessor_id = ? ORDER BY id DESC LIMIT 1').get(id) as { id: number } | undefined;
       if (!next) break;
       id = next.id;
     }
@@ -206,6 +214,6 @@ export class CitationsStore {
 
   /** Sources whose SHA-256 starts with a prefix. */
   sourcesByShaPrefix(prefix: string): number[] {
-    return (this.db.prepare('SELECT id FROM sources WHERE substr(sha256, 1, ?) = ? ORDER BY id LIMIT 10').all(prefix.length, prefix) as { id: number }[]).map((r) => r.id);
+    return (this.stmt('SELECT id FROM sources WHERE substr(sha256, 1, ?) = ? ORDER BY id LIMIT 10').all(prefix.length, prefix) as { id: number }[]).map((r) => r.id);
   }
 }
