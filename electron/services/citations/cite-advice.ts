@@ -45,7 +45,7 @@ export interface AdviceInput {
 export function nextStep(a: AdviceInput): string {
   const supersede = `cite again with related: [{"citation_id": ${a.citationId}, "relation": "supersedes"}]`;
   const closest = a.closest
-    ? `The closest passage is ${describePlace(a.closest.locator)} of ${a.closest.file_name}${a.closest.text ? `: "${a.closest.text.slice(0, 300)}"` : ' (restricted: its text is not shown)'}.`
+    ? `The closest passage is ${describePlace(a.closest.locator)} of ${a.closest.file_name}${a.closest.text ? `: "${a.closest.text.slice(0, 300)}"` : ' (restricted: its text is not shown).'}`
     : '';
   if (a.negative) {
     return a.verdict === 'supported'
