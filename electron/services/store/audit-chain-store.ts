@@ -116,12 +116,21 @@ export class ChainStore {
     const all = new Map<string, Map<number, string>>();
     for (const table of CHAIN_TABLE_NAMES) {
       const hashes = new Map<number, string>();
+      // A workspace opened at an older schema (tests, a read-only look) lacks later tables: no rows.
+      if (!this.hasTable(table)) {
+        all.set(table, hashes);
+        continue;
+      }
       for (const row of this.db.prepare(`SELECT ${CHAIN_TABLES[table].join(', ')} FROM ${table} ORDER BY id`).iterate() as IterableIterator<Record<string, unknown>>) {
         hashes.set(row.id as number, rowHash(table, row, sha256Text));
       }
       all.set(table, hashes);
     }
     return all;
+  }
+
+  private hasTable(table: string): boolean {
+    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
   }
 
   /** The chain's head as the database holds it now. */
@@ -172,7 +181,7 @@ export class ChainStore {
     let n = 0;
     for (const table of CHAIN_TABLE_NAMES) {
       // Run by migration 6, before later migrations have created their tables.
-      if (!this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) continue;
+      if (!this.hasTable(table)) continue;
       const ids = this.db
         .prepare(`SELECT id FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.table_name = ? AND a.row_id = t.id) ORDER BY id`)
         .all(table) as { id: number }[];
