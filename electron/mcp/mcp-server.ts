@@ -94,11 +94,16 @@ export async function serveMcpOnStdio(door: McpDoor, streams: { input: Readable;
     void p.finally(() => inFlight.delete(p));
     return p;
   };
-  // A client gone mid-reply: the write fails with EPIPE, which must not end the process mid-call.
-  const swallow = (): void => undefined;
-  streams.output.on('error', swallow);
+  // A client gone mid-reply: the write fails with EPIPE. That ends the session, not the process:
+  // the call under way finishes and the workspace is closed in order (other 'error' listeners,
+  // such as the command line's exit on EPIPE, would cut that short).
+  let gone = (): void => undefined;
+  const onOutputError = (): void => gone();
+  streams.output.removeAllListeners('error');
+  streams.output.on('error', onOutputError);
   const transport = new StdioServerTransport(streams.input, streams.output, { maxBufferSize: MAX_MESSAGE_BYTES });
   const closed = new Promise<void>((resolve) => {
+    gone = resolve;
     transport.onclose = () => resolve();
     streams.input.once('end', () => resolve());
     streams.input.once('close', () => resolve());
@@ -109,5 +114,4 @@ export async function serveMcpOnStdio(door: McpDoor, streams: { input: Readable;
   await closed;
   await Promise.allSettled([...inFlight]);
   await mcp.close().catch(() => undefined);
-  streams.output.off('error', swallow);
 }
