@@ -10,21 +10,13 @@ import type { AnchoringStore, SourceRefRow } from '../store/anchoring-store.ts';
 import type { AgentCitationRow, CitationsStore } from '../store/citations-store.ts';
 import type { SearchStore } from '../store/search-store.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
+import { parseJson } from '../../../shared/json-or.ts';
 import { describePlace, redactNotes } from './cite-advice.ts';
 import { passageLocator } from './cite-hints.ts';
 import type { ResolvedIdentifier } from './source-identifier.ts';
 
 /** A page's text handed to an agent is capped: a page is never longer than this in practice. */
 const MAX_PAGE_TEXT = 100_000;
-
-function parse<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 export interface CitationReadsDeps {
   citations: CitationsStore;
@@ -44,7 +36,7 @@ export class CitationReads {
     const source = row.source_id !== null ? this.d.anchoring.source(row.source_id) : undefined;
     const custom = row.custom_source_id !== null ? this.d.citations.customSourceById(row.custom_source_id) : undefined;
     const restricted = source?.restricted === 1;
-    const details = parse<{ quoteLanguage?: string | null; relevanceReasoning?: string | null; related?: CitationRecord['related']; sourceGiven?: string }>(row.details, {});
+    const details = parseJson<{ quoteLanguage?: string | null; relevanceReasoning?: string | null; related?: CitationRecord['related']; sourceGiven?: string }>(row.details, {});
     const seg = row.segment_id !== null ? this.d.anchoring.segment(row.segment_id) : undefined;
     const stored = row.match_method;
     const method: 'exact' | 'normalised' | 'fuzzy' | null = stored === 'exact' || stored === 'normalised' || stored === 'fuzzy' ? stored : null;
@@ -77,7 +69,7 @@ export class CitationReads {
         file_name: source?.file_name ?? null,
         custom: custom !== undefined,
       },
-      locator: parse<Record<string, unknown>>(row.claimed_locator, {}),
+      locator: parseJson<Record<string, unknown>>(row.claimed_locator, {}),
       extraction_method: row.method,
       confidence: row.confidence,
       quote_language: details.quoteLanguage ?? null,
@@ -86,7 +78,7 @@ export class CitationReads {
       status,
       verdict: (row.verdict ?? 'not_found') as CitationRecord['verdict'],
       score: row.score ?? 0,
-      reasons: redactNotes(parse<string[]>(row.notes, []), restricted),
+      reasons: redactNotes(parseJson<string[]>(row.notes, []), restricted),
       matched,
       supersedes: row.supersedes_id,
       superseded_by: row.superseded_by,

@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
 import { ChainStore, type AuditEntryRow } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
+import { StatementCache } from './statement-cache.ts';
 
 export interface AnswerRow {
   id: number;
@@ -137,19 +137,15 @@ export class AnswersStore {
   readonly db: Db;
   readonly chain: ChainStore;
   /** The insert statements, prepared once: an agent appends rows one citation at a time. */
-  private readonly prepared = new Map<string, Database.Statement<unknown[]>>();
+  private readonly statements: StatementCache;
   constructor(db: Db) {
     this.db = db;
     this.chain = new ChainStore(db);
+    this.statements = new StatementCache(db);
   }
 
-  private stmt(sql: string): Database.Statement<unknown[]> {
-    let s = this.prepared.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.prepared.set(sql, s);
-    }
-    return s;
+  private stmt(sql: string): ReturnType<StatementCache['get']> {
+    return this.statements.get(sql);
   }
 
   /**

@@ -3,7 +3,7 @@
  * sources, and the context row every agent citation carries. Rows are only inserted, each recorded
  * in the audit chain in the transaction that writes it.
  */
-import type Database from 'better-sqlite3';
+import { StatementCache } from './statement-cache.ts';
 import type { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
 
@@ -87,22 +87,15 @@ const AGENT_CITATION_SELECT = `
   LEFT JOIN citation_results r ON r.id = (SELECT max(id) FROM citation_results WHERE citation_id = c.id)`;
 
 export class CitationsStore {
-  private readonly db: Db;
   private readonly chain: ChainStore;
-  private readonly prepared = new Map<string, Database.Statement<unknown[]>>();
+  private readonly statements: StatementCache;
   constructor(db: Db, chain: ChainStore) {
-    this.db = db;
     this.chain = chain;
+    this.statements = new StatementCache(db);
   }
 
-  /** Statements prepared once: every cite runs the same few. */
-  private stmt(sql: string): Database.Statement<unknown[]> {
-    let s = this.prepared.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.prepared.set(sql, s);
-    }
-    return s;
+  private stmt(sql: string): ReturnType<StatementCache['get']> {
+    return this.statements.get(sql);
   }
 
   session(key: string): SessionRow | undefined {

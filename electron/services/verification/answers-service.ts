@@ -33,6 +33,7 @@ import type { AnswersStore, CitationRow, ResultRow, ReviewRow, RunRow } from '..
 import { toAnchorSegment } from './anchor-segment.ts';
 import { searchableQuote } from '../../../shared/anchoring/index.ts';
 import { matchPlace } from './match-place.ts';
+import { parseJson } from '../../../shared/json-or.ts';
 import { parseAnswerFile } from './parse-answer-file.ts';
 import { resultRow, verificationMatch, verificationResult } from './verification-output.ts';
 import { citationInputs, VERIFIER_NAME, type CitationInput, type Verifier } from './verifier.ts';
@@ -44,15 +45,6 @@ export interface AnswersServiceOptions {
 
 function sha256Text(text: string): string {
   return sha256Bytes(Buffer.from(text, 'utf8'));
-}
-
-function parseJson<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
 }
 
 /** A run's stored risk flags; a row this version cannot read is left out rather than failing the answer. */
