@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { RegisterSourceInput } from '../../../shared/contract/citation-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { ClaimedLocator } from '../../../shared/imports/model.ts';
-import { summariseLedger, type CitationStatus, type ClaimVerdict } from '../../../shared/verification/index.ts';
+import { summariseLedger, type CitationStatus, type ClaimVerdict, type LedgerItem } from '../../../shared/verification/index.ts';
 import type { IngestService } from '../ingest/ingest-service.ts';
 import type { AnchoringStore, SourceRefRow } from '../store/anchoring-store.ts';
 import type { AnswersStore, NewResult } from '../store/answers-store.ts';
@@ -72,6 +72,15 @@ export class CitationService {
   constructor(deps: CitationServiceDeps) {
     this.d = deps;
     this.resolver = new SourceResolver(deps.anchoring);
+  }
+
+  /** Each session's ledger as of `count` citations: summarising a long session stays cheap. */
+  private readonly ledgers = new Map<number, { count: number; items: Map<number, LedgerItem> }>();
+
+  private loadLedger(answerId: number): Map<number, LedgerItem> {
+    return new Map(
+      this.d.citations.ledger(answerId).map((r) => [r.id, { marker: r.marker, claimKey: claimKey(r.claim), status: r.status as CitationStatus, verdict: r.verdict as ClaimVerdict, confidence: r.confidence }]),
+    );
   }
 
   context(given: CitingContext | undefined): FullContext {
@@ -189,6 +198,7 @@ export class CitationService {
       sourceGiven: String(input.source),
     };
     const customNote = custom ? `${custom.identifier} is a custom source (${custom.kind}: ${custom.description.slice(0, 120)}); its citations cannot be quote-checked and are recorded as given` : null;
+    let nextLedger: SessionLedger | null = null as SessionLedger | null;
     const { citationId, marker } = this.d.answers.transactionHeadSoon(() => {
       const session = this.sessionFor(ctx, now);
       const ordinal = this.d.citations.citationCount(session.answer_id);
@@ -217,15 +227,25 @@ export class CitationService {
       const result: NewResult = outcome
         ? resultRow(citationId, outcome)
         : { ...emptyResult(citationId), status: 'no_quote', verdict: 'weak', confidence: 0.2, quote, notes: [customNote ?? ''] };
-      const ledger = this.d.citations.ledger(session.answer_id).map((r) => ({ ...r, status: r.status as CitationStatus, verdict: r.verdict as ClaimVerdict }));
-      // The new citation has no result yet, and the one it supersedes has left the ledger.
-      ledger.push({ marker, claim: input.claim, status: result.status as CitationStatus, verdict: result.verdict as ClaimVerdict, confidence: result.confidence });
-      const summary = summariseLedger(ledger);
+      // The session's current citations (the new one has no result yet; the one it supersedes has
+      // left), from this process's copy while no other process has cited into the session.
+      const cached = this.ledgers.get(session.answer_id);
+      const items = cached && cached.count === ordinal ? new Map(cached.items) : this.loadLedger(session.answer_id);
+      if (supersedesId !== null) items.delete(supersedesId);
+      items.set(citationId, { marker, claimKey: claimKey(input.claim), status: result.status as CitationStatus, verdict: result.verdict as ClaimVerdict, confidence: result.confidence });
+      const summary = summariseLedger([...items.values()]);
       const runId = this.d.answers.insertRun(session.answer_id, AGENT_VERIFIER, summary.summary, summary.riskFlags, now);
       this.d.answers.insertResult(runId, result, now);
       this.d.answers.appendAudit('citation.cite', { answerId: session.answer_id, citationId, runId, session: ctx.session_id, agent: ctx.agent_id, status: result.status, supersedes: supersedesId }, now);
+      nextLedger = { answerId: session.answer_id, count: ordinal + 1, items };
       return { citationId, marker };
     });
+    // Kept only once committed: a rolled-back cite leaves the copy as it was.
+    if (nextLedger) {
+      // A correction may supersede a citation of another session: those copies are read again.
+      if (supersedesId !== null) this.ledgers.clear();
+      this.ledgers.set(nextLedger.answerId, { count: nextLedger.count, items: nextLedger.items });
+    }
     this.d.committed?.();
 
     const status = custom ? 'unverifiable' : (outcome?.status ?? 'source_unknown');
@@ -286,6 +306,17 @@ export class CitationService {
       supersedes: supersedesId,
     };
   }
+}
+
+interface SessionLedger {
+  answerId: number;
+  count: number;
+  items: Map<number, LedgerItem>;
+}
+
+/** A claim's grouping key, as the ledger summary groups claims (case and spacing aside), worked out once. */
+function claimKey(claim: string): string {
+  return claim.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
 function emptyResult(citationId: number): NewResult {

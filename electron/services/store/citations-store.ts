@@ -145,14 +145,13 @@ export class CitationsStore {
   }
 
   /** The answer's current citations with their newest result: what a session's run summarises. */
-  ledger(answerId: number): { marker: string; claim: string; status: string; verdict: string; confidence: number }[] {
+  ledger(answerId: number): { id: number; marker: string; claim: string; status: string; verdict: string; confidence: number }[] {
     return this.stmt(
-        `SELECT c.marker, c.claim, r.status, r.verdict, r.confidence FROM citations c
-         JOIN citation_results r ON r.id = (SELECT max(id) FROM citation_results WHERE citation_id = c.id)
-         WHERE c.answer_id = ? AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)
-         ORDER BY c.ordinal`,
-      )
-      .all(answerId) as { marker: string; claim: string; status: string; verdict: string; confidence: number }[];
+      `SELECT c.id, c.marker, c.claim, r.status, r.verdict, r.confidence FROM citations c
+       JOIN citation_results r ON r.id = (SELECT max(id) FROM citation_results WHERE citation_id = c.id)
+       WHERE c.answer_id = ? AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)
+       ORDER BY c.ordinal`,
+    ).all(answerId) as { id: number; marker: string; claim: string; status: string; verdict: string; confidence: number }[];
   }
 
   agentCitation(citationId: number): AgentCitationRow | undefined {

@@ -206,8 +206,14 @@ describe('evidesk mcp over stdio', () => {
     const services = createServices(testPlatform(), workspace);
     try {
       const list = await services.dispatch('answers.list', {});
-      const answers = (list.ok ? list.value : []) as { format: string; origin: string; citationCount: number }[];
+      const answers = (list.ok ? list.value : []) as { format: string; origin: string; citationCount: number; latestRun: { summary: { total: number } } | null }[];
       expect(answers).toEqual([expect.objectContaining({ format: 'agent-session', origin: 'agent:claude-test' })]);
+      // The session's latest run summarises every current citation, not only the last one cited.
+      const current = await services.dispatch('citations.list', { session_id: 'conv-1', limit: 1000 });
+      const n = current.ok ? (current.value as { citations: unknown[] }).citations.length : -1;
+      expect(n).toBeGreaterThan(5);
+      expect(answers[0]?.citationCount).toBe(n);
+      expect(answers[0]?.latestRun?.summary.total).toBe(n);
     } finally {
       services.close();
     }
