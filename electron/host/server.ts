@@ -65,6 +65,8 @@ function handlerName(pathname: string): string | null {
  */
 export async function startHost(options: HostOptions): Promise<Host> {
   const { services, staticDir } = options;
+  // Citations agents make in other processes (evidesk mcp) reach the page as events.
+  services.citations.feed.start();
   const token = options.token ?? randomBytes(24).toString('base64url');
   const maxBody = options.maxBodyBytes ?? MAX_BODY;
   const budget = new BodyBudget(options.bodyBudgetBytes ?? BODY_BUDGET);

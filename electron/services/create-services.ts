@@ -31,6 +31,7 @@ import { AnswersService } from './verification/answers-service.ts';
 import { LinkService } from './links/link-service.ts';
 import { Verifier } from './verification/verifier.ts';
 import { parseWarnings, SourcesStore, type SourceRow } from './store/sources-store.ts';
+import { createCitationTools, type CitationTools, type CitationToolsOptions } from './citations/citation-tools.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -43,6 +44,8 @@ export interface ServicesOptions {
   health?: Partial<HealthSettings>;
   /** The OpenAI-compatible endpoint; unset fields come from EVIDESK_MODEL_* variables. */
   model?: Partial<ModelSettings>;
+  /** The citation tools' door: the context a call inherits, the web-source registrar (issue 11). */
+  citations?: CitationToolsOptions;
 }
 
 export interface Services {
@@ -61,6 +64,7 @@ export interface Services {
   readonly exports: ExportService;
   /** Review decisions: the append-only trail, the reviewer's name. */
   readonly review: ReviewService;
+  readonly citations: CitationTools;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
   /** Stops the extraction workers and closes the database. */
@@ -123,6 +127,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
   const links = new LinkService({ sources, anchoring, answers, health, events });
+  const citations = createCitationTools({ db, answersStore, anchoring, sources, ingest, events, workspaceDir, live: platform.mode === 'electron' || platform.mode === 'browser', ...options.citations });
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -217,6 +222,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'links.announce': ({ link }) => links.announce(link),
     'links.citation': ({ answerId, citationId, style }) => links.citation(answerId, citationId, style),
     'links.findByHash': ({ sha256, dir }) => links.findByHash(sha256, dir),
+    ...citations.handlers,
   };
 
   return {
@@ -233,9 +239,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
     audit,
     exports,
     review,
+    citations,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => {
+      citations.close();
       void watcher.stop();
       void pool.close();
       void viewPool.close();

@@ -92,6 +92,10 @@ export const CHAIN_TABLES = {
   source_properties: ['id', 'source_id', 'authors', 'published', 'created_at'],
   judge_opinions: ['id', 'result_id', 'model', 'outcome', 'verdict', 'reason', 'created_at'],
   closest_passages: ['id', 'result_id', 'source_id', 'segment_id', 'start_offset', 'end_offset', 'score', 'text', 'created_at'],
+  // Issue 11 (migration 10): agent sessions, custom sources and each agent citation's context.
+  agent_sessions: ['id', 'session_key', 'answer_id', 'agent_id', 'user_id', 'project_id', 'created_at'],
+  custom_sources: ['id', 'identifier', 'description', 'kind', 'created_at'],
+  citation_contexts: ['id', 'citation_id', 'session_id', 'agent_id', 'user_id', 'project_id', 'custom_source_id', 'details', 'created_at'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ChainTable = keyof typeof CHAIN_TABLES;
@@ -115,6 +119,9 @@ export const TABLE_NOUN: Record<ChainTable, string> = {
   source_properties: 'Source properties',
   judge_opinions: 'Model judge opinion',
   closest_passages: 'Closest passage',
+  agent_sessions: 'Agent session',
+  custom_sources: 'Custom source',
+  citation_contexts: 'Citation context',
 };
 
 /**

@@ -5,6 +5,7 @@ import { answersContract } from './answer-schemas.ts';
 import { exportContract } from './export-schemas.ts';
 import { SourceContent } from './content-schemas.ts';
 import { linksContract } from './link-schemas.ts';
+import { citationsContract } from './citation-schemas.ts';
 
 /**
  * Every operation the renderer (or any client) can ask of the services: a name, a zod schema for
@@ -90,6 +91,8 @@ export const contract = {
   ...answersContract,
   ...exportContract,
   ...linksContract,
+  // The citation tools agents call (issue 11): the MCP server and the host serve the same entries.
+  ...citationsContract,
 } as const;
 
 export type Contract = typeof contract;

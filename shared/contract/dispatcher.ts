@@ -30,7 +30,9 @@ export function createDispatcher(handlers: Handlers): Dispatch {
     const spec = contract[name];
     const parsed = spec.input.safeParse(rawInput ?? {});
     if (!parsed.success) {
-      return fail({ code: 'INVALID_INPUT', message: `Invalid input for ${name}: ${issuesText(parsed.error)}` });
+      // details name the fields, so a caller (a model above all) can fix exactly what was wrong.
+      const issues = parsed.error.issues.slice(0, 10).map((i) => ({ field: i.path.join('.') || '(input)', message: i.message }));
+      return fail({ code: 'INVALID_INPUT', message: `Invalid input for ${name}: ${issuesText(parsed.error)}`, details: { field: issues[0]?.field ?? '(input)', issues } });
     }
     try {
       const impl = handlers[name] as (input: unknown) => unknown;

@@ -70,6 +70,11 @@ export const ERROR_CODES = [
   'LINK_TEXT_NOT_FOUND',
   /** `evidesk open`: no Evidence Desk host is running for the workspace. */
   'HOST_NOT_RUNNING',
+  // citation tools (issue 11)
+  /** A restricted source's text was asked for: it is never returned to a model, only its locators. */
+  'SOURCE_RESTRICTED',
+  /** register_source with a URL where web sources are not available in this build. */
+  'WEB_SOURCES_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

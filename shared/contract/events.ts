@@ -42,7 +42,16 @@ export const SourcesHealth = z.object({
 /** A citation link to open in the window (a second launch, macOS open-url, `evidesk open`); validated before it is sent. */
 export const LinkOpen = z.object({ type: z.literal('link.open'), link: z.string().max(4096) });
 
-export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth, LinkOpen]);
+
+/** An agent cited into a session (by MCP or the HTTP API, in this process or another): the session's answer has new cards. */
+export const CitationsAdded = z.object({
+  type: z.literal('citations.added'),
+  answerId: z.number().int().positive(),
+  sessionId: z.string(),
+  citationIds: z.array(z.number().int().positive()),
+});
+
+export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth, LinkOpen, CitationsAdded]);
 export type AppEvent = z.infer<typeof AppEvent>;
 export type IngestProgress = z.infer<typeof IngestProgress>;
 export type IngestWalk = z.infer<typeof IngestWalk>;

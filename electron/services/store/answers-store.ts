@@ -1,5 +1,6 @@
 import { ChainStore, type AuditEntryRow } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
+import { StatementCache } from './statement-cache.ts';
 
 export interface AnswerRow {
   id: number;
@@ -148,9 +149,16 @@ export interface NewResult {
 export class AnswersStore {
   readonly db: Db;
   readonly chain: ChainStore;
+  /** The insert statements, prepared once: an agent appends rows one citation at a time. */
+  private readonly statements: StatementCache;
   constructor(db: Db) {
     this.db = db;
     this.chain = new ChainStore(db);
+    this.statements = new StatementCache(db);
+  }
+
+  private stmt(sql: string): ReturnType<StatementCache['get']> {
+    return this.statements.get(sql);
   }
 
   /**
@@ -163,9 +171,31 @@ export class AnswersStore {
     return result;
   }
 
+  private headPending = false;
+
+  /**
+   * As transaction, but the audit head file follows on the next turn of the event loop: a cite
+   * replies to its agent without waiting for the head file's fsyncs, and a burst of cites writes
+   * the head once. The chain itself is committed before this returns; flushHead() on close.
+   */
+  transactionHeadSoon<T>(fn: () => T): T {
+    const result = this.db.transaction(fn).immediate();
+    if (!this.headPending) {
+      this.headPending = true;
+      setImmediate(() => this.flushHead());
+    }
+    return result;
+  }
+
+  /** Writes the head file now if a transactionHeadSoon left it pending. */
+  flushHead(): void {
+    if (!this.headPending) return;
+    this.headPending = false;
+    if (this.db.open) this.chain.publishHead();
+  }
+
   insertAnswer(a: NewAnswer, now: string): number {
-    const r = this.db
-      .prepare('INSERT INTO answers (format, question, answer_text, origin, raw, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    const r = this.stmt('INSERT INTO answers (format, question, answer_text, origin, raw, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(a.format, a.question, a.answerText, a.origin, a.raw, now);
     const id = Number(r.lastInsertRowid);
     this.chain.record('answers', id, now);
@@ -174,16 +204,15 @@ export class AnswersStore {
 
   /** The id of the explicit "unknown source" record for a reference, created on first use. */
   unknownSourceId(reference: string, now: string): number {
-    const added = this.db.prepare('INSERT INTO unknown_sources (reference) VALUES (?) ON CONFLICT (reference) DO NOTHING').run(reference);
-    const id = (this.db.prepare('SELECT id FROM unknown_sources WHERE reference = ?').get(reference) as { id: number }).id;
+    const added = this.stmt('INSERT INTO unknown_sources (reference) VALUES (?) ON CONFLICT (reference) DO NOTHING').run(reference);
+    const id = (this.stmt('SELECT id FROM unknown_sources WHERE reference = ?').get(reference) as { id: number }).id;
     if (added.changes > 0) this.chain.record('unknown_sources', id, now);
     return id;
   }
 
   insertCitation(c: NewCitation, now: string): number {
     const unknownId = c.sourceId === null ? this.unknownSourceId(c.unknownReference ?? '{}', now) : null;
-    const r = this.db
-      .prepare(
+    const r = this.stmt(
         `INSERT INTO citations (answer_id, ordinal, marker, claim, quote, context, source_id, unknown_source_id, claimed_locator, method, confidence, supersedes_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -208,8 +237,7 @@ export class AnswersStore {
   }
 
   insertRun(answerId: number, verifier: string, summary: unknown, riskFlags: unknown, now: string): number {
-    const r = this.db
-      .prepare('INSERT INTO verification_runs (answer_id, verifier, summary, risk_flags, created_at) VALUES (?, ?, ?, ?, ?)')
+    const r = this.stmt('INSERT INTO verification_runs (answer_id, verifier, summary, risk_flags, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(answerId, verifier, JSON.stringify(summary), JSON.stringify(riskFlags), now);
     const id = Number(r.lastInsertRowid);
     this.chain.record('verification_runs', id, now);
@@ -217,8 +245,7 @@ export class AnswersStore {
   }
 
   insertResult(runId: number, r: NewResult, now: string): number {
-    const res = this.db
-      .prepare(
+    const res = this.stmt(
         `INSERT INTO citation_results (run_id, citation_id, status, verdict, score, confidence, source_id, segment_id, start_offset,
            end_segment_id, end_offset, first_end, last_start, page, page_label, match_method, matched_text, quote, prefix, suffix, notes)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -145,17 +145,23 @@ export class ChainStore {
    */
   publishHead(): AuditHead | undefined {
     if (this.db.inTransaction || this.db.readonly) return undefined;
-    const { count, hash } = this.head();
-    const key = `${count}:${hash}`;
-    if (published.get(this.db) === key) return undefined;
-    // Another process (the app and the command line share workspaces) may have anchored a longer
-    // chain since our commit: never move the head file backwards.
-    const onDisk = parseHeadFile(readHeadFileText(this.workspaceDir), sha256Text);
-    if (onDisk.state === 'ok' && onDisk.head.count > count) return undefined;
-    const head = { count, hash, at: new Date().toISOString() };
-    writeHeadFile(this.workspaceDir, head);
-    published.set(this.db, key);
-    return head;
+    let written: AuditHead | undefined;
+    // Two processes citing into one workspace (two agents) can write their heads in the opposite
+    // order of their commits; a writer that finds the chain longer after writing writes again, so
+    // the last writer always leaves the newest head.
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const { count, hash } = this.head();
+      const key = `${count}:${hash}`;
+      if (published.get(this.db) === key) return written;
+      // Another process (the app and the command line share workspaces) may have anchored a longer
+      // chain since our commit: never move the head file backwards.
+      const onDisk = parseHeadFile(readHeadFileText(this.workspaceDir), sha256Text);
+      if (onDisk.state === 'ok' && onDisk.head.count > count) return written;
+      written = { count, hash, at: new Date().toISOString() };
+      writeHeadFile(this.workspaceDir, written);
+      published.set(this.db, key);
+    }
+    return written;
   }
 
   restrictedFlag(sourceId: number): boolean {

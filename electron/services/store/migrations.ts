@@ -361,6 +361,66 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'closest_passages is append-only: a row with this key exists, add a superseding row instead'); END;
     `,
   },
+  {
+    version: 10,
+    name: 'agent sessions, citing contexts and custom sources',
+    // Issue 11: an agent cites into a session, which the app shows as one live answer. Every agent
+    // citation carries its context (session, agent, user, project), NOT NULL, in a row of its own
+    // written in the citation's transaction; all three tables are append-only and in the audit chain.
+    sql: `
+      CREATE TABLE agent_sessions (
+        id INTEGER PRIMARY KEY,
+        session_key TEXT NOT NULL UNIQUE CHECK (length(session_key) BETWEEN 1 AND 200),
+        answer_id INTEGER NOT NULL UNIQUE REFERENCES answers(id),
+        agent_id TEXT NOT NULL CHECK (length(agent_id) > 0),
+        user_id TEXT NOT NULL CHECK (length(user_id) > 0),
+        project_id TEXT NOT NULL CHECK (length(project_id) > 0),
+        created_at TEXT NOT NULL
+      ) STRICT;
+
+      -- A source with no document (a database, a dataset): cited by identifier, never quote-checked.
+      CREATE TABLE custom_sources (
+        id INTEGER PRIMARY KEY,
+        identifier TEXT NOT NULL UNIQUE CHECK (length(identifier) > 0),
+        description TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('database', 'dataset', 'other')),
+        created_at TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE citation_contexts (
+        id INTEGER PRIMARY KEY,
+        citation_id INTEGER NOT NULL UNIQUE REFERENCES citations(id),
+        session_id INTEGER NOT NULL REFERENCES agent_sessions(id),
+        agent_id TEXT NOT NULL CHECK (length(agent_id) > 0),
+        user_id TEXT NOT NULL CHECK (length(user_id) > 0),
+        project_id TEXT NOT NULL CHECK (length(project_id) > 0),
+        custom_source_id INTEGER REFERENCES custom_sources(id),
+        details TEXT NOT NULL CHECK (json_valid(details)),
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX citation_contexts_session ON citation_contexts(session_id, citation_id);
+      CREATE INDEX citation_contexts_agent ON citation_contexts(agent_id, citation_id);
+      CREATE INDEX citation_contexts_user ON citation_contexts(user_id, citation_id);
+      CREATE INDEX citation_contexts_project ON citation_contexts(project_id, citation_id);
+      CREATE INDEX citations_supersedes ON citations(supersedes_id) WHERE supersedes_id IS NOT NULL;
+
+      CREATE TRIGGER agent_sessions_no_update BEFORE UPDATE ON agent_sessions BEGIN SELECT RAISE(ABORT, 'agent_sessions is append-only'); END;
+      CREATE TRIGGER agent_sessions_no_delete BEFORE DELETE ON agent_sessions BEGIN SELECT RAISE(ABORT, 'agent_sessions is append-only'); END;
+      CREATE TRIGGER agent_sessions_no_replace BEFORE INSERT ON agent_sessions
+        WHEN EXISTS (SELECT 1 FROM agent_sessions WHERE id = NEW.id OR session_key = NEW.session_key OR answer_id = NEW.answer_id)
+        BEGIN SELECT RAISE(ABORT, 'agent_sessions is append-only: a row with this key exists'); END;
+      CREATE TRIGGER custom_sources_no_update BEFORE UPDATE ON custom_sources BEGIN SELECT RAISE(ABORT, 'custom_sources is append-only'); END;
+      CREATE TRIGGER custom_sources_no_delete BEFORE DELETE ON custom_sources BEGIN SELECT RAISE(ABORT, 'custom_sources is append-only'); END;
+      CREATE TRIGGER custom_sources_no_replace BEFORE INSERT ON custom_sources
+        WHEN EXISTS (SELECT 1 FROM custom_sources WHERE id = NEW.id OR identifier = NEW.identifier)
+        BEGIN SELECT RAISE(ABORT, 'custom_sources is append-only: a row with this key exists'); END;
+      CREATE TRIGGER citation_contexts_no_update BEFORE UPDATE ON citation_contexts BEGIN SELECT RAISE(ABORT, 'citation_contexts is append-only'); END;
+      CREATE TRIGGER citation_contexts_no_delete BEFORE DELETE ON citation_contexts BEGIN SELECT RAISE(ABORT, 'citation_contexts is append-only'); END;
+      CREATE TRIGGER citation_contexts_no_replace BEFORE INSERT ON citation_contexts
+        WHEN EXISTS (SELECT 1 FROM citation_contexts WHERE id = NEW.id OR citation_id = NEW.citation_id)
+        BEGIN SELECT RAISE(ABORT, 'citation_contexts is append-only: a row with this key exists'); END;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

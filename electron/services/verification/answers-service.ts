@@ -32,6 +32,7 @@ import { trailOf } from './review-service.ts';
 import { toAnchorSegment } from './anchor-segment.ts';
 import { searchableQuote } from '../../../shared/anchoring/index.ts';
 import { matchPlace } from './match-place.ts';
+import { parseJson } from '../../../shared/json-or.ts';
 import { parseAnswerFile } from './parse-answer-file.ts';
 import { closestData, closestMatch, closestOf, judgeData, resultRow, verificationMatch, verificationResult } from './verification-output.ts';
 import { citationInputs, VERIFIER_NAME, type AnswerVerification, type CitationInput, type Verifier } from './verifier.ts';
@@ -48,15 +49,6 @@ export interface AnswersServiceOptions {
 
 function sha256Text(text: string): string {
   return sha256Bytes(Buffer.from(text, 'utf8'));
-}
-
-function parseJson<T>(text: string | null, fallback: T): T {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
 }
 
 /** A run's stored risk flags; a row this version cannot read is left out rather than failing the answer. */
@@ -383,6 +375,15 @@ export class AnswersService {
     }
     const trails = new Map<number, ReviewRow[]>();
     for (const row of this.store.answerReviews(answerId)) trails.set(row.citation_id, [...(trails.get(row.citation_id) ?? []), row]);
+    // An agent session verifies one citation per run: the others keep their own newest result.
+    for (const c of citations) {
+      if (results.has(c.id)) continue;
+      const latest = this.store.latestResult(c.id);
+      if (latest) {
+        results.set(c.id, latest);
+        data.set(c.id, this.resultData(latest));
+      }
+    }
     const details: CitationDetail[] = citations.map((c) => {
       const src = c.source_id !== null ? this.anchoring.source(c.source_id) : undefined;
       return {

@@ -21,7 +21,7 @@ function typing(target: EventTarget): boolean {
  * decides). A filter narrows the cards; the reviewer's name goes on every decision.
  */
 export function AnswerReview() {
-  const { detail, detailError, busy, currentId, expanded, filter, select, verify, open, setCurrent, toggleExpanded, setDraft } = useAnswers();
+  const { detail, detailError, busy, currentId, expanded, filter, select, verify, open, setCurrent, toggleExpanded, setDraft, live } = useAnswers();
   const sources = useLibrary((s) => s.sources);
   const openExport = useExport((s) => s.open);
   const health = useMemo(() => new Map<number, Health>(sources.map((s) => [s.id, s.health])), [sources]);
@@ -97,6 +97,12 @@ export function AnswerReview() {
         <div className="review-head">
           <h3 className="review-title">{answerTitle({ question: answer.question, origin: answer.origin })}</h3>
           <p className="muted answer-origin">{answerOrigin(answer)}</p>
+          {answer.format === 'agent-session' && (
+            <p className={`live-session${live[answer.id] ? ' on' : ''}`} role="status" aria-live="polite">
+              {live[answer.id] ? '● Live: ' : ''}
+              {detail.citations.length} {detail.citations.length === 1 ? 'citation' : 'citations'} so far; new ones appear here as the agent cites.
+            </p>
+          )}
           {run && <LedgerSummary summary={run.summary} riskFlags={run.riskFlags} />}
           {detailError && (
             <p className="error" role="alert">

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { dropFiles } from '../library/drops.ts';
+import { client } from '../../api/client.ts';
 import { useLibrary } from '../library/library-store.ts';
 import { AnswerList } from './AnswerList.tsx';
 import { AnswerReview } from './AnswerReview.tsx';
@@ -26,6 +27,15 @@ export function AnswersPanel() {
   useEffect(() => {
     void refresh();
   }, [refresh]);
+
+  // Agents cite while the analyst watches: each citation arrives as an event (no polling).
+  useEffect(
+    () =>
+      client.onEvent((event) => {
+        if (event.type === 'citations.added') void useAnswers.getState().citationsArrived(event.answerId);
+      }),
+    [],
+  );
 
   const onDragEnter = (e: DragEvent) => {
     if (!hasFiles(e)) return;

@@ -67,7 +67,14 @@ interface AnswersState {
   toggleExpanded(citationId: number): void;
   setDraft(draft: Draft | null): void;
   clearNotices(): void;
+  /** Agent sessions that got citations while the app was open: shown as live. */
+  live: Record<number, boolean>;
+  /** An agent cited into a session (an event, never a poll): the list and, if open, the answer follow. */
+  citationsArrived(answerId: number): Promise<void>;
 }
+
+/** One reload at a time per answer; events during it ask for one more, not one each. */
+const reloading = new Map<number, boolean>();
 
 function describe(e: unknown): { text: string; code?: ErrorCode } {
   return e instanceof ClientError ? { text: e.message, code: e.code } : { text: String(e) };
@@ -272,6 +279,27 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     if (sourceId !== null && !kind) kind = (await client.call('sources.get', { id: sourceId }).catch(() => null))?.kind ?? null;
     const plan = closestPlan(c, kind);
     if (plan) show(citationId, plan, set);
+  },
+
+  live: {},
+  citationsArrived: async (answerId) => {
+    if (!get().live[answerId]) set({ live: { ...get().live, [answerId]: true } });
+    if (reloading.has(answerId)) {
+      reloading.set(answerId, true);
+      return;
+    }
+    reloading.set(answerId, false);
+    try {
+      do {
+        reloading.set(answerId, false);
+        await get().refresh();
+        if (get().selectedId !== answerId) continue;
+        const detail = await client.call('answers.get', { id: answerId }).catch(() => null);
+        if (detail && get().selectedId === answerId) set({ detail, currentId: get().currentId ?? detail.citations[0]?.id ?? null });
+      } while (reloading.get(answerId));
+    } finally {
+      reloading.delete(answerId);
+    }
   },
 
   setCurrent: (currentId) => set({ currentId }),

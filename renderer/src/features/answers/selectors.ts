@@ -102,6 +102,7 @@ export function answerOrigin(a: Pick<AnswerSummaryData, 'origin' | 'format'>): s
   if (a.origin.startsWith('import:')) return `${a.origin.slice('import:'.length)} · ${a.format}`;
   if (a.origin === 'offline') return 'built-in offline answerer';
   if (a.origin.startsWith('model:')) return `model ${a.origin.slice('model:'.length)}`;
+  if (a.origin.startsWith('agent:')) return `agent session · ${a.origin.slice('agent:'.length)}`;
   return `${a.origin} · ${a.format}`;
 }
 

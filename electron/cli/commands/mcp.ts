@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { APP_VERSION } from '../../services/create-services.ts';
+import { apiDefaults } from '../../services/citations/citation-tools.ts';
+import { serveMcpOnStdio } from '../../mcp/mcp-server.ts';
+import { EXIT, flagString, type Command } from '../command.ts';
+
+/** An id given on the command line, or the stand-in; ids are at most 200 characters. */
+function idOr(given: string | undefined, fallback: string): string {
+  const v = (given ?? '').trim();
+  return (v || fallback).slice(0, 200);
+}
+
+export const mcpCommand: Command = {
+  name: 'mcp',
+  usage: 'mcp [--session ID] [--agent ID] [--user ID] [--project ID]   serve the citation tools to an agent over MCP (stdio)',
+  valueFlags: ['session', 'agent', 'user', 'project'],
+  run: async (ctx) => {
+    const { services, io } = ctx;
+    const base = apiDefaults(services.workspaceDir);
+    // One server process is one conversation: its citations form one session unless told otherwise.
+    const session = idOr(flagString(ctx, 'session'), `mcp-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '')}-${randomUUID().slice(0, 8)}`);
+    const agent = flagString(ctx, 'agent');
+    const user = idOr(flagString(ctx, 'user'), base.user_id);
+    const project = idOr(flagString(ctx, 'project'), path.basename(services.workspaceDir) || 'default');
+    // stdout carries the protocol: what people should read goes to stderr.
+    io.err(`evidesk mcp: serving the citation tools on stdio (workspace ${services.workspaceDir}, session ${session}).`);
+    await serveMcpOnStdio(
+      {
+        dispatch: services.dispatch,
+        context: (clientName) => ({ session_id: session, agent_id: idOr(agent, clientName ?? 'mcp-client'), user_id: user, project_id: project }),
+        version: APP_VERSION,
+      },
+      { input: process.stdin, output: process.stdout },
+    );
+    return EXIT.ok;
+  },
+};

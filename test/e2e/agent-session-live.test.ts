@@ -1,0 +1,87 @@
+/**
+ * Issue 11, Done-when 4 (the live session): an agent, driven by this test through the MCP SDK's
+ * client, cites into the workspace the app has open; its session appears as an answer and its
+ * citations arrive as cards while it works, through the event channel.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
+import { connectMcp, type McpSession } from '../support/mcp-client.ts';
+import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
+import { POLICY_PAGES } from '../support/policy-workspace.ts';
+
+describe('an agent session in the app: citations arrive as cards while the agent works', () => {
+  let app: AppInChromium;
+  let page: AppInChromium['page'];
+  let agent: McpSession;
+
+  const card = (marker: string) => page.getByRole('article', { name: `Citation [${marker}]` });
+  const pill = async (marker: string) => ((await card(marker).locator('[data-role=status]').textContent()) ?? '').replace(/^\S+\s/, '');
+
+  beforeAll(async () => {
+    app = await openAppInChromium();
+    page = app.page;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const pdf = writeFile(path.join(app.services.dir, 'docs'), 'HR_Policy.pdf', await makePdf(POLICY_PAGES, 'HR Policy'));
+    const ingested = await app.services.dispatch('sources.ingest', { paths: [pdf] });
+    expect(ingested.ok).toBe(true);
+    agent = await connectMcp(app.services.workspaceDir, ['--session', 'leave-question', '--agent', 'research-agent'], 'claude-desktop');
+  }, 120_000);
+
+  afterAll(async () => {
+    await agent?.close();
+    await app?.close();
+  });
+
+  it('lists the session once the agent has cited, and shows its card', async () => {
+    await page.goto(app.host.url);
+    await page.getByRole('tab', { name: /Answers/ }).click();
+    await page.getByText('No answers yet.').waitFor();
+    const first = await agent.call('cite', {
+      claim: 'Employees receive 14 days of annual leave.',
+      quote_context: 'annual leave',
+      verbatim_quote: 'Employees receive 14 days of annual leave per calendar year.',
+      source: 'HR_Policy.pdf',
+      locator: { page: 3 },
+    });
+    expect(first.value.status).toBe('verified');
+    // No reload, no click: the event brings the session into the list.
+    const item = page.getByRole('button', { name: /Agent session leave-question/ });
+    await item.waitFor();
+    expect(await item.textContent()).toMatch(/agent session · research-agent · 1 citation/);
+    await item.click();
+    await card('1').waitFor();
+    expect(await pill('1')).toBe('verified');
+  });
+
+  it('adds each new citation as a card while the review is open', async () => {
+    const calls = [
+      { claim: 'The working week is 37.5 hours.', quote_context: 'hours', verbatim_quote: 'The standard working week is 37.5 hours.', source: 'HR_Policy.pdf', locator: { page: 4 } },
+      { claim: 'Staff get a company car.', quote_context: 'cars', verbatim_quote: 'Staff are entitled to a company car after two years of service.', source: 'HR_Policy.pdf', locator: { page: 2 } },
+    ];
+    const [elsewhere, fabricated] = [await agent.call('cite', calls[0] ?? {}), await agent.call('cite', calls[1] ?? {})];
+    expect(elsewhere.value.status).toBe('verified_elsewhere');
+    expect(fabricated.value.status).toBe('not_found');
+    await card('2').waitFor();
+    await card('3').waitFor();
+    expect(await pill('2')).toBe('verified_elsewhere');
+    expect(await pill('3')).toBe('not_found');
+    await page.getByRole('status').filter({ hasText: '● Live: 3 citations so far' }).waitFor();
+    // The agent corrects the wrong page: the superseded card gives way to the correction.
+    const fixed = await agent.call('cite', { ...calls[0], locator: { page: 2 }, related: [{ citation_id: elsewhere.value.citation_id, relation: 'supersedes' }] });
+    expect(fixed.value.status).toBe('verified');
+    await card('4').waitFor();
+    await card('2').waitFor({ state: 'detached' });
+    const file = path.join(SCREENSHOTS, 'agent-session-live.png');
+    await page.screenshot({ path: file });
+    expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+  });
+
+  it('opens a card the agent made at its quote in the viewer', async () => {
+    await card('1').click();
+    const marks = page.getByTestId('text-layer').locator('mark.quote-highlight');
+    await marks.first().waitFor();
+    expect((await marks.allTextContents()).join('')).toContain('14 days of annual leave');
+  });
+});
