@@ -26,6 +26,8 @@ import type { ModelSettings } from './answerers/openai-compatible.ts';
 import { AnswersService } from './verification/answers-service.ts';
 import { Verifier } from './verification/verifier.ts';
 import { parseWarnings, SourcesStore, type SourceRow } from './store/sources-store.ts';
+import { WebFetchStore } from './store/web-fetch-store.ts';
+import { WebService } from './web/web-service.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -52,6 +54,8 @@ export interface Services {
   readonly answers: AnswersService;
   readonly audit: AuditService;
   readonly exports: ExportService;
+  /** Web sources: `web.register(url, options)` fetches, archives and ingests a page (issue 11). */
+  readonly web: WebService;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
   /** Stops the extraction workers and closes the database. */
@@ -59,8 +63,10 @@ export interface Services {
 }
 
 /** `health` is the last known one (HealthService); 'unchecked' until a check has seen the source. */
-function summary(row: SourceRow, health: Health): SourceSummary {
+function summary(row: SourceRow, health: Health, web?: WebFetchStore): SourceSummary {
+  const fetched = web?.origin(row.id);
   return {
+    ...(fetched ? { archivedFrom: { url: fetched.url, finalUrl: fetched.finalUrl, fetchedAt: fetched.fetchedAt } } : {}),
     id: row.id,
     sha256: row.sha256,
     kind: row.kind,
@@ -97,7 +103,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
   // Listing the library comes before opening a document: the viewer's child starts then, so the
   // first document opens without waiting for a process to start (not for one-shot CLI commands).
   const warmViewer = platform.mode === 'cli' ? () => undefined : () => viewPool.warm();
-  const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs);
+  const webFetches = new WebFetchStore(db, sources);
+  const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs, (id) => webFetches.origin(id));
   const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
   const anchoring = new AnchoringStore(db);
   const answersStore = new AnswersStore(db);
@@ -105,6 +112,16 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
+
+  const web = new WebService({
+    sources,
+    fetches: webFetches,
+    blobs,
+    pool,
+    events,
+    settings: ingestSettings,
+    summarize: (row) => summary(row, health.healthOf(row.id), webFetches),
+  });
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -131,12 +148,12 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'sources.list': () => {
       warmViewer();
-      return sources.list().map((row) => summary(row, health.healthOf(row.id)));
+      return sources.list().map((row) => summary(row, health.healthOf(row.id), webFetches));
     },
     'sources.setRestricted': ({ ids, restricted }) => {
       const changed = setRestricted(sources, answersStore, ids, restricted);
       const rows = [...new Set(ids)].map(requireSource);
-      return { sources: rows.map((row) => summary(row, health.healthOf(row.id))), changed: changed.length };
+      return { sources: rows.map((row) => summary(row, health.healthOf(row.id), webFetches)), changed: changed.length };
     },
     'sources.get': async ({ id }) => {
       const row = requireSource(id);
@@ -146,7 +163,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       );
       return {
         servedFrom,
-        ...summary(row, health.healthOf(id)),
+        ...summary(row, health.healthOf(id), webFetches),
         extraction: row.extraction_method,
         knownPaths: sources.paths(id).map((p) => ({ path: p.path, firstSeenAt: p.first_seen_at, current: p.current === 1 })),
         pages: sources.pageSummaries(id),
@@ -174,7 +191,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'sources.check': ({ ids }) => health.checkAll(ids),
     'sources.relink': async ({ id, path }) => {
       const done = await health.relink(id, path);
-      return { source: summary(requireSource(id), health.healthOf(id)), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
+      return { source: summary(requireSource(id), health.healthOf(id), webFetches), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
     },
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
@@ -191,6 +208,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.exportWithDialog': (input) => appExport.exportWithDialog(input),
     'answers.revealExport': ({ path }) => appExport.reveal(path),
     'answers.exportDefaults': () => ({ reviewer: appExport.lastReviewer() }),
+    'sources.addUrl': ({ url, options }) => web.register(url, options ?? {}),
+    'sources.fetches': ({ id }) => {
+      requireSource(id);
+      return { fetches: web.fetchesOf(id) };
+    },
   };
 
   return {
@@ -205,6 +227,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     answers,
     audit,
     exports,
+    web,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => {

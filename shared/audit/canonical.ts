@@ -89,6 +89,7 @@ export const CHAIN_TABLES = {
     'notes',
   ],
   review_decisions: ['id', 'citation_id', 'decision', 'note', 'supersedes_id', 'created_at'],
+  web_fetches: ['id', 'source_id', 'url', 'final_url', 'redirects', 'http_status', 'content_type', 'byte_size', 'sha256', 'fetched_at', 'outcome'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ChainTable = keyof typeof CHAIN_TABLES;
@@ -109,6 +110,7 @@ export const TABLE_NOUN: Record<ChainTable, string> = {
   verification_runs: 'Verification run',
   citation_results: 'Citation result',
   review_decisions: 'Review decision',
+  web_fetches: 'Web fetch record',
 };
 
 /** SHA-256 of a row's canonical encoding: the table's name and its covered columns. */

@@ -37,6 +37,8 @@ const common = {
   /** The path the source was last recorded at. */
   path: z.string().nullable(),
   segments: z.array(StoredSegment),
+  /** A web page archived by Evidence Desk: shown as its archive, with where and when it was fetched. */
+  archivedFrom: z.object({ url: z.string(), finalUrl: z.string(), fetchedAt: z.string() }).nullable().optional(),
 };
 
 export const SourceContent = z.discriminatedUnion('view', [

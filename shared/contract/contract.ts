@@ -4,6 +4,7 @@ import { FolderSearchResult, HealthReport, RelinkManyResult, RelinkResult } from
 import { answersContract } from './answer-schemas.ts';
 import { exportContract } from './export-schemas.ts';
 import { SourceContent } from './content-schemas.ts';
+import { webContract } from './web-schemas.ts';
 
 /**
  * Every operation the renderer (or any client) can ask of the services: a name, a zod schema for
@@ -87,6 +88,7 @@ export const contract = {
   // Answers: import, verification runs, the answerers, review (DESIGN.md §5, §6).
   ...answersContract,
   ...exportContract,
+  ...webContract,
 } as const;
 
 export type Contract = typeof contract;

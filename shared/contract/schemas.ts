@@ -49,6 +49,8 @@ export const SourceSummary = z.object({
   /** Never sent to a model endpoint, not even a passage of it (DESIGN.md §8). */
   restricted: z.boolean(),
   warnings: z.array(Warning),
+  /** A web page archived by Evidence Desk: the address asked for, where it came from, and when (issue 11). */
+  archivedFrom: z.object({ url: z.string(), finalUrl: z.string(), fetchedAt: z.string() }).nullable().optional(),
 });
 export type SourceSummary = z.infer<typeof SourceSummary>;
 

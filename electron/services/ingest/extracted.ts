@@ -33,6 +33,8 @@ export interface ExtractContext {
   password?: string;
   onProgress?: (page: number, pageCount: number) => void;
   signal?: AbortSignal;
+  /** HTML from the web: extract the article (Readability), not the whole page. */
+  reader?: boolean;
 }
 
 /** An extractor turns a file's bytes into segments or throws an AppError with a precise code. */

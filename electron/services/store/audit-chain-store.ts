@@ -111,10 +111,16 @@ export class ChainStore {
     }));
   }
 
+  /** The covered tables this database has: one migrated to an older version lacks the later ones. */
+  private presentTables(): ChainTable[] {
+    const exists = this.stmt("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?");
+    return CHAIN_TABLE_NAMES.filter((t) => exists.get(t) !== undefined);
+  }
+
   /** The current hash of every row of every covered table. */
   rowHashes(): Map<string, Map<number, string>> {
     const all = new Map<string, Map<number, string>>();
-    for (const table of CHAIN_TABLE_NAMES) {
+    for (const table of this.presentTables()) {
       const hashes = new Map<number, string>();
       for (const row of this.db.prepare(`SELECT ${CHAIN_TABLES[table].join(', ')} FROM ${table} ORDER BY id`).iterate() as IterableIterator<Record<string, unknown>>) {
         hashes.set(row.id as number, rowHash(table, row, sha256Text));
@@ -164,7 +170,7 @@ export class ChainStore {
   /** Gives every covered row that no entry records one (migration 6: rows written before the chain). */
   backfill(now: string): number {
     let n = 0;
-    for (const table of CHAIN_TABLE_NAMES) {
+    for (const table of this.presentTables()) {
       const ids = this.db
         .prepare(`SELECT id FROM ${table} t WHERE NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.table_name = ? AND a.row_id = t.id) ORDER BY id`)
         .all(table) as { id: number }[];

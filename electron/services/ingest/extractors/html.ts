@@ -9,6 +9,7 @@ import { AppError } from '../../../../shared/contract/errors.ts';
 import type { Warning } from '../../../../shared/contract/schemas.ts';
 import type { ExtractContext, ExtractedSegment, Extractor } from '../extracted.ts';
 import { decodeText, normaliseLineEndings } from './decode.ts';
+import { READER_METHOD, readerHtml } from './readable.ts';
 
 export type BlockType = NonNullable<ExtractedSegment['blockType']>;
 
@@ -501,13 +502,20 @@ function throwIfAborted(ctx: ExtractContext): void {
 const HTMLPARSER2_VERSION = packageVersion('htmlparser2');
 
 /** An HTML document's blocks as extraction and the viewer both see them: one decoding, one walk. */
-export function htmlDocumentBlocks(bytes: Uint8Array, fileName: string): { split: SplitResult; encoding: string; warnings: Warning[] } {
+export function htmlDocumentBlocks(
+  bytes: Uint8Array,
+  fileName: string,
+  options: { reader?: boolean } = {},
+): { split: SplitResult; encoding: string; warnings: Warning[]; reader: boolean } {
   const decoded = decodeText(bytes, fileName, { declared: sniffDeclaredCharset(bytes) });
-  const html = normaliseLineEndings(decoded.text);
+  const page = normaliseLineEndings(decoded.text);
+  // A web page: its article only, when Readability finds one (issue 11).
+  const article = options.reader ? readerHtml(page) : null;
+  const html = article ? article.html : page;
   const xhtml = /^\s*<\?xml/.test(html) || /<html[^>]+xmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml/i.test(html.slice(0, 4096));
   try {
     const split = splitHtmlBlocks(html, HTML_BLOCK_RULE, { recognizeSelfClosing: xhtml, implicitRootBlock: true, anonymousBlocks: true });
-    return { split, encoding: decoded.encoding, warnings: decoded.warnings };
+    return { split, encoding: decoded.encoding, warnings: decoded.warnings, reader: article !== null };
   } catch (e) {
     throw new AppError(
       'EXTRACTION_FAILED',
@@ -519,7 +527,7 @@ export function htmlDocumentBlocks(bytes: Uint8Array, fileName: string): { split
 
 export const extractHtml: Extractor = async (bytes, ctx) => {
   throwIfAborted(ctx);
-  const { split, encoding, warnings: decodeWarnings } = htmlDocumentBlocks(bytes, ctx.fileName);
+  const { split, encoding, warnings: decodeWarnings, reader } = htmlDocumentBlocks(bytes, ctx.fileName, { reader: ctx.reader === true });
   const warnings: Warning[] = [...decodeWarnings];
   if (split.blocks.length === 0) {
     warnings.push({ code: 'FILE_EMPTY', message: `"${ctx.fileName}" contains no visible text; nothing in it can be cited.` });
@@ -533,7 +541,7 @@ export const extractHtml: Extractor = async (bytes, ctx) => {
   const firstH1 = split.blocks.find((b) => b.tag === 'h1')?.text.replace(/\n/g, ' ') ?? null;
   return {
     kind: 'html',
-    method: `htmlparser2@${HTMLPARSER2_VERSION}; encoding=${encoding}`,
+    method: `${reader ? `${READER_METHOD}; ` : ''}htmlparser2@${HTMLPARSER2_VERSION}; encoding=${encoding}`,
     title: split.title ?? firstH1,
     pageCount: null,
     segments,
