@@ -67,6 +67,8 @@ describe('registering a web page', () => {
     const file = await services.sourceFiles.resolve(r.source.id);
     expect(file.origin).toBe('snapshot');
     expect(fs.readFileSync(file.filePath, 'utf8')).toBe(page);
+    // Having no file of its own is no fault: the health check counts the archive as the copy.
+    expect((await services.health.checkAll([r.source.id])).sources[0]).toMatchObject({ health: 'ok', path: null });
     // The fetch record is an audited evidence row.
     expect(services.audit.check()).toMatchObject({ ok: true });
     expect(services.db.prepare("SELECT count(*) AS n FROM audit_log WHERE table_name = 'web_fetches'").get()).toEqual({ n: 1 });
