@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SourceContent } from '../../../shared/contract/content-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { makePdf } from '../../support/pdf-fixtures.ts';
 import { articlePage, HTML, startWebServer, type TestWebServer } from '../../support/web-server.ts';
@@ -75,7 +76,8 @@ describe('registering a web page', () => {
     // The viewer gets the same blocks, with the archive's origin.
     const content = await services.dispatch('sources.content', { id: r.source.id });
     expect(content).toMatchObject({ ok: true, value: { view: 'blocks', archivedFrom: { url: server.url('/q3.html') } } });
-    if (content.ok && content.value.view === 'blocks') expect(content.value.blocks.map((b) => b.text)).toEqual(texts);
+    const view = (content.ok ? content.value : null) as SourceContent | null;
+    expect(view?.view === 'blocks' ? view.blocks.map((b) => b.text) : null).toEqual(texts);
   });
 
   it('follows a redirect chain and records each hop; the source is named by where it ended', async () => {
