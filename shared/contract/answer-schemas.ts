@@ -9,7 +9,7 @@ import {
   VerificationRiskFlag,
   VerificationSummary,
 } from '../verification/result-schema.ts';
-import { Sha256, SourceId } from './schemas.ts';
+import { Sha256, SourceId, TableCellLocator } from './schemas.ts';
 
 export const AnswerId = z.number().int().positive();
 export const CitationId = z.number().int().positive();
@@ -52,6 +52,8 @@ export type ReviewData = z.infer<typeof ReviewData>;
  */
 export const MatchPlace = z.object({
   unit: z.enum(['page', 'block', 'line']),
+  /** A quote inside one DOCX or HTML table cell: the cell, named by its headers where there are any. */
+  cell: TableCellLocator.optional(),
   at: z.number().int().nonnegative(),
   endAt: z.number().int().nonnegative(),
   start: z.number().int().nonnegative(),

@@ -1,4 +1,4 @@
-import type { SourceKind, Warning } from '../../../shared/contract/schemas.ts';
+import type { SourceKind, TableCellLocator, Warning } from '../../../shared/contract/schemas.ts';
 
 /** One stored unit of text: a PDF page, a DOCX/HTML block, or a run of text lines. */
 export interface ExtractedSegment {
@@ -16,6 +16,8 @@ export interface ExtractedSegment {
   /** PDF: the page has no text layer (scan) – recorded, never silently empty. */
   noTextLayer?: boolean;
   blockType?: 'page' | 'paragraph' | 'heading' | 'list_item' | 'table_cell' | 'footnote' | 'lines';
+  /** DOCX/HTML: the table cell the block is in. */
+  cell?: TableCellLocator;
 }
 
 export interface ExtractedDocument {

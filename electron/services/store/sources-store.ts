@@ -79,6 +79,7 @@ function segmentLocator(seg: ExtractedSegment): Locator {
   if (seg.headingPath !== undefined && seg.headingPath.length > 0) loc.headingPath = seg.headingPath;
   if (seg.line !== undefined) loc.line = seg.line;
   if (seg.lineEnd !== undefined) loc.lineEnd = seg.lineEnd;
+  if (seg.cell !== undefined) loc.cell = seg.cell;
   return loc;
 }
 

@@ -6,10 +6,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Parser } from 'htmlparser2';
 import { AppError } from '../../../../shared/contract/errors.ts';
-import type { Warning } from '../../../../shared/contract/schemas.ts';
+import type { TableCellLocator, Warning } from '../../../../shared/contract/schemas.ts';
 import type { ExtractContext, ExtractedSegment, Extractor } from '../extracted.ts';
 import { decodeText, normaliseLineEndings } from './decode.ts';
 import { READER_METHOD, readerHtml } from './readable.ts';
+import { TableTracker, type CellPlace } from './table-cells.ts';
 
 export type BlockType = NonNullable<ExtractedSegment['blockType']>;
 
@@ -38,6 +39,8 @@ export interface HtmlBlock {
   headingPath: string[];
   blockType: BlockType;
   tag: string;
+  /** A block inside a table cell: the cell's table, row and column, named by headers where there are any. */
+  cell?: TableCellLocator;
 }
 
 export interface SplitOptions {
@@ -106,6 +109,8 @@ interface Frame {
   done: boolean;
   /** anonymousBlocks: a nested block ended this run; the parent's next text starts a new one. */
   cut: boolean;
+  /** The table cell the block opened in, if any. */
+  cell: CellPlace | null;
 }
 
 interface OpenElement {
@@ -113,6 +118,8 @@ interface OpenElement {
   frame: Frame | null;
   skips: boolean;
   title: boolean;
+  /** A table, thead or cell the table tracker must hear close. */
+  tableTag: boolean;
 }
 
 /** CSS white space: what a browser collapses. NBSP is not in it. */
@@ -220,6 +227,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
   let titleDepth = 0;
   let title: string | null = null;
   let strayChars = 0;
+  const tables = new TableTracker();
 
   const currentPath = (): string[] => headings.map((h) => h.text);
 
@@ -237,6 +245,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
         pieces: [],
         done: false,
         cut: false,
+        cell: null,
       }
     : null;
   if (root) {
@@ -287,7 +296,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
       onopentag(rawName, attribs, isImplied) {
         const name = rawName.toLowerCase();
         const el: ElementInfo = { name, attribs };
-        const entry: OpenElement = { el, frame: null, skips: false, title: false };
+        const entry: OpenElement = { el, frame: null, skips: false, title: false, tableTag: false };
         // The document's <title>, not an SVG's <title> in the body.
         if (name === 'title' && title === null && titleDepth === 0 && !open.some((o) => o.el.name === 'svg' || o.el.name === 'body')) {
           entry.title = true;
@@ -303,6 +312,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
           }
         }
         if (skipDepth === 0) {
+          entry.tableTag = tables.open(name, attribs);
           if (rule.isBlock(el)) {
             const parent = frames[frames.length - 1];
             if (parent && options.anonymousBlocks && parent.headingLevel === null && !parent.pre) {
@@ -325,6 +335,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
               pieces: [],
               done: false,
               cut: false,
+              cell: tables.current(),
             };
             entry.frame = frame;
             frames.push(frame);
@@ -373,6 +384,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
           }
           if (entry.skips) skipDepth--;
           if (entry.title) titleDepth--;
+          if (entry.tableTag) tables.close(entry.el.name);
         }
       },
     },
@@ -393,11 +405,13 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
 
   const blocks: HtmlBlock[] = [];
   let unannotated = 0;
+  // Every cell's text first: a column's label is a header cell's whole text.
+  for (const frame of all) if (frame.cell && frame.text !== '') tables.addText(frame.cell, frame.text);
   for (const frame of all) {
     if (frame.text === '') continue;
     const paragraph = blocks.length;
     const headingPath = frame.blockType === 'footnote' ? [] : (frame.pathAtText ?? frame.pathAtOpen);
-    blocks.push({ text: frame.text, paragraph, headingPath, blockType: frame.blockType, tag: frame.el.name });
+    blocks.push({ text: frame.text, paragraph, headingPath, blockType: frame.blockType, tag: frame.el.name, ...(frame.cell ? { cell: tables.locator(frame.cell) } : {}) });
     if (options.annotate) {
       if (frame.insertAt === null) unannotated++;
       else edits.push({ at: frame.insertAt, end: frame.insertAt, text: ` data-ed-block="${paragraph}"` });
@@ -537,6 +551,7 @@ export const extractHtml: Extractor = async (bytes, ctx) => {
     paragraph: b.paragraph,
     headingPath: b.headingPath,
     blockType: b.blockType,
+    ...(b.cell ? { cell: b.cell } : {}),
   }));
   const firstH1 = split.blocks.find((b) => b.tag === 'h1')?.text.replace(/\n/g, ' ') ?? null;
   return {
