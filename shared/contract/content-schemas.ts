@@ -4,7 +4,7 @@
  * segments, so the viewer can check one against the other before it highlights anything.
  */
 import { z } from 'zod';
-import { SourceId, SourceKind } from './schemas.ts';
+import { SourceId, SourceKind, TableCellLocator } from './schemas.ts';
 
 /** A stored segment as the viewer needs it: its locator and its exact text. */
 export const StoredSegment = z.object({
@@ -25,6 +25,8 @@ export const ViewBlock = z.object({
   blockType: z.enum(['paragraph', 'heading', 'list_item', 'table_cell', 'footnote']),
   /** 1–6 for h1–h6, else null. */
   headingLevel: z.number().int().min(1).max(6).nullable(),
+  /** A block in a table cell: where, as the stored locator has it. */
+  cell: TableCellLocator.optional(),
 });
 export type ViewBlock = z.infer<typeof ViewBlock>;
 

@@ -27,6 +27,7 @@ export async function viewableContent(kind: SourceKind, bytes: Uint8Array, fileN
           // The HTML walker makes no page or line blocks.
           blockType: b.blockType === 'page' || b.blockType === 'lines' ? 'paragraph' : b.blockType,
           headingLevel: /^h[1-6]$/.test(b.tag) ? Number(b.tag[1]) : null,
+          ...(b.cell ? { cell: b.cell } : {}),
         })),
       };
     }
