@@ -59,8 +59,11 @@ describe('an archived web page in Chromium', () => {
     const answer = JSON.stringify({
       format: 'evidence-desk/answer@1',
       question: 'Why did costs fall?',
-      answer: 'Costs fell because contracts were renegotiated [1].',
-      citations: [{ marker: '1', claim: 'Costs fell because contracts were renegotiated.', quote: QUOTE, source: { sha256 } }],
+      answer: 'Costs fell because contracts were renegotiated [1]. Revenue reached 12.4 million in FY2024 [2].',
+      citations: [
+        { marker: '1', claim: 'Costs fell because contracts were renegotiated.', quote: QUOTE, source: { sha256 } },
+        { marker: '2', claim: 'Revenue reached 12.4 million in FY2024.', quote: '12.4 million', source: { sha256 } },
+      ],
     });
     const file = writeFile(path.join(app.services.dir, 'answers'), 'web-answer.json', answer);
     await page.getByRole('tab', { name: /Answers/ }).click();
@@ -83,5 +86,18 @@ describe('an archived web page in Chromium', () => {
     expect(fs.statSync(shot).size).toBeGreaterThan(10_000);
     // Opening it fetched nothing: the viewer reads the archive.
     expect(server.hits.get('/q3.html')).toBe(1);
+  });
+
+  it('a quote from a table cell is found in that cell, said in words on the card, and marked in the cell', async () => {
+    const card = page.getByRole('article', { name: 'Citation [2]' });
+    expect(await card.locator('.places').textContent()).toContain('table 1, row REVENUE, column FY2024');
+    await card.locator('blockquote').click();
+    await expect.poll(async () => (await page.locator('.flow-viewer mark.quote-highlight').allTextContents()).join('')).toBe('12.4 million');
+    const cell = page.locator('.flow-viewer .hb.current');
+    expect(await cell.getAttribute('data-cell')).toBe('table 1, row REVENUE, column FY2024');
+    expect(await cell.textContent()).toBe('12.4 million');
+    const shot = path.join(SCREENSHOTS, 'web-source-table-cell.png');
+    await page.screenshot({ path: shot });
+    expect(fs.statSync(shot).size).toBeGreaterThan(10_000);
   });
 });
