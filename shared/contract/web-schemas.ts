@@ -50,7 +50,10 @@ export type WebRegisterOptions = z.infer<typeof WebRegisterOptions>;
 export const WebRegisterResult = z.object({
   outcome: WebOutcome,
   source: SourceSummary,
-  /** The archive this URL had before this fetch (the new version's predecessor), or null. */
+  /**
+   * The URL's previous archive when it differs from `source`: the predecessor of a new_version, the
+   * URL's last archive for a duplicate; null when added or unchanged.
+   */
   previousSourceId: SourceId.nullable(),
   fetch: WebFetchRecord,
   warnings: z.array(Warning),
