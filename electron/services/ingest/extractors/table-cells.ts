@@ -89,16 +89,28 @@ export class TableTracker {
     return t && t.length <= MAX_LABEL ? t : undefined;
   }
 
+  /** Each table's header row, found once for all its cells (a table may have many thousands). */
+  private headerRows: Map<number, number> | null = null;
+
   /** The header row of a table: the first row in <thead> or made only of <th> cells. */
   private headerRow(table: number): number | null {
-    const rows = new Map<number, CellInfo[]>();
-    for (const [k, v] of this.info) {
-      const [t, r] = k.split(':').map(Number);
-      if (t !== table || r === undefined) continue;
-      rows.set(r, [...(rows.get(r) ?? []), v]);
+    if (!this.headerRows) {
+      // Per table and row: whether every cell is a header cell.
+      const allHeader = new Map<string, boolean>();
+      for (const [k, v] of this.info) {
+        const row = k.slice(0, k.lastIndexOf(':'));
+        allHeader.set(row, (allHeader.get(row) ?? true) && (v.inHead || v.header));
+      }
+      this.headerRows = new Map();
+      for (const [row, headed] of allHeader) {
+        if (!headed) continue;
+        const [t, r] = row.split(':').map(Number);
+        if (t === undefined || r === undefined) continue;
+        const known = this.headerRows.get(t);
+        if (known === undefined || r < known) this.headerRows.set(t, r);
+      }
     }
-    const sorted = [...rows.keys()].sort((a, b) => a - b);
-    return sorted.find((r) => (rows.get(r) ?? []).every((c) => c.inHead || c.header)) ?? null;
+    return this.headerRows.get(table) ?? null;
   }
 
   /**
