@@ -215,11 +215,13 @@ describe('workspace database', () => {
   });
 
   // Each migration N: migrate to N−1, insert rows, migrate to N, assert (DESIGN.md §3).
-  for (const m of MIGRATIONS) {
-    it(`migration ${m.version} (${m.name}) applies over version ${m.version - 1} with data in it`, () => {
+  // The version before N is the previous migration's (numbers may have gaps until branches merge).
+  MIGRATIONS.forEach((m, i) => {
+    const previous = MIGRATIONS[i - 1]?.version ?? 0;
+    it(`migration ${m.version} (${m.name}) applies over version ${previous} with data in it`, () => {
       const dir = tempDir();
-      const before = openDatabase(dir, { targetVersion: m.version - 1 });
-      expect(schemaVersion(before)).toBe(m.version - 1);
+      const before = openDatabase(dir, { targetVersion: previous });
+      expect(schemaVersion(before)).toBe(previous);
       if (m.version > 1) {
         before
           .prepare("INSERT INTO sources (sha256, kind, file_name, byte_size, extraction_method, added_at) VALUES (?, 'pdf', 'kept.pdf', 10, 'm', 'now')")
@@ -232,5 +234,5 @@ describe('workspace database', () => {
       if (m.version > 1) expect(after.prepare('SELECT file_name FROM sources').all()).toEqual([{ file_name: 'kept.pdf' }]);
       else expect(after.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'sources'").get()).toEqual({ n: 1 });
     });
-  }
+  });
 });
