@@ -31,7 +31,10 @@ import { AnswersService } from './verification/answers-service.ts';
 import { LinkService } from './links/link-service.ts';
 import { Verifier } from './verification/verifier.ts';
 import { parseWarnings, SourcesStore, type SourceRow } from './store/sources-store.ts';
+import { webSourceRegistrar } from './citations/web-source-door.ts';
 import { createCitationTools, type CitationTools, type CitationToolsOptions } from './citations/citation-tools.ts';
+import { WebFetchStore } from './store/web-fetch-store.ts';
+import { WebService } from './web/web-service.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -65,6 +68,8 @@ export interface Services {
   /** Review decisions: the append-only trail, the reviewer's name. */
   readonly review: ReviewService;
   readonly citations: CitationTools;
+  /** Web sources: `web.register(url, options)` fetches, archives and ingests a page (issue 11). */
+  readonly web: WebService;
   readonly handlers: Handlers;
   readonly dispatch: Dispatch;
   /** Stops the extraction workers and closes the database. */
@@ -72,10 +77,12 @@ export interface Services {
 }
 
 /** `health` is the last known one (HealthService); 'unchecked' until a check has seen the source. */
-function summary(row: SourceRow, health: Health, inboxDir?: string): SourceSummary {
+function summary(row: SourceRow, health: Health, inboxDir?: string, web?: WebFetchStore): SourceSummary {
   const uploaded = inboxDir !== undefined && row.current_path !== null && row.current_path.startsWith(inboxDir + path.sep);
+  const fetched = web?.origin(row.id);
   return {
     ...(uploaded ? { uploaded } : {}),
+    ...(fetched ? { archivedFrom: { url: fetched.url, finalUrl: fetched.finalUrl, fetchedAt: fetched.fetchedAt } } : {}),
     id: row.id,
     sha256: row.sha256,
     kind: row.kind,
@@ -112,7 +119,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
   // Listing the library comes before opening a document: the viewer's child starts then, so the
   // first document opens without waiting for a process to start (not for one-shot CLI commands).
   const warmViewer = platform.mode === 'cli' ? () => undefined : () => viewPool.warm();
-  const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs);
+  const webFetches = new WebFetchStore(db, sources);
+  const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs, (id) => webFetches.origin(id));
   const inbox = inboxDir(workspaceDir);
   const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
   const watcher = new SourceWatcher(new HealthStore(db), health, events);
@@ -127,7 +135,27 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
   const links = new LinkService({ sources, anchoring, answers, health, events });
-  const citations = createCitationTools({ db, answersStore, anchoring, sources, ingest, events, workspaceDir, live: platform.mode === 'electron' || platform.mode === 'browser', ...options.citations });
+  const web = new WebService({
+    sources,
+    fetches: webFetches,
+    blobs,
+    pool,
+    events,
+    settings: ingestSettings,
+    summarize: (row) => summary(row, health.healthOf(row.id), inbox, webFetches),
+  });
+  const citations = createCitationTools({
+    db,
+    answersStore,
+    anchoring,
+    sources,
+    ingest,
+    events,
+    workspaceDir,
+    live: platform.mode === 'electron' || platform.mode === 'browser',
+    registerWeb: webSourceRegistrar(web),
+    ...options.citations,
+  });
 
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
@@ -155,12 +183,12 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'sources.list': () => {
       warmViewer();
-      return sources.list().map((row) => summary(row, health.healthOf(row.id), inbox));
+      return sources.list().map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
     },
     'sources.setRestricted': ({ ids, restricted }) => {
       const changed = setRestricted(sources, answersStore, ids, restricted);
       const rows = [...new Set(ids)].map(requireSource);
-      return { sources: rows.map((row) => summary(row, health.healthOf(row.id), inbox)), changed: changed.length };
+      return { sources: rows.map((row) => summary(row, health.healthOf(row.id), inbox, webFetches)), changed: changed.length };
     },
     'sources.get': async ({ id }) => {
       const row = requireSource(id);
@@ -170,7 +198,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       );
       return {
         servedFrom,
-        ...summary(row, health.healthOf(id), inbox),
+        ...summary(row, health.healthOf(id), inbox, webFetches),
         extraction: row.extraction_method,
         knownPaths: sources.paths(id).map((p) => ({ path: p.path, firstSeenAt: p.first_seen_at, current: p.current === 1 })),
         pages: sources.pageSummaries(id),
@@ -198,7 +226,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'sources.check': ({ ids }) => health.checkAll(ids),
     'sources.relink': async ({ id, path, searchedDir }) => {
       const done = await health.relink(id, path, searchedDir);
-      return { source: summary(requireSource(id), health.healthOf(id), inbox), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
+      return { source: summary(requireSource(id), health.healthOf(id), inbox, webFetches), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
     },
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
@@ -223,6 +251,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'links.citation': ({ answerId, citationId, style }) => links.citation(answerId, citationId, style),
     'links.findByHash': ({ sha256, dir }) => links.findByHash(sha256, dir),
     ...citations.handlers,
+    'sources.addUrl': ({ url, options }) => web.register(url, options ?? {}),
+    'sources.fetches': ({ id }) => {
+      requireSource(id);
+      return { fetches: web.fetchesOf(id) };
+    },
   };
 
   return {
@@ -240,6 +273,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     exports,
     review,
     citations,
+    web,
     handlers,
     dispatch: createDispatcher(handlers),
     close: () => {

@@ -96,6 +96,7 @@ export const CHAIN_TABLES = {
   agent_sessions: ['id', 'session_key', 'answer_id', 'agent_id', 'user_id', 'project_id', 'created_at'],
   custom_sources: ['id', 'identifier', 'description', 'kind', 'created_at'],
   citation_contexts: ['id', 'citation_id', 'session_id', 'agent_id', 'user_id', 'project_id', 'custom_source_id', 'details', 'created_at'],
+  web_fetches: ['id', 'source_id', 'url', 'final_url', 'redirects', 'http_status', 'content_type', 'byte_size', 'sha256', 'fetched_at', 'outcome'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ChainTable = keyof typeof CHAIN_TABLES;
@@ -122,6 +123,7 @@ export const TABLE_NOUN: Record<ChainTable, string> = {
   agent_sessions: 'Agent session',
   custom_sources: 'Custom source',
   citation_contexts: 'Citation context',
+  web_fetches: 'Web fetch record',
 };
 
 /**

@@ -10,7 +10,7 @@ import {
   VerificationSummary,
 } from '../verification/result-schema.ts';
 import { JudgeOpinion } from '../verification/judge.ts';
-import { Sha256, SourceId } from './schemas.ts';
+import { Sha256, SourceId, TableCellLocator } from './schemas.ts';
 import { DECISIONS, TRAIL_DECISIONS } from '../review/trail.ts';
 
 export const AnswerId = z.number().int().positive();
@@ -66,6 +66,8 @@ export type ReviewData = z.infer<typeof ReviewData>;
  */
 export const MatchPlace = z.object({
   unit: z.enum(['page', 'block', 'line']),
+  /** A quote inside one DOCX or HTML table cell: the cell, named by its headers where there are any. */
+  cell: TableCellLocator.optional(),
   at: z.number().int().nonnegative(),
   endAt: z.number().int().nonnegative(),
   start: z.number().int().nonnegative(),

@@ -4,7 +4,7 @@
  * segments, so the viewer can check one against the other before it highlights anything.
  */
 import { z } from 'zod';
-import { SourceId, SourceKind } from './schemas.ts';
+import { SourceId, SourceKind, TableCellLocator } from './schemas.ts';
 
 /** A stored segment as the viewer needs it: its locator and its exact text. */
 export const StoredSegment = z.object({
@@ -25,6 +25,8 @@ export const ViewBlock = z.object({
   blockType: z.enum(['paragraph', 'heading', 'list_item', 'table_cell', 'footnote']),
   /** 1–6 for h1–h6, else null. */
   headingLevel: z.number().int().min(1).max(6).nullable(),
+  /** A block in a table cell: where, as the stored locator has it. */
+  cell: TableCellLocator.optional(),
 });
 export type ViewBlock = z.infer<typeof ViewBlock>;
 
@@ -37,6 +39,8 @@ const common = {
   /** The path the source was last recorded at. */
   path: z.string().nullable(),
   segments: z.array(StoredSegment),
+  /** A web page archived by Evidence Desk: shown as its archive, with where and when it was fetched. */
+  archivedFrom: z.object({ url: z.string(), finalUrl: z.string(), fetchedAt: z.string() }).nullable().optional(),
 };
 
 export const SourceContent = z.discriminatedUnion('view', [

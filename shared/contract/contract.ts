@@ -6,6 +6,7 @@ import { exportContract } from './export-schemas.ts';
 import { SourceContent } from './content-schemas.ts';
 import { linksContract } from './link-schemas.ts';
 import { citationsContract } from './citation-schemas.ts';
+import { webContract } from './web-schemas.ts';
 
 /**
  * Every operation the renderer (or any client) can ask of the services: a name, a zod schema for
@@ -93,6 +94,7 @@ export const contract = {
   ...linksContract,
   // The citation tools agents call (issue 11): the MCP server and the host serve the same entries.
   ...citationsContract,
+  ...webContract,
 } as const;
 
 export type Contract = typeof contract;

@@ -44,6 +44,19 @@ export const ERROR_CODES = [
   'TEXT_ENCODING_DETECTED',
   'EXTRACTION_TIMEOUT',
   'EXTRACTION_FAILED',
+  // web sources (a URL fetched once and archived)
+  'WEB_URL_INVALID',
+  'WEB_DNS_FAILED',
+  'WEB_TLS_FAILED',
+  'WEB_CONNECTION_FAILED',
+  'WEB_TIMEOUT',
+  'WEB_HTTP_STATUS',
+  'WEB_TOO_LARGE',
+  /** The server sent something that is not a web page, plain text or a PDF. */
+  'WEB_UNSUPPORTED_TYPE',
+  /** A redirect to another scheme (file:, ftp:, data:) or from the public web into a private network. */
+  'WEB_REDIRECT_REFUSED',
+  'WEB_TOO_MANY_REDIRECTS',
   // answers and verification
   'ANSWER_FORMAT_UNKNOWN',
   'ANSWER_INVALID',

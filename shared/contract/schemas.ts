@@ -14,6 +14,19 @@ export const SourceKind = z.enum(['pdf', 'docx', 'text', 'markdown', 'html']);
 export type SourceKind = z.infer<typeof SourceKind>;
 
 /** Where a segment sits in its source (DESIGN.md §4). start/end are offsets inside the segment. */
+/**
+ * A table cell's place (issue 11): table (1-based, in document order), row and column (1-based),
+ * and the header labels of its row and column where the table has them.
+ */
+export const TableCellLocator = z.object({
+  table: z.number().int().positive(),
+  row: z.number().int().positive(),
+  col: z.number().int().positive(),
+  rowLabel: z.string().optional(),
+  colLabel: z.string().optional(),
+});
+export type TableCellLocator = z.infer<typeof TableCellLocator>;
+
 export const Locator = z.object({
   page: z.number().int().positive().optional(),
   pageLabel: z.string().optional(),
@@ -21,6 +34,8 @@ export const Locator = z.object({
   headingPath: z.array(z.string()).optional(),
   line: z.number().int().positive().optional(),
   lineEnd: z.number().int().positive().optional(),
+  /** DOCX and HTML table cells. */
+  cell: TableCellLocator.optional(),
   start: z.number().int().nonnegative(),
   end: z.number().int().nonnegative(),
 });
@@ -51,6 +66,8 @@ export const SourceSummary = z.object({
   warnings: z.array(Warning),
   /** Dropped on the page in browser mode: its only file is the workspace's inbox copy. */
   uploaded: z.boolean().optional(),
+  /** A web page archived by Evidence Desk: the address asked for, where it came from, and when (issue 11). */
+  archivedFrom: z.object({ url: z.string(), finalUrl: z.string(), fetchedAt: z.string() }).nullable().optional(),
 });
 export type SourceSummary = z.infer<typeof SourceSummary>;
 

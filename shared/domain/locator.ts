@@ -1,4 +1,4 @@
-import type { Locator } from '../contract/schemas.ts';
+import type { Locator, TableCellLocator } from '../contract/schemas.ts';
 
 /** A locator as people read it: "p. 12", "¶ 4 · §Leave policy", "lines 10–12". */
 export function formatLocator(loc: Partial<Locator>): string {
@@ -8,8 +8,16 @@ export function formatLocator(loc: Partial<Locator>): string {
   }
   if (loc.paragraph !== undefined) parts.push(`¶ ${loc.paragraph}`);
   if (loc.headingPath && loc.headingPath.length > 0) parts.push(`§${loc.headingPath[loc.headingPath.length - 1]}`);
+  if (loc.cell) parts.push(cellText(loc.cell));
   if (loc.line !== undefined) {
     parts.push(loc.lineEnd !== undefined && loc.lineEnd !== loc.line ? `lines ${loc.line}–${loc.lineEnd}` : `line ${loc.line}`);
   }
   return parts.join(' · ');
+}
+
+/** A table cell as people read it: "table 1, row REVENUE, column FY2024" (numbers where there are no headers). */
+export function cellText(cell: TableCellLocator): string {
+  const row = cell.rowLabel ? `row ${cell.rowLabel}` : `row ${cell.row}`;
+  const col = cell.colLabel ? `column ${cell.colLabel}` : `column ${cell.col}`;
+  return `table ${cell.table}, ${row}, ${col}`;
 }

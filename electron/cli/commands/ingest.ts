@@ -2,10 +2,11 @@ import path from 'node:path';
 import { call, EXIT, flagString, type Command } from '../command.ts';
 import { skippedSentence } from '../../../shared/domain/skipped.ts';
 import { table } from '../table.ts';
+import { isWebAddress, registerUrls, webRow } from './ingest-web.ts';
 
 export const ingestCommand: Command = {
   name: 'ingest',
-  usage: 'ingest PATH… [--password P] [--follow-symlinks]   add files and folders (recursive); a table per file',
+  usage: 'ingest PATH|URL… [--password P] [--follow-symlinks]   add files and folders (recursive) and archive web pages; a table per file',
   valueFlags: ['password'],
   run: async (ctx) => {
     const { services, json, io, args } = ctx;
@@ -15,28 +16,42 @@ export const ingestCommand: Command = {
     }
     const password = flagString(ctx, 'password');
     const followSymlinks = args.flags.has('follow-symlinks');
-    const result = await call(services, 'sources.ingest', {
-      paths: args.positionals,
-      ...(password !== undefined ? { password } : {}),
-      ...(followSymlinks ? { followSymlinks } : {}),
-    });
-    if (json) io.out(JSON.stringify(result, null, 2));
+    // http(s) addresses are fetched once and archived (issue 11); everything else is a path.
+    const urls = args.positionals.filter(isWebAddress);
+    const paths = args.positionals.filter((p) => !isWebAddress(p));
+    const web = await registerUrls(ctx, urls);
+    const result =
+      paths.length > 0
+        ? await call(services, 'sources.ingest', {
+            paths,
+            ...(password !== undefined ? { password } : {}),
+            ...(followSymlinks ? { followSymlinks } : {}),
+          })
+        : { batchId: '', files: [], skipped: [], cancelled: false };
+    if (json) io.out(JSON.stringify(urls.length > 0 ? { ...result, urls: web } : result, null, 2));
     else {
       const rows = result.files.map((f) =>
         f.ok
           ? [path.basename(f.path), f.outcome, String(f.segmentCount), f.sha256.slice(0, 12), f.warnings.map((w) => w.code).join(', ')]
           : [path.basename(f.path), 'FAILED', '', '', `${f.error.code}: ${f.error.message}`],
       );
+      for (const w of web) rows.push(webRow(w));
       // Skipped entries are rows too, each with its reason as a sentence (the code is in --json).
       for (const s of result.skipped) rows.push([path.basename(s.path), 'skipped', '', '', skippedSentence(s)]);
       io.out(table(['file', 'result', 'segments', 'sha256', 'notes'], rows));
       const failed = result.files.filter((f) => !f.ok).length;
       const skipped = result.skipped.length;
-      io.out(`${result.files.length - failed} of ${result.files.length} files ingested${failed ? `, ${failed} failed` : ''}${skipped ? `, ${skipped} skipped` : ''}.`);
+      if (result.files.length > 0 || paths.length > 0) {
+        io.out(`${result.files.length - failed} of ${result.files.length} files ingested${failed ? `, ${failed} failed` : ''}${skipped ? `, ${skipped} skipped` : ''}.`);
+      }
+      if (web.length > 0) {
+        const webFailed = web.filter((w) => !w.ok).length;
+        io.out(`${web.length - webFailed} of ${web.length} web pages archived${webFailed ? `, ${webFailed} failed` : ''}.`);
+      }
       if (result.skipped.some((s) => s.reason === 'link_outside')) {
         io.out('Links that lead out of the folders you chose were not followed; run again with --follow-symlinks to follow them (never to pipes, sockets or devices).');
       }
     }
-    return result.files.some((f) => !f.ok) ? EXIT.someFailed : EXIT.ok;
+    return result.files.some((f) => !f.ok) || web.some((w) => !w.ok) ? EXIT.someFailed : EXIT.ok;
   },
 };

@@ -5,6 +5,7 @@
  */
 import type { FullContext, RegisteredSource } from '../../../shared/contract/citation-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
+import type { WebService } from '../web/web-service.ts';
 
 /** Registers a URL as an archived web source, on behalf of the citing context. */
 export type WebSourceRegistrar = (url: string, context: FullContext) => Promise<RegisteredSource>;
@@ -15,3 +16,26 @@ export const webSourcesUnavailable: WebSourceRegistrar = (url) =>
       field: 'url',
     }),
   );
+
+/** The MCP door to web sources: the page fetched once and archived, its snapshot the source of record. */
+export function webSourceRegistrar(web: WebService): WebSourceRegistrar {
+  return async (url) => {
+    const r = await web.register(url);
+    const outcome = r.outcome === 'unchanged' ? 'existing' : r.outcome;
+    const notes = [
+      `Archived from ${r.fetch.finalUrl} on ${r.fetch.fetchedAt}${r.outcome === 'unchanged' ? ': the page has not changed since the last archive' : ''}; citations are checked against this copy, never the live page.`,
+      ...r.warnings.map((w) => w.message),
+    ];
+    return {
+      kind: 'web',
+      outcome,
+      source_id: r.source.id,
+      sha256: r.source.sha256,
+      file_name: r.source.fileName,
+      identifier: url,
+      page_count: r.source.pageCount,
+      restricted: r.source.restricted,
+      notes,
+    };
+  };
+}

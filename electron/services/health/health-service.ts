@@ -198,6 +198,9 @@ export class HealthService {
     // Keep the store's order (newest path first) whatever order the hash pass finished in.
     const ordered = [...verdicts].sort((a, b) => (b.row.last_seen_at.localeCompare(a.row.last_seen_at)) || b.row.id - a.row.id);
     const primary = ordered[0];
+    if (!primary && src.web === 1) {
+      return { ...base, path: null, health: 'ok', detail: 'An archived web page: the workspace keeps the copy that was fetched, and citations are checked against it.' };
+    }
     if (!primary) {
       return { ...base, path: null, health: 'missing', detail: 'No current path is recorded for this source. Relink it to its file.' };
     }

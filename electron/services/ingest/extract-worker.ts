@@ -9,10 +9,10 @@ import { countPdfPages, extractPdfPart } from './extractors/pdf.ts';
 import { viewableContent } from './viewable.ts';
 
 export type WorkerRequest =
-  | { id: number; op: 'extract'; kind: SourceKind; bytes: Uint8Array; fileName: string; password?: string }
+  | { id: number; op: 'extract'; kind: SourceKind; bytes: Uint8Array; fileName: string; password?: string; reader?: boolean }
   | { id: number; op: 'countPdfPages'; bytes: Uint8Array; fileName: string; password?: string }
   | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number; maxPages?: number }
-  | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string };
+  | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string; reader?: boolean };
 
 /** Asks the child to stop task `id` at its next safe point (between pages, between steps) and reply. */
 export interface CancelRequest {
@@ -58,11 +58,11 @@ function run(req: WorkerRequest, reply: (m: WorkerReply) => void): void {
   const work = async (): Promise<unknown> => {
     switch (req.op) {
       case 'extract':
-        return extract(req.kind, req.bytes, ctx);
+        return extract(req.kind, req.bytes, req.reader ? { ...ctx, reader: true } : ctx);
       case 'countPdfPages':
         return countPdfPages(req.bytes, ctx);
       case 'view':
-        return viewableContent(req.kind, req.bytes, req.fileName);
+        return viewableContent(req.kind, req.bytes, req.fileName, req.reader === true);
       case 'pdfPart':
         return extractPdfPart(req.bytes, { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage, ...(req.maxPages !== undefined ? { maxPages: req.maxPages } : {}) });
     }

@@ -1,5 +1,5 @@
 import type { DocumentProperties } from '../../../shared/domain/document-properties.ts';
-import type { SourceKind, Warning } from '../../../shared/contract/schemas.ts';
+import type { SourceKind, TableCellLocator, Warning } from '../../../shared/contract/schemas.ts';
 
 /** One stored unit of text: a PDF page, a DOCX/HTML block, or a run of text lines. */
 export interface ExtractedSegment {
@@ -17,6 +17,8 @@ export interface ExtractedSegment {
   /** PDF: the page has no text layer (scan) – recorded, never silently empty. */
   noTextLayer?: boolean;
   blockType?: 'page' | 'paragraph' | 'heading' | 'list_item' | 'table_cell' | 'footnote' | 'lines';
+  /** DOCX/HTML: the table cell the block is in. */
+  cell?: TableCellLocator;
 }
 
 export interface ExtractedDocument {
@@ -36,6 +38,8 @@ export interface ExtractContext {
   password?: string;
   onProgress?: (page: number, pageCount: number) => void;
   signal?: AbortSignal;
+  /** HTML from the web: extract the article (Readability), not the whole page. */
+  reader?: boolean;
 }
 
 /** An extractor turns a file's bytes into segments or throws an AppError with a precise code. */

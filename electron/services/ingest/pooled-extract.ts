@@ -11,6 +11,8 @@ export interface PooledContext {
   /** A PDF with more pages is refused with PDF_TOO_MANY_PAGES before any page is read. */
   maxPages?: number;
   onProgress?: (page: number, pageCount: number) => void;
+  /** HTML from the web: its article only (Readability). */
+  reader?: boolean;
 }
 
 /** Pages read first, in one task, to learn the page count without a separate opening pass. */
@@ -56,7 +58,7 @@ export async function extractInPool(pool: WorkerPool, kind: SourceKind, bytes: U
     ...(onProgress ? { onProgress } : {}),
   });
   try {
-    if (kind !== 'pdf') return await pool.run<ExtractedDocument>({ op: 'extract', kind, bytes, ...base }, options(ctx.onProgress));
+    if (kind !== 'pdf') return await pool.run<ExtractedDocument>({ op: 'extract', kind, bytes, ...base, ...(ctx.reader ? { reader: true } : {}) }, options(ctx.onProgress));
 
     let done = 0;
     const tick = (_page: number, pageCount: number) => ctx.onProgress?.(++done, pageCount);

@@ -13,12 +13,12 @@ export type ViewPayload =
   | { view: 'blocks'; blocks: ViewBlock[] }
   | { view: 'lines'; lines: string[] };
 
-export async function viewableContent(kind: SourceKind, bytes: Uint8Array, fileName: string): Promise<ViewPayload> {
+export async function viewableContent(kind: SourceKind, bytes: Uint8Array, fileName: string, reader = false): Promise<ViewPayload> {
   switch (kind) {
     case 'docx':
       return { view: 'docx', ...(await docxView(bytes, fileName)) };
     case 'html': {
-      const { split } = htmlDocumentBlocks(bytes, fileName);
+      const { split } = htmlDocumentBlocks(bytes, fileName, { reader });
       return {
         view: 'blocks',
         blocks: split.blocks.map((b) => ({
@@ -27,6 +27,7 @@ export async function viewableContent(kind: SourceKind, bytes: Uint8Array, fileN
           // The HTML walker makes no page or line blocks.
           blockType: b.blockType === 'page' || b.blockType === 'lines' ? 'paragraph' : b.blockType,
           headingLevel: /^h[1-6]$/.test(b.tag) ? Number(b.tag[1]) : null,
+          ...(b.cell ? { cell: b.cell } : {}),
         })),
       };
     }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { SourceContent, StoredSegment } from '../../../shared/contract/content-schemas.ts';
+import type { WebFetchRecord } from '../../../shared/contract/web-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
 import type { ViewPayload } from '../ingest/viewable.ts';
@@ -35,7 +36,11 @@ export class SourceContentService {
   private readonly pool: WorkerPool;
   private readonly timeoutMs: () => number;
 
-  constructor(store: SourcesStore, files: SourceFiles, pool: WorkerPool, timeoutMs: () => number) {
+  /** A web source's first fetch record: its HTML is shown as its article, as it was extracted. */
+  private readonly webOrigin: (id: number) => WebFetchRecord | undefined;
+
+  constructor(store: SourcesStore, files: SourceFiles, pool: WorkerPool, timeoutMs: () => number, webOrigin: (id: number) => WebFetchRecord | undefined = () => undefined) {
+    this.webOrigin = webOrigin;
     this.store = store;
     this.files = files;
     this.pool = pool;
@@ -56,8 +61,10 @@ export class SourceContentService {
         { sourceId: id },
       );
     }
-    const payload = await this.payload(src.sha256, src.kind, src.file_name, file.filePath);
+    const fetched = this.webOrigin(id);
+    const payload = await this.payload(src.sha256, src.kind, src.file_name, file.filePath, fetched !== undefined);
     const base = {
+      archivedFrom: fetched ? { url: fetched.url, finalUrl: fetched.finalUrl, fetchedAt: fetched.fetchedAt } : null,
       sourceId: id,
       kind: src.kind,
       fileName: src.file_name,
@@ -68,7 +75,7 @@ export class SourceContentService {
     return { ...base, ...payload };
   }
 
-  private async payload(sha256: string, kind: SourceContent['kind'], fileName: string, filePath: string): Promise<ViewPayload> {
+  private async payload(sha256: string, kind: SourceContent['kind'], fileName: string, filePath: string, reader: boolean): Promise<ViewPayload> {
     const cached = this.cache.get(sha256);
     if (cached) {
       this.cache.delete(sha256);
@@ -82,7 +89,7 @@ export class SourceContentService {
         path: filePath,
       });
     }
-    const payload = await this.pool.run<ViewPayload>({ op: 'view', kind, bytes, fileName }, { deadline: Date.now() + this.timeoutMs() });
+    const payload = await this.pool.run<ViewPayload>({ op: 'view', kind, bytes, fileName, ...(reader ? { reader } : {}) }, { deadline: Date.now() + this.timeoutMs() });
     this.cache.set(sha256, payload);
     if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value ?? sha256);
     return payload;

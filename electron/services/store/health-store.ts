@@ -3,11 +3,15 @@ import type { Db } from './database.ts';
 import type { FileStat } from './sources-store.ts';
 
 /** A source with what a health check needs to judge it: its identity and its size. */
+const WEB = 'EXISTS (SELECT 1 FROM web_fetches w WHERE w.source_id = sources.id) AS web';
+
 export interface CheckSourceRow {
   id: number;
   sha256: string;
   file_name: string;
   byte_size: number;
+  /** 1 for an archived web page: it has no file of its own, its snapshot is the copy. */
+  web: number;
 }
 
 /** One current path of a source, with the stat data recorded when its bytes were last confirmed. */
@@ -32,12 +36,12 @@ export class HealthStore {
   /** Every source (or the named ones), in id order. */
   sources(ids?: readonly number[]): CheckSourceRow[] {
     if (ids === undefined) {
-      return this.db.prepare('SELECT id, sha256, file_name, byte_size FROM sources ORDER BY id').all() as CheckSourceRow[];
+      return this.db.prepare(`SELECT id, sha256, file_name, byte_size, ${WEB} FROM sources ORDER BY id`).all() as CheckSourceRow[];
     }
     if (ids.length === 0) return [];
     // json_each keeps one prepared statement whatever the number of ids (no 999-parameter limit).
     return this.db
-      .prepare('SELECT id, sha256, file_name, byte_size FROM sources WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id')
+      .prepare(`SELECT id, sha256, file_name, byte_size, ${WEB} FROM sources WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`)
       .all(JSON.stringify(ids)) as CheckSourceRow[];
   }
 

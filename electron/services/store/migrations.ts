@@ -421,6 +421,35 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'citation_contexts is append-only: a row with this key exists'); END;
     `,
   },
+  {
+    version: 11,
+    name: 'web fetch records',
+    // One row per fetch of a web page (issue 11): which URL, where it ended after redirects, what
+    // came back, and which source holds the bytes. Append-only like the other evidence tables; a
+    // re-fetch is a new row, whether the page changed or not.
+    sql: `
+      CREATE TABLE web_fetches (
+        id INTEGER PRIMARY KEY,
+        source_id INTEGER NOT NULL REFERENCES sources(id),
+        url TEXT NOT NULL CHECK (url GLOB 'http://*' OR url GLOB 'https://*'),
+        final_url TEXT NOT NULL CHECK (final_url GLOB 'http://*' OR final_url GLOB 'https://*'),
+        redirects TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(redirects)),
+        http_status INTEGER NOT NULL,
+        content_type TEXT,
+        byte_size INTEGER NOT NULL CHECK (byte_size >= 0),
+        sha256 TEXT NOT NULL CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*'),
+        fetched_at TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('added', 'new_version', 'unchanged', 'duplicate'))
+      ) STRICT;
+      CREATE INDEX web_fetches_url ON web_fetches(url, id);
+      CREATE INDEX web_fetches_source ON web_fetches(source_id, id);
+      CREATE TRIGGER web_fetches_no_update BEFORE UPDATE ON web_fetches BEGIN SELECT RAISE(ABORT, 'web_fetches is append-only: add a new fetch record instead'); END;
+      CREATE TRIGGER web_fetches_no_delete BEFORE DELETE ON web_fetches BEGIN SELECT RAISE(ABORT, 'web_fetches is append-only: add a new fetch record instead'); END;
+      CREATE TRIGGER web_fetches_no_replace BEFORE INSERT ON web_fetches
+        WHEN EXISTS (SELECT 1 FROM web_fetches WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'web_fetches is append-only: a row with this key exists'); END;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

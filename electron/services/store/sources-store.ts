@@ -59,7 +59,8 @@ export interface NewSource {
   sha256: string;
   fileName: string;
   byteSize: number;
-  path: string;
+  /** Null for a source with no file of its own (a web page: its snapshot is its only copy). */
+  path: string | null;
   stat: FileStat;
   doc: ExtractedDocument;
   snapshot: string | null;
@@ -79,6 +80,7 @@ function segmentLocator(seg: ExtractedSegment): Locator {
   if (seg.headingPath !== undefined && seg.headingPath.length > 0) loc.headingPath = seg.headingPath;
   if (seg.line !== undefined) loc.line = seg.line;
   if (seg.lineEnd !== undefined) loc.lineEnd = seg.lineEnd;
+  if (seg.cell !== undefined) loc.cell = seg.cell;
   return loc;
 }
 
@@ -144,7 +146,7 @@ export class SourcesStore {
    * One document's whole ingestion as one IMMEDIATE transaction (the write lock taken at BEGIN, so
    * it never fails half-way on a lock): after a crash it is fully present or absent.
    */
-  insert(src: NewSource, now: string): number {
+  insert(src: NewSource, now: string, alsoInTransaction?: (id: number) => void): number {
     const insertSource = this.db.prepare(
       // A new version of a restricted document is restricted too: its text is the same secret.
       `INSERT INTO sources (sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, restricted, added_at)
@@ -187,26 +189,30 @@ export class SourcesStore {
           seg.noTextLayer ? 1 : 0,
         );
       });
-      if (src.predecessorId !== null) {
+      if (src.predecessorId !== null && src.path !== null) {
         this.db.prepare('UPDATE source_paths SET current = 0 WHERE source_id = ? AND path = ?').run(src.predecessorId, src.path);
       }
-      const pathRow = this.db
-        .prepare(
-          `INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at, current) VALUES (?, ?, ?, ?, ?, ?, 1)`,
-        )
-        .run(id, src.path, src.stat.size, src.stat.mtimeMs, now, now);
+      const pathRow =
+        src.path === null
+          ? null
+          : this.db
+              .prepare(
+                `INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at, current) VALUES (?, ?, ?, ?, ?, ?, 1)`,
+              )
+              .run(id, src.path, src.stat.size, src.stat.mtimeMs, now, now);
       this.chain.record('sources', id, now, src.predecessorId === null ? 'source.add' : 'source.version', {
         sha256: src.sha256,
         predecessorId: src.predecessorId,
         restricted: this.chain.restrictedFlag(id),
       });
-      this.chain.record('source_paths', Number(pathRow.lastInsertRowid), now);
+      if (pathRow) this.chain.record('source_paths', Number(pathRow.lastInsertRowid), now);
       if (hasProperties(src.doc.properties)) {
         const props = this.db
           .prepare('INSERT INTO source_properties (source_id, authors, published, created_at) VALUES (?, ?, ?, ?)')
           .run(id, JSON.stringify(src.doc.properties.authors), src.doc.properties.published, now);
         this.chain.record('source_properties', Number(props.lastInsertRowid), now);
       }
+      alsoInTransaction?.(id);
       return id;
     }).immediate();
     this.chain.publishHead();

@@ -1,8 +1,20 @@
 /** A stored match as the viewers locate it: page, block or line, with offsets from there. */
 import type { MatchPlace } from '../../../shared/contract/answer-schemas.ts';
+import { TableCellLocator } from '../../../shared/contract/schemas.ts';
 import type { SegmentRow } from '../store/sources-store.ts';
 
-type Located = Pick<SegmentRow, 'page' | 'paragraph' | 'line_start' | 'text'>;
+type Located = Pick<SegmentRow, 'page' | 'paragraph' | 'line_start' | 'text'> & Partial<Pick<SegmentRow, 'locator'>>;
+
+/** The table cell a segment sits in, from its stored locator. */
+function cellOf(seg: Located): TableCellLocator | undefined {
+  if (!seg.locator) return undefined;
+  try {
+    const parsed = TableCellLocator.safeParse((JSON.parse(seg.locator) as { cell?: unknown }).cell);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The line of `offset` in a text segment and the offset's column in that line. */
 function lineColumn(seg: Located & { line_start: number }, offset: number): { line: number; column: number } {
@@ -26,7 +38,11 @@ export function matchPlace(first: Located, start: number, last: Located | undefi
   const final = last ?? first;
   const split = last && parts ? parts : {};
   if (first.page !== null && final.page !== null) return { unit: 'page', at: first.page, endAt: final.page, start, end, ...split };
-  if (first.paragraph !== null && final.paragraph !== null) return { unit: 'block', at: first.paragraph, endAt: final.paragraph, start, end, ...split };
+  if (first.paragraph !== null && final.paragraph !== null) {
+    // A quote inside one table cell is cited by that cell.
+    const cell = first.paragraph === final.paragraph ? cellOf(first) : undefined;
+    return { unit: 'block', at: first.paragraph, endAt: final.paragraph, start, end, ...split, ...(cell ? { cell } : {}) };
+  }
   if (first.line_start !== null && final.line_start !== null) {
     const a = lineColumn({ ...first, line_start: first.line_start }, start);
     const b = lineColumn({ ...final, line_start: final.line_start }, end);

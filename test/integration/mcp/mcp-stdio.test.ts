@@ -2,8 +2,11 @@
  * Issue 11, Done-when 1: `evidesk mcp` driven by the MCP SDK's own client over stdio. An agent
  * registers a generated PDF and cites it correctly, at the wrong page, with a typo, with a
  * fabricated quote, as a negative finding and as a correction, and gets statuses, locators and
- * what to do next; bad calls get coded errors naming the field.
+ * what to do next; it registers a web page served by the test and cites the archive; bad calls get
+ * coded errors naming the field.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../../electron/services/create-services.ts';
@@ -13,6 +16,11 @@ import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
 import { tempDir, testPlatform } from '../../support/workspace.ts';
 
 const LEAVE = 'The third page holds the leave policy: 14 days of annual leave.';
+const WEB_QUOTE = 'Remote work requires the written approval of a line manager.';
+
+/** A local web server the agent registers pages from (issue 11, web sources archived on cite). */
+let web: http.Server;
+let webBase: string;
 
 let dir: string;
 let workspace: string;
@@ -21,6 +29,17 @@ let agent: McpSession;
 let sourceId: number;
 
 beforeAll(async () => {
+  web = http.createServer((req, res) => {
+    if (req.url === '/policy') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>Remote work policy</title></head><body><main><article><h1>Remote work policy</h1><p>${WEB_QUOTE} Approval is given for one quarter at a time and reviewed at its end by the same manager.</p><p>Staff working remotely keep their usual hours and remain reachable by phone during them.</p></article></main></body></html>`);
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+  webBase = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
   dir = tempDir('evidesk-mcp-');
   workspace = path.join(dir, 'workspace');
   pdfPath = writeFile(
@@ -45,6 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent?.close();
+  await new Promise((resolve) => web?.close(resolve));
 });
 
 describe('evidesk mcp over stdio', () => {
@@ -187,15 +207,27 @@ describe('evidesk mcp over stdio', () => {
     expect(missing.value.error).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'claim' } });
     const huge = await agent.call('cite', { claim: 'c', quote_context: 'x', source: sourceId, verbatim_quote: 'a'.repeat(10 * 1024 * 1024) });
     expect(huge.value.error).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'verbatim_quote' } });
-    const url = await agent.call('register_source', { url: 'https://example.org/page' });
-    expect(url.value.error).toMatchObject({ code: 'WEB_SOURCES_UNAVAILABLE', details: { field: 'url' } });
-    expect((url.value.error as { message: string }).message).toMatch(/web sources are not available yet/);
+    // A page that does not exist: the fetch says why, and nothing is stored.
+    const url = await agent.call('register_source', { url: `${webBase}/gone` });
+    expect(url.value.error).toMatchObject({ code: 'WEB_HTTP_STATUS' });
     const gone = await agent.call('register_source', { path: path.join(dir, 'nope.pdf') });
     expect(gone.value.error).toMatchObject({ code: 'FILE_MISSING', details: { field: 'path' } });
     const unknown = await agent.call('get_citation', { citation_id: 999_999 });
     expect(unknown.value.error).toMatchObject({ code: 'CITATION_NOT_FOUND' });
     // The server is still there after all of it.
     expect((await agent.call('search_sources', { query: 'overtime' })).isError).toBe(false);
+  });
+
+  it('registers a web page served by a local server, archives it, and verifies a quote against the archive', async () => {
+    const r = await agent.call('register_source', { url: `${webBase}/policy` });
+    expect(r.isError).toBe(false);
+    expect(r.value).toMatchObject({ kind: 'web', outcome: 'added', identifier: `${webBase}/policy`, restricted: false });
+    expect((r.value.notes as string[])[0]).toMatch(/^Archived from http:\/\/127\.0\.0\.1:\d+\/policy on /);
+    const cited = await agent.call('cite', { claim: 'Remote work needs a manager’s approval.', quote_context: WEB_QUOTE, verbatim_quote: WEB_QUOTE, source: r.value.source_id });
+    expect(cited.value).toMatchObject({ status: 'verified', verdict: 'supported' });
+    // Registering the same unchanged page again archives nothing new.
+    const again = await agent.call('register_source', { url: `${webBase}/policy` });
+    expect(again.value).toMatchObject({ kind: 'web', outcome: 'existing', source_id: r.value.source_id });
   });
 
   it('leaves an intact audit chain and a session the app lists as an answer', async () => {

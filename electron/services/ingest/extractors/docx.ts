@@ -488,6 +488,7 @@ export function createDocxExtractor(limits: DocxLimits = DEFAULT_DOCX_LIMITS): E
       paragraph: b.paragraph,
       headingPath: b.headingPath,
       blockType: b.blockType,
+      ...(b.cell ? { cell: b.cell } : {}),
     }));
     const firstHeading = split.blocks.find((b) => b.blockType === 'heading')?.text.replace(/\n/g, ' ') ?? null;
     const core = coreProperties(bytes, entries, ctx.fileName);

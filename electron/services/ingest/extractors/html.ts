@@ -6,9 +6,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Parser } from 'htmlparser2';
 import { AppError } from '../../../../shared/contract/errors.ts';
-import type { Warning } from '../../../../shared/contract/schemas.ts';
+import type { TableCellLocator, Warning } from '../../../../shared/contract/schemas.ts';
 import type { ExtractContext, ExtractedSegment, Extractor } from '../extracted.ts';
 import { decodeText, normaliseLineEndings } from './decode.ts';
+import { READER_METHOD, readerHtml } from './readable.ts';
+import { TableTracker, type CellPlace } from './table-cells.ts';
 
 export type BlockType = NonNullable<ExtractedSegment['blockType']>;
 
@@ -37,6 +39,8 @@ export interface HtmlBlock {
   headingPath: string[];
   blockType: BlockType;
   tag: string;
+  /** A block inside a table cell: the cell's table, row and column, named by headers where there are any. */
+  cell?: TableCellLocator;
 }
 
 export interface SplitOptions {
@@ -105,6 +109,8 @@ interface Frame {
   done: boolean;
   /** anonymousBlocks: a nested block ended this run; the parent's next text starts a new one. */
   cut: boolean;
+  /** The table cell the block opened in, if any. */
+  cell: CellPlace | null;
 }
 
 interface OpenElement {
@@ -112,6 +118,8 @@ interface OpenElement {
   frame: Frame | null;
   skips: boolean;
   title: boolean;
+  /** A table, thead or cell the table tracker must hear close. */
+  tableTag: boolean;
 }
 
 /** CSS white space: what a browser collapses. NBSP is not in it. */
@@ -219,6 +227,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
   let titleDepth = 0;
   let title: string | null = null;
   let strayChars = 0;
+  const tables = new TableTracker();
 
   const currentPath = (): string[] => headings.map((h) => h.text);
 
@@ -236,6 +245,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
         pieces: [],
         done: false,
         cut: false,
+        cell: null,
       }
     : null;
   if (root) {
@@ -286,7 +296,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
       onopentag(rawName, attribs, isImplied) {
         const name = rawName.toLowerCase();
         const el: ElementInfo = { name, attribs };
-        const entry: OpenElement = { el, frame: null, skips: false, title: false };
+        const entry: OpenElement = { el, frame: null, skips: false, title: false, tableTag: false };
         // The document's <title>, not an SVG's <title> in the body.
         if (name === 'title' && title === null && titleDepth === 0 && !open.some((o) => o.el.name === 'svg' || o.el.name === 'body')) {
           entry.title = true;
@@ -302,6 +312,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
           }
         }
         if (skipDepth === 0) {
+          entry.tableTag = tables.open(name, attribs);
           if (rule.isBlock(el)) {
             const parent = frames[frames.length - 1];
             if (parent && options.anonymousBlocks && parent.headingLevel === null && !parent.pre) {
@@ -324,6 +335,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
               pieces: [],
               done: false,
               cut: false,
+              cell: tables.current(),
             };
             entry.frame = frame;
             frames.push(frame);
@@ -372,6 +384,7 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
           }
           if (entry.skips) skipDepth--;
           if (entry.title) titleDepth--;
+          if (entry.tableTag) tables.close(entry.el.name);
         }
       },
     },
@@ -392,11 +405,13 @@ export function splitHtmlBlocks(html: string, rule: BlockRule, options: SplitOpt
 
   const blocks: HtmlBlock[] = [];
   let unannotated = 0;
+  // Every cell's text first: a column's label is a header cell's whole text.
+  for (const frame of all) if (frame.cell && frame.text !== '') tables.addText(frame.cell, frame.text);
   for (const frame of all) {
     if (frame.text === '') continue;
     const paragraph = blocks.length;
     const headingPath = frame.blockType === 'footnote' ? [] : (frame.pathAtText ?? frame.pathAtOpen);
-    blocks.push({ text: frame.text, paragraph, headingPath, blockType: frame.blockType, tag: frame.el.name });
+    blocks.push({ text: frame.text, paragraph, headingPath, blockType: frame.blockType, tag: frame.el.name, ...(frame.cell ? { cell: tables.locator(frame.cell) } : {}) });
     if (options.annotate) {
       if (frame.insertAt === null) unannotated++;
       else edits.push({ at: frame.insertAt, end: frame.insertAt, text: ` data-ed-block="${paragraph}"` });
@@ -501,13 +516,20 @@ function throwIfAborted(ctx: ExtractContext): void {
 const HTMLPARSER2_VERSION = packageVersion('htmlparser2');
 
 /** An HTML document's blocks as extraction and the viewer both see them: one decoding, one walk. */
-export function htmlDocumentBlocks(bytes: Uint8Array, fileName: string): { split: SplitResult; encoding: string; warnings: Warning[] } {
+export function htmlDocumentBlocks(
+  bytes: Uint8Array,
+  fileName: string,
+  options: { reader?: boolean } = {},
+): { split: SplitResult; encoding: string; warnings: Warning[]; reader: boolean } {
   const decoded = decodeText(bytes, fileName, { declared: sniffDeclaredCharset(bytes) });
-  const html = normaliseLineEndings(decoded.text);
+  const page = normaliseLineEndings(decoded.text);
+  // A web page: its article only, when Readability finds one (issue 11).
+  const article = options.reader ? readerHtml(page) : null;
+  const html = article ? article.html : page;
   const xhtml = /^\s*<\?xml/.test(html) || /<html[^>]+xmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml/i.test(html.slice(0, 4096));
   try {
     const split = splitHtmlBlocks(html, HTML_BLOCK_RULE, { recognizeSelfClosing: xhtml, implicitRootBlock: true, anonymousBlocks: true });
-    return { split, encoding: decoded.encoding, warnings: decoded.warnings };
+    return { split, encoding: decoded.encoding, warnings: decoded.warnings, reader: article !== null };
   } catch (e) {
     throw new AppError(
       'EXTRACTION_FAILED',
@@ -519,7 +541,7 @@ export function htmlDocumentBlocks(bytes: Uint8Array, fileName: string): { split
 
 export const extractHtml: Extractor = async (bytes, ctx) => {
   throwIfAborted(ctx);
-  const { split, encoding, warnings: decodeWarnings } = htmlDocumentBlocks(bytes, ctx.fileName);
+  const { split, encoding, warnings: decodeWarnings, reader } = htmlDocumentBlocks(bytes, ctx.fileName, { reader: ctx.reader === true });
   const warnings: Warning[] = [...decodeWarnings];
   if (split.blocks.length === 0) {
     warnings.push({ code: 'FILE_EMPTY', message: `"${ctx.fileName}" contains no visible text; nothing in it can be cited.` });
@@ -529,11 +551,12 @@ export const extractHtml: Extractor = async (bytes, ctx) => {
     paragraph: b.paragraph,
     headingPath: b.headingPath,
     blockType: b.blockType,
+    ...(b.cell ? { cell: b.cell } : {}),
   }));
   const firstH1 = split.blocks.find((b) => b.tag === 'h1')?.text.replace(/\n/g, ' ') ?? null;
   return {
     kind: 'html',
-    method: `htmlparser2@${HTMLPARSER2_VERSION}; encoding=${encoding}`,
+    method: `${reader ? `${READER_METHOD}; ` : ''}htmlparser2@${HTMLPARSER2_VERSION}; encoding=${encoding}`,
     title: split.title ?? firstH1,
     pageCount: null,
     segments,

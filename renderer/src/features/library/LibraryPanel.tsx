@@ -8,6 +8,7 @@ import { useRelink } from '../relink/relink-store.ts';
 import { healthSummary, needsRelink } from '../relink/selectors.ts';
 import { useViewer } from '../viewer/viewer-store.ts';
 import { useLibrary } from './library-store.ts';
+import { AddWebPage } from './AddWebPage.tsx';
 import { RestrictedToggle } from './RestrictedToggle.tsx';
 import { formatBytes, ingestSummary, progressLine, skippedLines, sourceExtent } from './selectors.ts';
 import { SkippedList } from './SkippedList.tsx';
@@ -65,6 +66,7 @@ export function LibraryPanel() {
           {ingesting ? 'Adding…' : 'Add'}
         </button>
       </form>
+      <AddWebPage />
       {dropNote && <p className="note">{dropNote}</p>}
       {ingesting && (progress || walk) && (
         <p className="progress" role="status">
@@ -128,7 +130,7 @@ export function LibraryPanel() {
               <td>
                 <div className="name-cell">
                   <span>
-                    <button type="button" className="link" onClick={() => openSource(s.id, s.kind)} title={s.path ?? s.fileName}>
+                    <button type="button" className="link" onClick={() => openSource(s.id, s.kind)} title={s.path ?? s.archivedFrom?.url ?? s.fileName}>
                       {s.fileName}
                     </button>
                     {s.warnings.length > 0 && <span className="badge" title={s.warnings.map((w) => w.message).join('\n')}>⚠ {s.warnings.length}</span>}

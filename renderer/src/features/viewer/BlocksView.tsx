@@ -1,5 +1,6 @@
 import { memo, useMemo } from 'react';
 import type { ViewBlock } from '../../../../shared/contract/content-schemas.ts';
+import { cellText } from '../../../../shared/domain/locator.ts';
 import type { Placement } from './flow-place.ts';
 import { LazyChunks, type ChunkFocus } from './LazyChunks.tsx';
 import { markedText, usePlacementMarks, type PlacementMarks } from './placement-marks.tsx';
@@ -14,7 +15,14 @@ const BlockChunk = memo(function BlockChunk({ blocks, shown }: { blocks: readonl
         if (b.headingLevel) cls.push(`hb-h${b.headingLevel}`);
         if (shown.current.has(b.paragraph)) cls.push(shown.failed ? 'current failed' : 'current');
         return (
-          <div key={b.paragraph} className={cls.join(' ')} data-block={b.paragraph} role={b.headingLevel ? 'heading' : undefined} aria-level={b.headingLevel ?? undefined}>
+          <div
+            key={b.paragraph}
+            className={cls.join(' ')}
+            data-block={b.paragraph}
+            data-cell={b.cell ? cellText(b.cell) : undefined}
+            role={b.headingLevel ? 'heading' : undefined}
+            aria-level={b.headingLevel ?? undefined}
+          >
             {markedText(b.text, shown.marks.get(b.paragraph))}
           </div>
         );

@@ -172,7 +172,7 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
           {differs.size === 0 ? 'Text matches the stored text' : `⚠ ${count(differs.size, unit)} differ from the stored text: nothing is highlighted there`}
         </span>
       </nav>
-      {content.servedFrom === 'snapshot' && <OriginNote path={content.path} />}
+      {(content.archivedFrom || content.servedFrom === 'snapshot') && <OriginNote path={content.path} archivedFrom={content.archivedFrom ?? null} />}
       {goToError && <p className="flow-note error" role="alert">{goToError}</p>}
       {target && placement && (
         <p className={`flow-note ${placement.ok ? '' : 'warn'}`} role="status" data-testid="target-status">

@@ -5,6 +5,7 @@ import type { PageText } from '../../../../shared/contract/schemas.ts';
 import { client, ClientError } from '../../api/client.ts';
 import { useRelink } from '../relink/relink-store.ts';
 import { OriginNote } from './OriginNote.tsx';
+import type { ArchivedFrom } from '../../../../shared/domain/web-words.ts';
 import { highlightOnPage } from './highlight.ts';
 import { DOCUMENT_OPTIONS } from './pdfjs-setup.ts';
 import { PdfTextLayer } from './PdfTextLayer.tsx';
@@ -19,7 +20,7 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
   const [textStatus, setTextStatus] = useState<'ok' | 'mismatch' | 'error' | 'pending'>('pending');
   const [loadError, setLoadError] = useState<string | null>(null);
   const [pageInput, setPageInput] = useState(String(page));
-  const [origin, setOrigin] = useState<{ servedFrom: string; path: string | null } | null>(null);
+  const [origin, setOrigin] = useState<{ servedFrom: string; path: string | null; archivedFrom: ArchivedFrom | null } | null>(null);
 
   useEffect(() => setPageInput(String(page)), [page]);
 
@@ -30,7 +31,7 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
       .call('sources.get', { id: sourceId })
       .then((d) => {
         if (!live) return;
-        setOrigin({ servedFrom: d.servedFrom, path: d.path });
+        setOrigin({ servedFrom: d.servedFrom, path: d.path, archivedFrom: d.archivedFrom ?? null });
         // The original changed or went away since the last check: re-check it so its health is current.
         if (d.servedFrom !== 'original' && d.health === 'ok') void client.call('sources.check', { ids: [sourceId] }).catch(() => undefined);
       })
@@ -86,7 +87,7 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
           {stored?.noTextLayer && ' · this page is a scan with no text layer'}
         </span>
       </nav>
-      {origin?.servedFrom === 'snapshot' && <OriginNote path={origin.path} />}
+      {origin && (origin.archivedFrom || origin.servedFrom === 'snapshot') && <OriginNote path={origin.path} archivedFrom={origin.archivedFrom} />}
       {loadError && <p className="error" role="alert">{loadError}</p>}
       <div className="pdf-scroll">
         <Document
