@@ -63,39 +63,44 @@ function candidates(services: Services): Candidate[] {
   return out;
 }
 
-export const bench: Bench = async () => {
+/** Ingests the documents and imports, verifies and partly reviews the 500-citation answer; its id and what it is over. */
+export async function exportBenchAnswer(services: Services, dir: string): Promise<{ answerId: number; useCorpus: boolean }> {
   const r = rng(9);
+  const present = CORPUS_FILES.map((f) => path.join(CORPUS, f)).filter((f) => fs.existsSync(f));
+  const useCorpus = present.length === CORPUS_FILES.length;
+  if (!useCorpus) process.stderr.write(`export bench: ${CORPUS} is absent (or incomplete): generated documents stand in.\n`);
+  const files = useCorpus ? present : await generatedFiles(dir, r);
+  await services.ingest.ingest({ paths: files });
+
+  // PDF lines four times in five, so most citations get an image excerpt, as in a typical answer.
+  const pool = candidates(services);
+  const pdfLines = pool.filter((c) => c.page !== null);
+  const textLines = pool.filter((c) => c.page === null);
+  const citations = Array.from({ length: CITATIONS }, (_, i) => {
+    const from = textLines.length > 0 && i % 5 === 4 ? textLines : pdfLines;
+    const c = from[Math.floor(r() * from.length)]!;
+    const quote = r() < 0.1 ? c.quote.replace(/(\p{L})(\p{L})(\p{L}*)$/u, '$2$1$3') : c.quote;
+    return { marker: String(i + 1), claim: `Claim ${i + 1}: ${c.quote.slice(0, 40)}.`, quote, source: { file: c.file }, locator: c.page ? { page: c.page } : {} };
+  });
+  const content = JSON.stringify({ format: 'evidence-desk/answer@1', question: 'What do the documents say?', answer: citations.map((c) => `${c.claim} [${c.marker}]`).join(' '), citations });
+  const detail = services.answers.importFile({ fileName: 'bench.json', content });
+  services.answers.verify(detail.answer.id);
+  for (const c of detail.citations.filter((_, i) => i % 5 === 0)) services.answers.review(c.id, 'accepted', 'Checked.');
+  return { answerId: detail.answer.id, useCorpus };
+}
+
+export const bench: Bench = async () => {
   const dir = tempDir('evidesk-export-bench-');
   const services = createServices(testPlatform(), path.join(dir, 'workspace'));
   try {
-    const present = CORPUS_FILES.map((f) => path.join(CORPUS, f)).filter((f) => fs.existsSync(f));
-    const useCorpus = present.length === CORPUS_FILES.length;
-    if (!useCorpus) process.stderr.write(`export bench: ${CORPUS} is absent (or incomplete): generated documents stand in.\n`);
-    const files = useCorpus ? present : await generatedFiles(dir, r);
-    await services.ingest.ingest({ paths: files });
-
-    // PDF lines four times in five, so most citations get an image excerpt, as in a typical answer.
-    const pool = candidates(services);
-    const pdfLines = pool.filter((c) => c.page !== null);
-    const textLines = pool.filter((c) => c.page === null);
-    const citations = Array.from({ length: CITATIONS }, (_, i) => {
-      const from = textLines.length > 0 && i % 5 === 4 ? textLines : pdfLines;
-      const c = from[Math.floor(r() * from.length)]!;
-      const quote = r() < 0.1 ? c.quote.replace(/(\p{L})(\p{L})(\p{L}*)$/u, '$2$1$3') : c.quote;
-      return { marker: String(i + 1), claim: `Claim ${i + 1}: ${c.quote.slice(0, 40)}.`, quote, source: { file: c.file }, locator: c.page ? { page: c.page } : {} };
-    });
-    const content = JSON.stringify({ format: 'evidence-desk/answer@1', question: 'What do the documents say?', answer: citations.map((c) => `${c.claim} [${c.marker}]`).join(' '), citations });
-    const detail = services.answers.importFile({ fileName: 'bench.json', content });
-    services.answers.verify(detail.answer.id);
-    for (const c of detail.citations.filter((_, i) => i % 5 === 0)) services.answers.review(c.id, 'accepted', 'Checked.');
-
+    const { answerId, useCorpus } = await exportBenchAnswer(services, dir);
     const figures: Figure[] = [];
     const notes: string[] = [];
     for (const format of ['html', 'pdf', 'json'] as const) {
       const target = path.join(dir, `report.${format}`);
       const memory = treeRssSampler();
       const t0 = performance.now();
-      const result = await services.exports.export({ id: detail.answer.id, format, path: target });
+      const result = await services.exports.export({ id: answerId, format, path: target });
       const ms = performance.now() - t0;
       const peak = memory.stop();
       const goal = format === 'html' ? 5 : format === 'pdf' ? 20 : null;

@@ -103,7 +103,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const answersStore = new AnswersStore(db);
   const audit = new AuditService(db);
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), options.model ? { model: options.model } : {});
-  const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
+  const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir, events, pool });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
 
   const requireSource = (id: number): SourceRow => {
@@ -191,6 +191,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.exportWithDialog': (input) => appExport.exportWithDialog(input),
     'answers.revealExport': ({ path }) => appExport.reveal(path),
     'answers.exportDefaults': () => ({ reviewer: appExport.lastReviewer() }),
+    'answers.cancelExport': ({ jobId }) => ({ cancelled: exports.cancel(jobId) }),
+    'answers.exportPreview': async (input) => ({ html: await exports.preview(input) }),
   };
 
   return {
