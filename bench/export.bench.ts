@@ -106,11 +106,12 @@ export const bench: Bench = async () => {
       const goal = format === 'html' ? 5 : format === 'pdf' ? 20 : null;
       figures.push({ name: `export ${format}, ${CITATIONS} citations with excerpts`, value: ms / 1000, unit: 's', ...(goal ? { goal: { op: '<=' as const, value: goal, of: 'value' as const } } : {}) });
       figures.push({ name: `export ${format}: peak memory (this process and its children)`, value: peak.treeMb, unit: 'MB' });
+      figures.push({ name: `export ${format}: CPU time (this process and its children)`, value: peak.cpuSeconds, unit: 's' });
       if (format === 'html') figures.push({ name: 'HTML report size', value: result.bytes / 1024 / 1024, unit: 'MB' });
       if (format === 'pdf') figures.push({ name: 'PDF report size', value: result.bytes / 1024 / 1024, unit: 'MB' });
     }
     notes.push(useCorpus ? `Over the corpus: ${CORPUS_FILES.join(', ')}.` : 'The corpus is absent: a generated 40-page PDF and a text file instead.');
-    notes.push('One run each; the PDF figure includes starting Chromium. Peak memory sums the resident memory of this process and its child processes, sampled every 50 ms.');
+    notes.push('One run each; the PDF figure includes starting Chromium. Peak memory sums the resident memory of this process and its child processes, sampled every 50 ms; so is CPU time, which a busy machine hardly changes (compare versions by it).');
     return [{ title: 'Report export (build from the store, excerpts, render, write)', figures, notes }];
   } finally {
     services.close();
