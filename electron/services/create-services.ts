@@ -132,7 +132,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     ...(options.model ? { model: options.model } : {}),
     judgeEnabled: () => settings.get().modelJudge,
   });
-  const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir });
+  const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir, events, pool });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
   const links = new LinkService({ sources, anchoring, answers, health, events });
   const web = new WebService({
@@ -256,6 +256,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
       requireSource(id);
       return { fetches: web.fetchesOf(id) };
     },
+    'answers.cancelExport': ({ jobId }) => ({ cancelled: exports.cancel(jobId) }),
+    'answers.exportPreview': async (input) => ({ html: await exports.preview(input) }),
   };
 
   return {

@@ -70,6 +70,8 @@ export const ERROR_CODES = [
   'MODEL_NOT_CONFIGURED',
   // export
   'EXPORT_FAILED',
+  /** The analyst cancelled a running export; nothing was written. */
+  'EXPORT_CANCELLED',
   /** A report file that is not a valid evidence-desk/report@1 (schema or internal references). */
   'REPORT_INVALID',
   /** A PDF report needs Chromium to print its HTML, and none was found (CHROMIUM_PATH names one). */

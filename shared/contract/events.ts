@@ -51,7 +51,21 @@ export const CitationsAdded = z.object({
   citationIds: z.array(z.number().int().positive()),
 });
 
-export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth, LinkOpen, CitationsAdded]);
+/**
+ * How far a report export (issue 9) has got, for exports given a jobId. `done`/`total` count the
+ * citations whose excerpts are made (phase `excerpts`); the other phases have no count (0 of 0).
+ * The last event of a job is `done`, `cancelled` or `failed`.
+ */
+export const ExportProgress = z.object({
+  type: z.literal('export.progress'),
+  jobId: z.string(),
+  phase: z.enum(['verifying', 'checking', 'excerpts', 'rendering', 'printing', 'writing', 'done', 'cancelled', 'failed']),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+});
+
+export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth, LinkOpen, CitationsAdded, ExportProgress]);
 export type AppEvent = z.infer<typeof AppEvent>;
 export type IngestProgress = z.infer<typeof IngestProgress>;
 export type IngestWalk = z.infer<typeof IngestWalk>;
+export type ExportProgress = z.infer<typeof ExportProgress>;

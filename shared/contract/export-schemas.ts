@@ -21,6 +21,11 @@ export const ExportInput = z.object({
   notes: z.boolean().optional(),
   /** The reviewer's name; remembered for the next export when given (null or empty clears it), the remembered one when absent. */
   reviewer: z.string().max(200).nullable().optional(),
+  /**
+   * The caller's name for this export (e.g. a UUID): its progress events carry it and
+   * `answers.cancelExport` stops it by it.
+   */
+  jobId: z.string().min(1).max(100).optional(),
 });
 export type ExportInput = z.input<typeof ExportInput>;
 
@@ -50,11 +55,18 @@ export const ExportWithDialogResult = z.object({
   result: ExportResult.nullable(),
 });
 
+export const ExportPreviewInput = ExportInput.omit({ path: true, jobId: true, format: true, style: true });
+export type ExportPreviewInput = z.input<typeof ExportPreviewInput>;
+
 export const exportContract = {
   'answers.export': { input: ExportInput, output: ExportResult },
   'answers.exportWithDialog': { input: ExportWithDialogInput, output: ExportWithDialogResult },
   /** What the export dialog starts from: the reviewer name the last export gave. */
   'answers.exportDefaults': { input: z.object({}), output: z.object({ reviewer: z.string().nullable() }) },
+  /** Stops a running export by its jobId; nothing is written. `cancelled` is false when no such export is running. */
+  'answers.cancelExport': { input: z.object({ jobId: z.string().min(1).max(100) }), output: z.object({ cancelled: z.boolean() }) },
+  /** The first page of the report as it would be written (HTML, scripts none; excerpts of the first citations only), for the dialog's preview. */
+  'answers.exportPreview': { input: ExportPreviewInput, output: z.object({ html: z.string() }) },
   /** Shows a report written in this session in its folder (only those: the page names no other paths). */
   'answers.revealExport': { input: z.object({ path: z.string().min(1).max(4096) }), output: z.object({ revealed: z.boolean() }) },
 } as const;

@@ -94,7 +94,7 @@ export type ExcerptBox = z.infer<typeof ExcerptBox>;
  */
 export const ReportImageExcerpt = z.strictObject({
   image: z.strictObject({
-    dataUri: z.string().regex(/^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/, 'a base64 PNG data: URI'),
+    dataUri: z.string().regex(/^data:image\/(?:png|webp|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/, 'a base64 PNG, WebP or JPEG data: URI'),
     width: z.number().int().positive(),
     height: z.number().int().positive(),
   }),

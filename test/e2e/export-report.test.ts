@@ -87,6 +87,10 @@ describe('exporting a reviewed answer from the dialog in Chromium at 1280×800 (
     await dialog().waitFor();
     expect(await dialog().evaluate((d) => d.contains(document.activeElement))).toBe(true);
     expect(await dialog().getByRole('radio', { name: 'HTML', exact: true }).isChecked()).toBe(true);
+    // The preview of the first page, with its first evidence excerpt loaded, before the picture.
+    const preview = page.frameLocator('iframe[title="Preview of the report\'s first page"]');
+    await preview.getByText(QUOTES.leave).first().waitFor({ timeout: 60_000 });
+    await expect.poll(() => preview.locator('img').first().evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
     await shot(page, 'export-dialog.png');
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'detached' });

@@ -2,27 +2,42 @@
  * Evidence excerpts for a report's citations (issue 9): for a quote placed on a PDF page, the
  * rendered band of that page with the quote boxed (pdf-excerpt.ts); for one placed in a block or
  * lines (DOCX, HTML, text, Markdown), that text with the quote marked (text-excerpt.ts). A quote that runs over a page
- * break gets its first page's part. Each excerpt has a time limit; one that fails or runs out of
- * time is left out with a note, and the export goes on.
+ * break gets its first page's part. A PDF excerpt that fails or runs out of time is left out with
+ * a note, and the export goes on.
  *
- * This runs in the export service's own process, one excerpt at a time: the extraction pool's
- * workers are not used for it yet.
+ * PDF pages are rendered in the extraction children (worker-pool.ts), as many at once as there are
+ * children, never in the app's own process: a PDF is untrusted input, and rendering is the export's
+ * heaviest work. Each child gets a run of consecutive pages of one PDF, so a page cited several
+ * times is rendered once; identical excerpts (same page and characters) are made once. Without a
+ * pool (a bare service in tests) the same batches run here, one after another. Progress is
+ * reported per citation, and a cancel stops the children's work (EXPORT_CANCELLED).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CitationDetail } from '../../../shared/contract/answer-schemas.ts';
+import { AppError } from '../../../shared/contract/errors.ts';
 import type { SourceInput } from '../../../shared/report/build.ts';
+import type { WorkerPool } from '../ingest/worker-pool.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
-import { openPdfExcerpts, type PdfExcerptResult, type PdfExcerpts } from './pdf-excerpt.ts';
+import { pdfExcerptBatch, type PdfExcerptAsk, type PdfExcerptResult } from './pdf-excerpt.ts';
 import { textExcerpt } from './text-excerpt.ts';
 
-/** Per excerpt; a page that takes longer than this to render is left out with a note. */
+/** Per excerpt; a batch gets this once plus a share per page it renders before it is stopped. */
 export const EXCERPT_TIME_LIMIT_MS = 20_000;
+const PER_EXCERPT_MS = 3_000;
+/** Pages per batch: small enough that the children share the work and progress flows. */
+const PAGES_PER_BATCH = 12;
 
 export interface ExcerptDeps {
   sources: SourcesStore;
   workspaceDir: string;
   sourceInputs: readonly SourceInput[];
+  /** The extraction children that render PDF pages; without it they are rendered here. */
+  pool?: WorkerPool;
+  /** Stops the excerpts; the promise then rejects with EXPORT_CANCELLED. */
+  signal?: AbortSignal;
+  /** Citations done so far, of the total. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** The bytes the workspace verified: the file when its health is ok, else the snapshot. */
@@ -36,61 +51,127 @@ function sourceBytes(src: SourceInput, deps: ExcerptDeps): Uint8Array | null {
   return fs.readFileSync(blob);
 }
 
-function withTimeLimit(work: Promise<PdfExcerptResult>, ms: number, what: string): Promise<PdfExcerptResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<PdfExcerptResult>((resolve) => {
-    timer = setTimeout(() => resolve({ note: `The excerpt is left out: rendering ${what} took longer than ${ms / 1000} s.` }), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+/** EXPORT_CANCELLED when the signal has fired. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AppError('EXPORT_CANCELLED', 'The export was cancelled; nothing was written.');
 }
 
-/** Excerpts (or notes saying why there is none) by citation id; citations without a PDF place get nothing. */
+interface PdfJob {
+  ask: PdfExcerptAsk;
+  /** The citations that show this excerpt. */
+  citationIds: number[];
+}
+
+/** Excerpts (or notes saying why there is none) by citation id; citations without a place get nothing. */
 export async function excerptsFor(citations: readonly CitationDetail[], deps: ExcerptDeps): Promise<Map<number, PdfExcerptResult>> {
   const out = new Map<number, PdfExcerptResult>();
   const byId = new Map(deps.sourceInputs.map((s) => [s.id, s]));
-  // Each PDF opened once (and each page rendered once) for all its citations.
-  const opened = new Map<number, Promise<PdfExcerpts | null>>();
-  // In page order, not answer order: an answer cycling through pages would otherwise render each
-  // page again for every citation once it has left the few kept in memory.
-  const pageKey = (c: CitationDetail): [number, number] => [c.result?.sourceId ?? -1, c.result?.place?.at ?? 0];
-  const ordered = [...citations].sort((a, b) => {
-    const [sa, pa] = pageKey(a);
-    const [sb, pb] = pageKey(b);
-    return sa - sb || pa - pb;
-  });
-  try {
-    for (const c of ordered) {
-      const r = c.result;
-      const place = r?.place;
-      if (!r || !place || r.sourceId === null) continue;
-      const src = byId.get(r.sourceId);
-      if (!src) continue;
-      if (place.unit !== 'page') {
-        const excerpt = textExcerpt(place, deps.sources.segments(src.id));
-        if (excerpt) out.set(c.id, { excerpt });
-        continue;
-      }
-      if (src.kind !== 'pdf') continue;
-      if (!opened.has(src.id)) {
-        const bytes = sourceBytes(src, deps);
-        opened.set(src.id, bytes ? openPdfExcerpts(bytes) : Promise.resolve(null));
-      }
-      const what = `page ${place.at} of ${src.fileName}`;
-      const failed = (e: unknown): PdfExcerptResult => ({ note: `The excerpt is left out: ${what} could not be rendered (${e instanceof Error ? e.message : String(e)}).` });
-      const pdf = await opened.get(src.id)?.catch(() => null);
-      if (!pdf) {
-        out.set(c.id, { note: `The excerpt is left out: neither ${src.fileName} nor a snapshot of it could be opened to render.` });
-        continue;
-      }
-      const seg = deps.sources.pageSegment(src.id, place.at);
-      if (!seg) continue;
-      // A quote over a page break: its first page's part.
-      const end = place.endAt === place.at ? place.end : (place.firstEnd ?? seg.text.length);
-      const work = pdf.excerpt({ page: place.at, pageLabel: seg.page_label, pageText: seg.text, start: place.start, end }).catch(failed);
-      out.set(c.id, await withTimeLimit(work, EXCERPT_TIME_LIMIT_MS, what));
+  const total = citations.length;
+  let done = 0;
+  const tick = (n: number) => {
+    done += n;
+    deps.onProgress?.(done, total);
+  };
+
+  // Text excerpts at once; PDF ones planned per source, one job per distinct excerpt.
+  const jobsBySource = new Map<number, Map<string, PdfJob>>();
+  for (const c of citations) {
+    const r = c.result;
+    const place = r?.place;
+    const src = r && r.sourceId !== null ? byId.get(r.sourceId) : undefined;
+    if (!r || !place || !src || (place.unit === 'page' && src.kind !== 'pdf')) {
+      tick(1);
+      continue;
     }
-  } finally {
-    for (const p of opened.values()) await p.then((pdf) => pdf?.close()).catch(() => undefined);
+    if (place.unit !== 'page') {
+      const excerpt = textExcerpt(place, deps.sources.segments(src.id));
+      if (excerpt) out.set(c.id, { excerpt });
+      tick(1);
+      continue;
+    }
+    const seg = deps.sources.pageSegment(src.id, place.at);
+    if (!seg) {
+      tick(1);
+      continue;
+    }
+    // A quote over a page break: its first page's part.
+    const end = place.endAt === place.at ? place.end : (place.firstEnd ?? seg.text.length);
+    const key = `${place.at}:${place.start}:${end}`;
+    const jobs = jobsBySource.get(src.id) ?? new Map<string, PdfJob>();
+    jobsBySource.set(src.id, jobs);
+    const job = jobs.get(key);
+    if (job) job.citationIds.push(c.id);
+    else jobs.set(key, { ask: { page: place.at, pageLabel: seg.page_label, pageText: seg.text, start: place.start, end }, citationIds: [c.id] });
   }
+
+  const settle = (job: PdfJob, result: PdfExcerptResult) => {
+    for (const id of job.citationIds) out.set(id, result);
+  };
+  const batches: { src: SourceInput; bytes: Uint8Array; jobs: PdfJob[] }[] = [];
+  for (const [sourceId, jobs] of jobsBySource) {
+    const src = byId.get(sourceId)!;
+    const all = [...jobs.values()].sort((a, b) => a.ask.page - b.ask.page);
+    const bytes = sourceBytes(src, deps);
+    if (!bytes) {
+      for (const job of all) settle(job, { note: `The excerpt is left out: neither ${src.fileName} nor a snapshot of it could be opened to render.` });
+      tick(all.reduce((n, j) => n + j.citationIds.length, 0));
+      continue;
+    }
+    // Runs of consecutive cited pages, never splitting a page between two batches.
+    let batch: PdfJob[] = [];
+    let pages = 0;
+    for (const job of all) {
+      const newPage = batch.length === 0 || batch[batch.length - 1]!.ask.page !== job.ask.page;
+      if (newPage && pages === PAGES_PER_BATCH) {
+        batches.push({ src, bytes, jobs: batch });
+        batch = [];
+        pages = 0;
+      }
+      if (newPage) pages++;
+      batch.push(job);
+    }
+    if (batch.length > 0) batches.push({ src, bytes, jobs: batch });
+  }
+
+  const runBatch = async ({ src, bytes, jobs }: (typeof batches)[number]): Promise<void> => {
+    let reported = 0;
+    const onProgress = (n: number) => {
+      for (; reported < n; reported++) tick(jobs[reported]!.citationIds.length);
+    };
+    const asks = jobs.map((j) => j.ask);
+    const limit = EXCERPT_TIME_LIMIT_MS + PER_EXCERPT_MS * asks.length;
+    try {
+      const results = deps.pool
+        ? await deps.pool.run<PdfExcerptResult[]>(
+            { op: 'pdfExcerpts', bytes, fileName: src.fileName, asks },
+            { deadline: Date.now() + limit, onProgress, ...(deps.signal ? { signal: deps.signal } : {}) },
+          )
+        : await pdfExcerptBatch(bytes, asks, { onProgress, ...(deps.signal ? { signal: deps.signal } : {}) });
+      jobs.forEach((job, i) => settle(job, results[i] ?? { note: 'The excerpt is left out: it was not rendered.' }));
+    } catch (e) {
+      throwIfCancelled(deps.signal);
+      const first = asks[0]!;
+      const last = asks[asks.length - 1]!;
+      const pages = first.page === last.page ? `page ${first.page}` : `pages ${first.page}–${last.page}`;
+      const why =
+        e instanceof AppError && e.code === 'EXTRACTION_TIMEOUT'
+          ? `rendering ${pages} of ${src.fileName} took longer than ${Math.round(limit / 1000)} s`
+          : `${pages} of ${src.fileName} could not be rendered (${e instanceof Error ? e.message : String(e)})`;
+      for (const job of jobs) settle(job, { note: `The excerpt is left out: ${why}.` });
+    }
+    onProgress(jobs.length);
+  };
+
+  // As many batches at once as the pool has children (a batch's time limit starts when it is
+  // handed over, so none waits in the pool's queue); without a pool, one at a time.
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < batches.length) {
+      throwIfCancelled(deps.signal);
+      await runBatch(batches[next++]!);
+    }
+  };
+  await Promise.all(Array.from({ length: deps.pool?.size ?? 1 }, lane));
+  throwIfCancelled(deps.signal);
   return out;
 }

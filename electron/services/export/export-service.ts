@@ -7,17 +7,20 @@
 import path from 'node:path';
 import type { CitationDetail } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
-import type { ExportInput, ExportResult } from '../../../shared/contract/export-schemas.ts';
+import type { ExportProgress } from '../../../shared/contract/events.ts';
+import type { ExportInput, ExportPreviewInput, ExportResult } from '../../../shared/contract/export-schemas.ts';
 import { buildReport, reportMatch, type CitationInput, type SourceInput } from '../../../shared/report/build.ts';
 import type { Report, ReportOptions } from '../../../shared/report/schema.ts';
 import type { AuditService } from '../audit/audit-service.ts';
+import type { EventBus } from '../events.ts';
+import type { WorkerPool } from '../ingest/worker-pool.ts';
 import type { HealthService } from '../health/health-service.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
 import type { ExportStore } from '../store/export-store.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import type { AnswersService } from '../verification/answers-service.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { excerptsFor } from './excerpts.ts';
+import { excerptsFor, throwIfCancelled } from './excerpts.ts';
 import { chromiumPrinter, type PdfPrinter } from './pdf-print.ts';
 import { renderReport } from './render-report.ts';
 import { checkReport, type ReportCheckResult } from './report-check.ts';
@@ -32,6 +35,10 @@ export interface ExportDeps {
   workspaceDir: string;
   /** Prints the HTML report to PDF (Chromium found as CHROMIUM_PATH or at the usual paths, unless given). */
   printPdf?: PdfPrinter;
+  /** The extraction children, which render the PDF excerpts; without them the excerpts are rendered in this process. */
+  pool?: WorkerPool;
+  /** Where progress events of exports given a jobId go. */
+  events?: EventBus;
 }
 
 export interface BuildOptions {
@@ -39,7 +46,16 @@ export interface BuildOptions {
   excerpts?: boolean;
   notes?: boolean;
   reviewer?: string | null;
+  /** The name to show without remembering it (the preview); `reviewer` is then ignored. */
+  reviewerShown?: string | null;
+  /** Excerpts for the first this many citations only (the dialog's preview). */
+  excerptLimit?: number;
+  signal?: AbortSignal;
+  onPhase?: (phase: ExportProgress['phase'], done?: number, total?: number) => void;
 }
+
+/** Citations whose excerpts the preview renders: about what its first screen shows. */
+const PREVIEW_EXCERPTS = 3;
 
 export interface BuiltReport {
   report: Report;
@@ -51,6 +67,8 @@ const sha256Hex = (bytes: Uint8Array): string => sha256Bytes(bytes);
 
 export class ExportService {
   private readonly deps: ExportDeps;
+  /** Running exports that were given a jobId, to cancel them by it. */
+  private readonly jobs = new Map<string, AbortController>();
   constructor(deps: ExportDeps) {
     this.deps = deps;
   }
@@ -68,7 +86,12 @@ export class ExportService {
     const { answers, store, sources, health, audit } = this.deps;
     let detail = answers.get(answerId);
     const verifiedFirst = detail.run === null;
-    if (verifiedFirst) detail = answers.verify(answerId);
+    if (verifiedFirst) {
+      opts.onPhase?.('verifying');
+      detail = answers.verify(answerId);
+    }
+    throwIfCancelled(opts.signal);
+    opts.onPhase?.('checking');
     const run = detail.run;
     if (!run) throw new AppError('INTERNAL', `Answer ${answerId} has no verification run even after verifying it.`);
 
@@ -139,8 +162,18 @@ export class ExportService {
       };
     });
 
+    throwIfCancelled(opts.signal);
     if (opts.excerpts ?? true) {
-      const made = await excerptsFor(detail.citations, { sources, workspaceDir: this.deps.workspaceDir, sourceInputs });
+      const wanted = opts.excerptLimit === undefined ? detail.citations : detail.citations.slice(0, opts.excerptLimit);
+      opts.onPhase?.('excerpts', 0, wanted.length);
+      const made = await excerptsFor(wanted, {
+        sources,
+        workspaceDir: this.deps.workspaceDir,
+        sourceInputs,
+        ...(this.deps.pool ? { pool: this.deps.pool } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        onProgress: (done, total) => opts.onPhase?.('excerpts', done, total),
+      });
       for (const c of citations) {
         const x = made.get(c.id);
         if (!x) continue;
@@ -149,11 +182,13 @@ export class ExportService {
       }
     }
 
+    throwIfCancelled(opts.signal);
+    opts.onPhase?.('rendering');
     const options: ReportOptions = {
       citations: opts.onlyAccepted ? 'accepted' : 'all',
       excerpts: opts.excerpts ?? true,
       notes: opts.notes ?? true,
-      reviewer: this.reviewer(opts.reviewer),
+      reviewer: opts.reviewerShown !== undefined ? opts.reviewerShown : this.reviewer(opts.reviewer),
     };
     const head = audit.head();
     const report = buildReport(
@@ -177,18 +212,62 @@ export class ExportService {
   }
 
   /**
-   * Builds, renders and writes the report; the file is complete or absent (EXPORT_FAILED).
-   * `printPdf` overrides the PDF printer for one call (the command line's own environment).
+   * Builds, renders and writes the report; the file is complete or absent (EXPORT_FAILED, or
+   * EXPORT_CANCELLED when `answers.cancelExport` stopped it). `printPdf` overrides the PDF printer
+   * for one call (the command line's own environment). With a jobId, progress events go out on the
+   * event bus.
    */
   async export(input: ExportInput, printPdf?: PdfPrinter): Promise<ExportResult> {
-    const built = await this.build(input.id, input);
+    const { jobId } = input;
+    if (jobId !== undefined && this.jobs.has(jobId)) throw new AppError('INVALID_INPUT', `An export named ${jobId} is already running.`);
+    const controller = new AbortController();
+    if (jobId !== undefined) this.jobs.set(jobId, controller);
+    const emit = (phase: ExportProgress['phase'], done = 0, total = 0) => {
+      if (jobId !== undefined) this.deps.events?.emit({ type: 'export.progress', jobId, phase, done, total });
+    };
+    // Excerpt progress comes per citation; a 2,000-citation report need not send 2,000 events.
+    let lastSent = 0;
+    const onPhase = (phase: ExportProgress['phase'], done = 0, total = 0) => {
+      const now = Date.now();
+      if (phase === 'excerpts' && done > 0 && done < total && now - lastSent < 100) return;
+      lastSent = now;
+      emit(phase, done, total);
+    };
+    try {
+      const result = await this.run(input, { signal: controller.signal, onPhase }, printPdf);
+      emit('done');
+      return result;
+    } catch (e) {
+      const cancelled = e instanceof AppError && e.code === 'EXPORT_CANCELLED';
+      emit(cancelled ? 'cancelled' : 'failed');
+      throw e;
+    } finally {
+      if (jobId !== undefined) this.jobs.delete(jobId);
+    }
+  }
+
+  /** Stops the running export named `jobId`; false when there is none. */
+  cancel(jobId: string): boolean {
+    const job = this.jobs.get(jobId);
+    job?.abort();
+    return job !== undefined;
+  }
+
+  private async run(input: ExportInput, control: Pick<BuildOptions, 'signal' | 'onPhase'>, printPdf?: PdfPrinter): Promise<ExportResult> {
+    const { signal, onPhase } = control;
+    const built = await this.build(input.id, { ...input, ...control });
     let content: string | Uint8Array;
     if (input.format === 'pdf') {
       const print = printPdf ?? this.deps.printPdf ?? chromiumPrinter();
-      content = await print(renderReport(built.report, 'html').content);
+      const html = renderReport(built.report, 'html').content;
+      throwIfCancelled(signal);
+      onPhase?.('printing');
+      content = await print(html, signal);
     } else {
       content = renderReport(built.report, input.format, input.style ?? 'bibtex').content;
     }
+    throwIfCancelled(signal);
+    onPhase?.('writing');
     const bytes = writeFileAtomic(input.path, content);
     const { report } = built;
     return {
@@ -205,6 +284,18 @@ export class ExportService {
         missingSources: built.missingSources,
       },
     };
+  }
+
+  /**
+   * The report's HTML as the dialog previews it: the whole report, with excerpts for its first few
+   * citations only (the first screen), so that even a 2,000-citation answer previews at once.
+   * The reviewer name given is shown but not remembered.
+   */
+  async preview(input: ExportPreviewInput): Promise<string> {
+    const reviewer = input.reviewer === undefined ? this.deps.store.lastReviewer() : input.reviewer?.trim() || null;
+    const { reviewer: _r, ...rest } = input;
+    const built = await this.build(input.id, { ...rest, excerptLimit: PREVIEW_EXCERPTS, reviewerShown: reviewer });
+    return renderReport(built.report, 'html').content;
   }
 
   /** `evidesk report check`: what of a report's JSON still holds in this workspace. */

@@ -9,7 +9,8 @@ import { AppError } from '../../../shared/contract/errors.ts';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
-export type PdfPrinter = (html: string) => Promise<Uint8Array>;
+/** Prints; when `signal` fires, Chromium is closed and the promise rejects with EXPORT_CANCELLED. */
+export type PdfPrinter = (html: string, signal?: AbortSignal) => Promise<Uint8Array>;
 
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.CHROMIUM_PATH;
@@ -26,7 +27,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Prints HTML to PDF bytes with headless Chromium: A4, backgrounds, tagged, with an outline. */
 export function chromiumPrinter(env: NodeJS.ProcessEnv = process.env): PdfPrinter {
-  return async (html) => {
+  return async (html, signal) => {
     const executablePath = findChromium(env);
     let playwright: typeof import('playwright-core');
     try {
@@ -39,6 +40,8 @@ export function chromiumPrinter(env: NodeJS.ProcessEnv = process.env): PdfPrinte
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
+    const stop = () => void browser.close().catch(() => undefined);
+    signal?.addEventListener('abort', stop, { once: true });
     try {
       const context = await browser.newContext({ offline: true, javaScriptEnabled: false });
       const page = await context.newPage();
@@ -48,8 +51,13 @@ export function chromiumPrinter(env: NodeJS.ProcessEnv = process.env): PdfPrinte
       // Playwright's default 30 s to load on a busy machine.
       await page.setContent(html, { waitUntil: 'load', timeout: 300_000 });
       const pdf = await page.pdf({ format: 'A4', printBackground: true, outline: true, tagged: true, margin: { top: '16mm', bottom: '16mm', left: '14mm', right: '14mm' } });
+      if (signal?.aborted) throw new AppError('EXPORT_CANCELLED', 'The export was cancelled; nothing was written.');
       return new Uint8Array(pdf);
+    } catch (e) {
+      if (signal?.aborted) throw new AppError('EXPORT_CANCELLED', 'The export was cancelled; nothing was written.');
+      throw e;
     } finally {
+      signal?.removeEventListener('abort', stop);
       await browser.close();
     }
   };

@@ -7,12 +7,15 @@ import type { SourceKind } from '../../../shared/contract/schemas.ts';
 import { extract } from './extractors/index.ts';
 import { countPdfPages, extractPdfPart } from './extractors/pdf.ts';
 import { viewableContent } from './viewable.ts';
+import { pdfExcerptBatch, type PdfExcerptAsk } from '../export/pdf-excerpt.ts';
 
 export type WorkerRequest =
   | { id: number; op: 'extract'; kind: SourceKind; bytes: Uint8Array; fileName: string; password?: string; reader?: boolean }
   | { id: number; op: 'countPdfPages'; bytes: Uint8Array; fileName: string; password?: string }
   | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number; maxPages?: number }
-  | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string; reader?: boolean };
+  | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string; reader?: boolean }
+  /** Evidence excerpts of a report (issue 9): bands of some pages of one PDF, one result per ask. */
+  | { id: number; op: 'pdfExcerpts'; bytes: Uint8Array; fileName: string; asks: PdfExcerptAsk[] };
 
 /** Asks the child to stop task `id` at its next safe point (between pages, between steps) and reply. */
 export interface CancelRequest {
@@ -63,6 +66,8 @@ function run(req: WorkerRequest, reply: (m: WorkerReply) => void): void {
         return countPdfPages(req.bytes, ctx);
       case 'view':
         return viewableContent(req.kind, req.bytes, req.fileName, req.reader === true);
+      case 'pdfExcerpts':
+        return pdfExcerptBatch(req.bytes, req.asks, ctx);
       case 'pdfPart':
         return extractPdfPart(req.bytes, { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage, ...(req.maxPages !== undefined ? { maxPages: req.maxPages } : {}) });
     }

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { renderReport } from '../../../electron/services/export/render-report.ts';
+import { TARGET_WIDTH } from '../../../electron/services/export/pdf-excerpt.ts';
 import { reportFromJson } from '../../../shared/report/json.ts';
 import type { Report } from '../../../shared/report/schema.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
@@ -88,9 +89,9 @@ describe('evidence excerpts', () => {
     expect(c?.status).toBe('verified');
     const x = c?.excerpt;
     if (!x || !('image' in x)) throw new Error(`no image excerpt: ${JSON.stringify(c?.notes)}`);
-    expect(x.image.dataUri.startsWith('data:image/png;base64,')).toBe(true);
-    expect(x.image.width).toBe(900);
-    // A band, not the page: the page would be 900 × 1165 pixels.
+    expect(x.image.dataUri.startsWith('data:image/webp;base64,')).toBe(true);
+    expect(x.image.width).toBe(TARGET_WIDTH);
+    // A band, not the page: the page would be TARGET_WIDTH × 1.29 TARGET_WIDTH pixels.
     expect(x.image.height).toBeGreaterThan(80);
     expect(x.image.height).toBeLessThan(400);
     expect(x.caption).toContain('p. 2');
@@ -104,11 +105,11 @@ describe('evidence excerpts', () => {
     expect(darkShare(img, box.x, box.y + box.height + 3, box.width, 2)).toBeLessThan(0.02);
     // The quote is the middle of its line: the box starts after the line's first words, ends before its last, and there is ink on both sides.
     const line = LINES[14]!;
-    const lineLeft = (72 / 612) * 900;
+    const lineLeft = (72 / 612) * TARGET_WIDTH;
     expect(box.x).toBeGreaterThan(lineLeft + 40);
     expect(darkShare(img, lineLeft, box.y, box.x - lineLeft - 4, box.height)).toBeGreaterThan(0.05);
     expect(darkShare(img, box.x + box.width + 4, box.y, 40, box.height)).toBeGreaterThan(0.05);
-    expect(box.width / 900).toBeGreaterThan((QUOTE.length / line.length) * ((612 - 144) / 612) * 0.5);
+    expect(box.width / TARGET_WIDTH).toBeGreaterThan((QUOTE.length / line.length) * ((612 - 144) / 612) * 0.5);
     // Context lines above and below the quote are in the band.
     expect(box.y).toBeGreaterThan(40);
     expect(x.image.height - (box.y + box.height)).toBeGreaterThan(40);

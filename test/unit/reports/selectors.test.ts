@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExportResult } from '../../../shared/contract/export-schemas.ts';
-import { baseName, doneSummary, formatBytes, FORMAT_CHOICES } from '../../../renderer/src/features/reports/selectors.ts';
+import { baseName, doneSummary, formatBytes, FORMAT_CHOICES, progressSentence } from '../../../renderer/src/features/reports/selectors.ts';
 
 const result = (summary: Partial<ExportResult['summary']>, verifiedFirst = false): ExportResult => ({
   path: '/home/me/reports/hr.html',
@@ -30,5 +30,15 @@ describe('export dialog selectors', () => {
     expect(doneSummary(result({ included: 1, unresolved: 1, missingSources: 2 }, true))).toBe(
       "Saved hr.html (11.1 KB) with 1 of 3 citations. The answer had not been verified, so it was verified first. 1 citation still needs a decision. 2 sources were missing; the report uses the workspace's snapshot.",
     );
+  });
+
+  it('says what a running export is doing, with the excerpt count in words an analyst reads', () => {
+    const at = (phase: 'verifying' | 'excerpts' | 'printing', done = 0, total = 0) => ({ type: 'export.progress' as const, jobId: 'j', phase, done, total });
+    expect(progressSentence(null, 'html')).toBe('Starting the export…');
+    expect(progressSentence(null, 'pdf')).toContain('printed from the HTML report');
+    expect(progressSentence(at('verifying'), 'html')).toBe('Verifying the answer first: it has no verification yet…');
+    expect(progressSentence(at('excerpts', 1250, 2000), 'html')).toBe('Making the evidence excerpts: 1,250 of 2,000 citations done…');
+    expect(progressSentence(at('excerpts', 0, 1), 'html')).toBe('Making the evidence excerpts: 0 of 1 citation done…');
+    expect(progressSentence(at('printing'), 'pdf')).toBe('Printing the PDF from the HTML report…');
   });
 });

@@ -1,7 +1,8 @@
 import { modalKeyDown } from '../../app/modal-keys.ts';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useExport } from './export-store.ts';
-import { baseName, doneSummary, FORMAT_CHOICES, STYLE_CHOICES, type BibStyleName } from './selectors.ts';
+import { ExportPreviewFrame } from './ExportPreviewFrame.tsx';
+import { baseName, doneSummary, FORMAT_CHOICES, progressSentence, STYLE_CHOICES, type BibStyleName } from './selectors.ts';
 import '../relink/relink.css';
 import './reports.css';
 
@@ -9,10 +10,11 @@ import './reports.css';
 /**
  * Exports the selected answer as a report: format, options, then the platform's save dialog
  * (browser mode, which has none, takes a typed path); progress while it writes, then the file's
- * name and "Open folder".
+ * name and "Open folder". Beside the options, a preview of the report's first page; while it
+ * writes, what it is doing, a progress bar and "Cancel export".
  */
 export function ExportDialog() {
-  const { answerId, answerTitle, choices, busy, error, result, cancelled, needsPath, close, choose, run, reveal } = useExport();
+  const { answerId, answerTitle, choices, busy, error, result, cancelled, needsPath, progress, stopped, preview, close, choose, run, reveal, stop } = useExport();
   const [pathText, setPathText] = useState('');
   const dialogRef = useRef<HTMLDivElement>(null);
   const firstRef = useRef<HTMLInputElement>(null);
@@ -62,6 +64,7 @@ export function ExportDialog() {
           The report of “{answerTitle}” holds the answer, each citation with its status, verdict and decision, and the sources with their SHA-256.
         </p>
 
+        <div className="export-body">
         <form className="export-form" onSubmit={submit}>
           <fieldset disabled={writing}>
             <legend>Format</legend>
@@ -102,6 +105,10 @@ export function ExportDialog() {
               <input type="checkbox" checked={choices.notes} onChange={(e) => choose({ notes: e.target.checked })} />
               Include reviewers' notes
             </label>
+            <label title="PDF sources: the lines around the quote as an image, the quote boxed. Other sources: the paragraph or lines, the quote marked.">
+              <input type="checkbox" checked={choices.excerpts} onChange={(e) => choose({ excerpts: e.target.checked })} />
+              Include evidence excerpts (the page around each quote)
+            </label>
             <label className="field">
               Reviewer name
               <input value={choices.reviewer} onChange={(e) => choose({ reviewer: e.target.value })} maxLength={200} autoComplete="name" placeholder="Your name, shown on the report" />
@@ -117,12 +124,20 @@ export function ExportDialog() {
           )}
 
           {writing && (
-            <div className="export-progress" role="status">
-              <progress aria-label="Writing the report" />
-              <span>Writing the {chosen?.label ?? ''} report…{choices.format === 'pdf' ? ' A PDF takes a little longer: it is printed from the HTML report.' : ''}</span>
+            <div className="export-progress" role="status" aria-live="polite">
+              {progress?.phase === 'excerpts' && progress.total > 0 ? (
+                <progress aria-label="Export progress" max={progress.total} value={progress.done} />
+              ) : (
+                <progress aria-label="Export progress" />
+              )}
+              <span>{progressSentence(progress, choices.format)}</span>
+              <button type="button" onClick={() => void stop()}>
+                Cancel export
+              </button>
             </div>
           )}
           {cancelled && !writing && <p className="muted" role="status">Nothing was saved: the save dialog was closed.</p>}
+          {stopped && !writing && <p className="muted" role="status">The export was cancelled. Nothing was saved.</p>}
           {error && (
             <div className="relink-error" role="alert" title={error.code}>
               <p>
@@ -157,6 +172,8 @@ export function ExportDialog() {
             </button>
           </footer>
         </form>
+        <ExportPreviewFrame preview={preview} format={chosen?.label ?? ''} />
+        </div>
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 // Pure logic of the export dialog: the formats as analysts read them and what to say when done.
 // No DOM here (test/unit/reports tests it).
+import type { ExportProgress } from '../../../../shared/contract/events.ts';
 import type { ExportFormat, ExportResult } from '../../../../shared/contract/export-schemas.ts';
 
 export type BibStyleName = 'apa' | 'harvard' | 'ieee' | 'bibtex';
@@ -43,4 +44,24 @@ export function doneSummary(result: ExportResult): string {
   if (unresolved > 0) parts.push(`${plural(unresolved, 'citation')} still need${unresolved === 1 ? 's' : ''} a decision.`);
   if (missingSources > 0) parts.push(`${plural(missingSources, 'source')} ${missingSources === 1 ? 'was' : 'were'} missing; the report uses the workspace's snapshot.`);
   return parts.join(' ');
+}
+
+/** What a running export is doing, in a sentence, from its latest progress event. */
+export function progressSentence(progress: ExportProgress | null, format: ExportFormat): string {
+  switch (progress?.phase) {
+    case 'verifying':
+      return 'Verifying the answer first: it has no verification yet…';
+    case 'checking':
+      return 'Checking that the source files are unchanged…';
+    case 'excerpts':
+      return `Making the evidence excerpts: ${progress.done.toLocaleString('en')} of ${progress.total.toLocaleString('en')} citation${progress.total === 1 ? '' : 's'} done…`;
+    case 'rendering':
+      return 'Putting the report together…';
+    case 'printing':
+      return 'Printing the PDF from the HTML report…';
+    case 'writing':
+      return 'Saving the file…';
+    default:
+      return format === 'pdf' ? 'Starting the export. A PDF takes a little longer: it is printed from the HTML report…' : 'Starting the export…';
+  }
 }
