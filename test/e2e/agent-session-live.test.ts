@@ -1,9 +1,12 @@
 /**
  * Issue 11, Done-when 4 (the live session): an agent, driven by this test through the MCP SDK's
  * client, cites into the workspace the app has open; its session appears as an answer and its
- * citations arrive as cards while it works, through the event channel.
+ * citations arrive as cards while it works, through the event channel; a web page it registers is
+ * archived, and its card opens the archived copy with the quote marked.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
@@ -83,5 +86,31 @@ describe('an agent session in the app: citations arrive as cards while the agent
     const marks = page.getByTestId('text-layer').locator('mark.quote-highlight');
     await marks.first().waitFor();
     expect((await marks.allTextContents()).join('')).toContain('14 days of annual leave');
+  });
+
+  it('archives a web page the agent registers; its card opens the archived copy with the quote marked and the fetch time', async () => {
+    const quote = 'Parental leave is sixteen weeks at full pay for either parent.';
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>Family leave</title></head><body><article><h1>Family leave</h1><p>${quote} It can be taken in up to three blocks within the child's first year.</p><p>Requests go to the line manager eight weeks ahead.</p></article></body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/family-leave`;
+      const registered = await agent.call('register_source', { url });
+      expect(registered.value).toMatchObject({ kind: 'web', outcome: 'added' });
+      const cited = await agent.call('cite', { claim: 'Parental leave is sixteen weeks at full pay.', quote_context: quote, verbatim_quote: quote, source: registered.value.source_id });
+      expect(cited.value.status).toBe('verified');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // The card arrives live; the page is served from the archive (the server is gone by now).
+    await card('5').waitFor();
+    await card('5').locator('blockquote').click();
+    const note = page.getByTestId('archived-from');
+    await note.waitFor();
+    expect(await note.textContent()).toMatch(/^Archived from http:\/\/127\.0\.0\.1:\d+\/family-leave on \d{4}-\d{2}-\d{2}/);
+    await expect.poll(async () => (await page.locator('.flow-viewer mark.quote-highlight').allTextContents()).join('')).toBe(quote);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'agent-session-web-source.png') });
   });
 });
