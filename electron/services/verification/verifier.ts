@@ -15,6 +15,7 @@ import { lineOf, toAnchorSegment, type AnchorSegment } from './anchor-segment.ts
 import { SourceAnchorer, type AnchorResult } from './anchor-in-source.ts';
 import { describeLocator, diffNote, gapNotes, whereIs } from './outcome-notes.ts';
 import { sentenceContext } from './sentence-context.ts';
+import { wordNetLexicon } from './wordnet-lexicon.ts';
 import { describeReference, referenceText } from './source-names.ts';
 import { newestVersion } from './source-lineage.ts';
 import { SourceResolver } from './source-resolver.ts';
@@ -178,7 +179,7 @@ export class Verifier {
       const claimedEnd = c.locator.lineEnd ?? c.locator.line;
       if (last < c.locator.line - 1 || first > claimedEnd + 1) status = 'verified_elsewhere';
     }
-    const v = claimVerdict({ claim: c.claim, status, score: match?.score ?? null, matchText: match?.text ?? null, quote, context, misquotedText: misquote?.text ?? null, misquotedNumbers: misquote?.numberMismatch ?? null });
+    const v = claimVerdict({ claim: c.claim, status, score: match?.score ?? null, matchText: match?.text ?? null, quote, context, misquotedText: misquote?.text ?? null, misquotedNumbers: misquote?.numberMismatch ?? null, lexicon: wordNetLexicon() });
     const claimedText = describeLocator(c.locator);
     if (match) {
       if (status === 'verified_elsewhere') notes.push(`found on ${whereIs(match)}${claimedText ? `, not at the claimed ${claimedText}` : ''}`);
