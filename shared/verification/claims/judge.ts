@@ -97,7 +97,8 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
     modalityGap(claimWords, coreWords),
     quantifierGap(claimWords, coreWords),
     substitutedName(claimWords, coreWords, contextWords),
-    addedContent(matches, lexicon),
+    // Added words matter where most words are said: otherwise the low overlap says it all.
+    supportedByWords(overlap) ? addedContent(matches, lexicon) : null,
   ]) {
     if (f) findings.push(f);
   }
