@@ -264,7 +264,8 @@ export function addedContent(matches: readonly TermMatch[], lexicon: Lexicon): F
   let run: Word[] = [];
   const runs: Word[][] = [];
   for (const m of matches) {
-    if (m.where === null) run.push(m.word);
+    // Words only the text around the quote says are not what the quote says.
+    if (m.where !== 'core') run.push(m.word);
     else {
       if (run.length > 0) runs.push(run);
       run = [];
@@ -273,5 +274,5 @@ export function addedContent(matches: readonly TermMatch[], lexicon: Lexicon): F
   if (run.length > 0) runs.push(run);
   const added = runs.find((r) => r.length >= 3 || (r.length === 2 && r.some((w) => !w.name && lexicon.predicative(w.word))));
   if (!added) return null;
-  return { code: 'added_content', effect: 'weakens', note: `the claim adds what the evidence does not say: "${quoteWords(added)}"` };
+  return { code: 'added_content', effect: 'weakens', note: `the claim adds what the quote does not say: "${quoteWords(added)}"` };
 }
