@@ -14,6 +14,12 @@ export interface Lexicon {
   opposite(a: string, b: string): boolean;
   /** Whether the word can be a verb or an adjective: what a claim asserts, not what it is about. */
   predicative(word: string): boolean;
+  /** Whether the word, as written, reads as a verb (an inflected verb form, or a word WordNet knows only as a verb). */
+  verbal(word: string): boolean;
+  /** How many senses the word has (0 when unknown): a word of many senses says little on its own. */
+  senseCount(word: string): number;
+  /** Whether two words name different alternatives of one kind ("weekday" / "weekend", "first" / "second"). */
+  alternatives(a: string, b: string): boolean;
 }
 
 /**
@@ -31,6 +37,10 @@ const CLOSED_CLASS_OPPOSITES: readonly (readonly [string, string])[] = [
   ['within', 'outside'],
   ['into', 'out'],
   ['up', 'down'],
+  ['more', 'less'],
+  ['more', 'fewer'],
+  ['most', 'least'],
+  ['many', 'few'],
 ];
 
 /** The words of the closed-class list: stopwords the direction check still reads. */
@@ -45,4 +55,7 @@ export const NO_LEXICON: Lexicon = {
   covers: () => false,
   opposite: (a, b) => closedClassOpposite(a, b),
   predicative: () => false,
+  alternatives: () => false,
+  verbal: () => false,
+  senseCount: () => 0,
 };

@@ -5,7 +5,7 @@
  * the same thing; anything less makes the claim weak, never contradicted.
  */
 import type { Lexicon } from '../lexicon.ts';
-import { CLOSED_CLASS_WORDS } from '../lexicon.ts';
+import { CLOSED_CLASS_WORDS, NO_LEXICON } from '../lexicon.ts';
 import type { TermMatch } from './overlap.ts';
 import { sameTerm } from './overlap.ts';
 import type { Word } from './words.ts';
@@ -17,6 +17,8 @@ export type FindingCode =
   | 'direction'
   | 'roles'
   | 'name_absent'
+  | 'substitution'
+  | 'unsaid_verb'
   | 'added_content';
 
 export interface Finding {
@@ -37,14 +39,13 @@ const quoteWords = (ws: readonly Word[]): string => ws.map((w) => w.word).join('
  * not ("are not volunteers" / "are volunteers"). Null when every shared word has the same polarity.
  */
 export function polarityClash(matches: readonly TermMatch[]): { claimNegated: Word[]; evidenceNegated: Word[] } | null {
-  const claimNegated: Word[] = [];
-  const evidenceNegated: Word[] = [];
-  for (const m of matches) {
-    if (m.where !== 'core') continue;
-    if (m.evidence.some((e) => e.negated === m.word.negated)) continue;
-    (m.word.negated ? claimNegated : evidenceNegated).push(m.word);
-  }
-  return claimNegated.length + evidenceNegated.length > 0 ? { claimNegated, evidenceNegated } : null;
+  // Whether a negation governs what both say, on each side: "do not get" and "are not entitled"
+  // agree however far each negation reaches.
+  const shared = matches.filter((m) => m.where === 'core');
+  const claimNegated = shared.filter((m) => m.word.negated).map((m) => m.word);
+  const evidenceNegated = shared.filter((m) => m.evidence.some((e) => e.negated)).map((m) => m.word);
+  if ((claimNegated.length > 0) === (evidenceNegated.length > 0)) return null;
+  return { claimNegated, evidenceNegated };
 }
 
 export function polarityNote(clash: { claimNegated: Word[]; evidenceNegated: Word[] }, negators: { claim: string; evidence: string }): string {
@@ -171,11 +172,6 @@ export function oppositeWords(claim: readonly Word[], evidence: readonly Word[],
 // ---------------------------------------------------------------------------------------------
 // Names and roles
 
-/** Stems of the words written as names in either text (capitalised inside a sentence). */
-function nameStems(a: readonly Word[], b: readonly Word[]): Set<string> {
-  return new Set([...a, ...b].filter((w) => w.name).map((w) => w.stem));
-}
-
 /** Runs of name words of a text, counting capitalised sentence starts of names seen elsewhere. */
 function nameRuns(words: readonly Word[], stems: ReadonlySet<string>): { stems: string[]; at: number; end: number; text: string }[] {
   const out: { stems: string[]; at: number; end: number; text: string }[] = [];
@@ -196,37 +192,109 @@ function nameRuns(words: readonly Word[], stems: ReadonlySet<string>): { stems: 
   return out;
 }
 
-const SYMMETRIC = new Set(['and', 'with', 'between', 'versus', 'vs', 'against', 'each', 'other']);
+const SYMMETRIC = new Set(['and', 'with', 'between', 'versus', 'vs', 'against', 'each', 'other', 'both']);
+const GROUP_BREAK = new Set(['than', 'and', 'or', 'but', 'while', 'whereas', 'because', 'which', 'who', 'that']);
 
 /**
- * Who did what to whom: two names of the claim that the evidence's sentence has in the other
- * order around the same word, in the same voice ("Acme acquired Beta" for "Beta acquired Acme";
- * not "Beta was acquired by Acme", nor "Acme and Beta merged").
+ * The words the evidence also says, next to one of them (`at`) in its clause: the run before it
+ * and the run after it, minor words skipped, stopping at a word the other text does not say or at
+ * a conjunction.
  */
-export function swappedRoles(claim: readonly Word[], evidence: readonly Word[], lexicon: Lexicon): Finding | null {
-  const stems = nameStems(claim, evidence);
-  const cRuns = nameRuns(claim, stems);
-  const eRuns = nameRuns(evidence, stems);
-  const find = (stemsOf: string[]) => eRuns.find((r) => r.stems.some((s) => stemsOf.includes(s)));
-  for (let i = 0; i < cRuns.length; i++) {
-    for (let j = i + 1; j < cRuns.length; j++) {
-      const a = cRuns[i]!;
-      const b = cRuns[j]!;
-      const ea = find(a.stems);
-      const eb = find(b.stems);
-      if (!ea || !eb || ea === eb || eb.end >= ea.at) continue;
-      const cBetween = claim.slice(a.end + 1, b.at);
-      const eBetween = evidence.slice(eb.end + 1, ea.at);
-      if ([...cBetween, ...eBetween].some((w) => SYMMETRIC.has(w.word))) continue;
-      const passive = (ws: readonly Word[]): boolean => ws.some((w) => w.word === 'by');
-      if (passive(cBetween) !== passive(eBetween)) continue;
-      const relation = cBetween.filter((w) => !w.minor).find((c) => eBetween.some((e) => !e.minor && sameTerm(c, e, lexicon)));
-      if (!relation) continue;
-      return {
-        code: 'roles',
-        effect: 'contradicts',
-        note: `the claim has "${a.text}" ${relation.word} "${b.text}"; the source has it the other way round: "${eb.text}" ${relation.word} "${ea.text}"`,
-      };
+function around(words: readonly Word[], at: number, said: (w: Word) => boolean): { before: string[]; after: string[] } {
+  const pivot = words[at] as Word;
+  const run = (step: 1 | -1): string[] => {
+    const out: string[] = [];
+    for (let i = at + step; i >= 0 && i < words.length; i += step) {
+      const w = words[i] as Word;
+      if (w.sentence !== pivot.sentence || GROUP_BREAK.has(w.word) || w.negator) break;
+      if (!w.minor && said(w)) out.push(w.stem);
+    }
+    return out;
+  };
+  return { before: run(-1), after: run(1) };
+}
+
+const meets = (a: readonly string[], b: readonly string[]): boolean => a.some((x) => b.includes(x));
+const passiveAfter = (words: readonly Word[], at: number): boolean => words.slice(at + 1, at + 3).some((w) => w.word === 'by');
+
+/**
+ * Who did what to whom: the words before and after a shared verb (or around "than") that the
+ * evidence has the other way round, in the same voice ("The board reports to the chief executive"
+ * for "The chief executive reports to the board"; not "Beta was acquired by Acme" for "Acme
+ * acquired Beta", nor "A and B merged").
+ */
+export function swappedRoles(claim: readonly Word[], evidence: readonly Word[], matches: readonly TermMatch[], lexicon: Lexicon): Finding | null {
+  const saidInClaim = new Set(matches.filter((m) => m.where === 'core').map((m) => m.word));
+  const evidenceSaid = new Set(matches.filter((m) => m.where === 'core').flatMap((m) => m.evidence));
+  const stemsSaid = new Set([...saidInClaim].map((w) => w.stem).concat([...evidenceSaid].map((w) => w.stem)));
+  const inClaim = (w: Word): boolean => saidInClaim.has(w) || stemsSaid.has(w.stem);
+  const inEvidence = (w: Word): boolean => evidenceSaid.has(w) || stemsSaid.has(w.stem);
+  for (const m of matches) {
+    // The pivot is what the sentence asserts (a verb or an adjective), not a thing it names.
+    if (m.where !== 'core' || (!lexicon.predicative(m.word.word) && lexicon !== NO_LEXICON)) continue;
+    const ci = claim.indexOf(m.word);
+    if ([...claim.slice(0, ci), ...claim.slice(ci + 1)].some((w) => SYMMETRIC.has(w.word) && w.clause === m.word.clause)) continue;
+    const c = around(claim, ci, inClaim);
+    // The pivot is the same word on both sides: a synonym's place in its sentence tells nothing.
+    for (const e of m.evidence.filter((x) => x.stem === m.word.stem)) {
+      const ei = evidence.indexOf(e);
+      if (passiveAfter(claim, ci) !== passiveAfter(evidence, ei)) continue;
+      const v = around(evidence, ei, inEvidence);
+      const cb = c.before.filter((x) => !v.before.includes(x));
+      const ca = c.after.filter((x) => !v.after.includes(x));
+      if (cb.length > 0 && ca.length > 0 && meets(cb, v.after) && meets(ca, v.before) && !meets(c.before, v.before)) {
+        return { code: 'roles', effect: 'contradicts', note: `the claim has "${cb.join(' ')}" before "${m.word.word}" and "${ca.join(' ')}" after it; the source has them the other way round` };
+      }
+    }
+  }
+  // Comparisons: "A is cheaper than B" for "B is cheaper than A".
+  const sides = (words: readonly Word[], said: (w: Word) => boolean): { left: Set<string>; right: Set<string> } | null => {
+    const t = words.findIndex((w) => w.word === 'than');
+    if (t < 0) return null;
+    const clause = (words[t] as Word).clause;
+    let start = t;
+    while (start > 0 && !['and', 'but', 'while', 'which', 'who'].includes((words[start - 1] as Word).word) && (words[start - 1] as Word).clause >= clause - 1) start--;
+    const left = new Set(words.slice(start, t).filter((w) => !w.minor && said(w)).map((w) => w.stem));
+    const right = new Set(words.slice(t + 1).filter((w) => !w.minor && said(w) && w.clause === clause).map((w) => w.stem));
+    return { left, right };
+  };
+  const cs = sides(claim, inClaim);
+  const es = sides(evidence, inEvidence);
+  if (cs && es) {
+    const only = (a: Set<string>, b: Set<string>): string[] => [...a].filter((x) => !b.has(x));
+    const cl = only(cs.left, cs.right);
+    const cr = only(cs.right, cs.left);
+    const el = only(es.left, es.right);
+    const er = only(es.right, es.left);
+    if (meets(cl, er) && meets(cr, el)) {
+      return { code: 'roles', effect: 'contradicts', note: `the claim compares "${cl.join(' ')}" with "${cr.join(' ')}"; the source compares them the other way round` };
+    }
+  }
+  return null;
+}
+
+/**
+ * A word of the claim where the evidence has another of the same kind in the same place ("on
+ * weekends" for "on weekdays", "the first floor" for "the second floor"): the claim says something
+ * else than the source, which does not make it false, only unsupported.
+ */
+export function substitutedWord(claim: readonly Word[], evidence: readonly Word[], matches: readonly TermMatch[], lexicon: Lexicon): Finding | null {
+  const evidenceSaid = new Set(matches.flatMap((m) => m.evidence));
+  const claimStems = new Set(claim.map((w) => w.stem));
+  for (let i = 0; i < claim.length; i++) {
+    const c = claim[i] as Word;
+    const m = matches.find((x) => x.word === c);
+    if (!m || m.where !== null) continue;
+    const [cl, cr] = neighbours(claim, i);
+    for (let j = 0; j < evidence.length; j++) {
+      const e = evidence[j] as Word;
+      if (e.minor || evidenceSaid.has(e) || claimStems.has(e.stem)) continue;
+      const [el, er] = neighbours(evidence, j);
+      if (!((cl !== null && cl === el) || (cr !== null && cr === er))) continue;
+      // Verbs are paraphrased by their neighbours in WordNet ("gives" for "adds"): only names, nouns and adjectives count.
+      if (c.name && e.name ? c.stem !== e.stem : !lexicon.verbal(c.word) && !lexicon.verbal(e.word) && lexicon.alternatives(c.word, e.word)) {
+        return { code: 'substitution', effect: 'weakens', note: `the claim says "${c.word}" where the source says "${e.word}"` };
+      }
     }
   }
   return null;
@@ -257,6 +325,19 @@ export function substitutedName(claim: readonly Word[], core: readonly Word[], c
 // Added content
 
 /**
+ * A verb of the claim ("awarded", "removes", "dismisses") that the quote says in no form and by no
+ * synonym: what the claim asserts happened is not what the quote says happened.
+ */
+const SPECIFIC_SENSES = 12;
+
+export function unsaidVerb(matches: readonly TermMatch[], lexicon: Lexicon): Finding | null {
+  // Vague verbs ("get", "give", "take", "hold") are how paraphrases say many things: only specific ones count.
+  const verb = matches.find((m) => m.where !== 'core' && !m.word.name && lexicon.verbal(m.word.word) && lexicon.senseCount(m.word.word) <= SPECIFIC_SENSES);
+  if (!verb) return null;
+  return { code: 'unsaid_verb', effect: 'weakens', note: `the claim says "${verb.word.word}", which the quote does not say in any form or by a synonym` };
+}
+
+/**
  * Content the claim adds: a run of key words none of which the evidence says, long enough to be a
  * statement of its own (three words, or two with a verb or adjective among them).
  */
@@ -272,7 +353,9 @@ export function addedContent(matches: readonly TermMatch[], lexicon: Lexicon): F
     }
   }
   if (run.length > 0) runs.push(run);
-  const added = runs.find((r) => r.length >= 3 || (r.length === 2 && r.some((w) => !w.name && lexicon.predicative(w.word))));
+  // Three words, or two that both assert (verbs or adjectives, not adverbs in -ly).
+  const asserts = (w: Word): boolean => !w.name && !/ly$/.test(w.word) && lexicon.predicative(w.word);
+  const added = runs.find((r) => r.length >= 3 || (r.length === 2 && r.every(asserts)));
   if (!added) return null;
   return { code: 'added_content', effect: 'weakens', note: `the claim adds what the quote does not say: "${quoteWords(added)}"` };
 }

@@ -14,11 +14,13 @@ import {
   polarityNote,
   quantifierGap,
   substitutedName,
+  substitutedWord,
+  unsaidVerb,
   swappedRoles,
   type Finding,
 } from './checks.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
-import { contentWords, readWords } from './words.ts';
+import { readWords } from './words.ts';
 
 /** Share of key words the evidence must say for a claim to be supported. */
 export const SUPPORT_OVERLAP = 0.6;
@@ -64,7 +66,7 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
   const claimWords = readWords(input.claim);
   const coreWords = readWords(input.core);
   const contextWords = readWords(input.context);
-  const matches = matchTerms(contentWords(claimWords), contentWords(coreWords), contentWords(contextWords), lexicon);
+  const matches = matchTerms(claimWords, coreWords, contextWords, lexicon);
   let overlap = overlapOf(matches);
   const findings: Finding[] = [];
   const supportedByWords = (o: number | null): boolean => o !== null && o >= SUPPORT_OVERLAP - 1e-9;
@@ -91,14 +93,18 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
       note: polarityNote(clash, { claim: firstNegator(claimWords), evidence: firstNegator(coreWords) }),
     });
   }
-  const roles = swappedRoles(claimWords, coreWords, lexicon);
-  if (roles) findings.push(supportedByWords(overlap) ? roles : { ...roles, effect: 'weakens' });
+  const roles = swappedRoles(claimWords, coreWords, matches, lexicon);
+  if (roles && opposite) {
+    // Both turned round ("older … more likely than younger" for "younger … less likely than older"): the same statement.
+    findings.splice(findings.findIndex((f) => f.code === 'direction'), 1);
+  } else if (roles) findings.push(supportedByWords(overlap) ? roles : { ...roles, effect: 'weakens' });
   for (const f of [
     modalityGap(claimWords, coreWords),
     quantifierGap(claimWords, coreWords),
     substitutedName(claimWords, coreWords, contextWords),
+    opposite || roles ? null : substitutedWord(claimWords, coreWords, matches, lexicon),
     // Added words matter where most words are said: otherwise the low overlap says it all.
-    supportedByWords(overlap) ? addedContent(matches, lexicon) : null,
+    supportedByWords(overlap) ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) : null,
   ]) {
     if (f) findings.push(f);
   }

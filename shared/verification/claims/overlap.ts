@@ -26,17 +26,62 @@ export function sameTerm(c: Word, e: Word, lexicon: Lexicon): boolean {
   if (c.stem === e.stem || c.word === e.word) return true;
   if (c.stem.length >= 5 && e.stem.length >= 5 && commonPrefix(c.stem, e.stem) >= Math.max(5, Math.min(c.stem.length, e.stem.length) - 2)) return true;
   // Names are not words of a dictionary: "Apple" is no "fruit".
-  if (c.name || e.name) return false;
+  // Function words ("are", "can", "will") match only themselves: "exist" is no reading of "are".
+  if (c.name || e.name || e.minor) return false;
   return lexicon.covers(c.word, e.word);
 }
 
+/** A word with the next one as a phrase of the dictionary ("went away", "set aside"), when they are in one clause. */
+function phraseAt(words: readonly Word[], i: number): string | null {
+  const w = words[i];
+  const next = words[i + 1];
+  return w && next && next.clause === w.clause && !next.negator ? `${w.word} ${next.word}` : null;
+}
+
+/**
+ * The claim's key words (`claim` holds all its words) against the evidence's words, phrases of
+ * two words included on either side ("went away" for "disappeared", "set aside" for "reserved").
+ */
 export function matchTerms(claim: readonly Word[], core: readonly Word[], context: readonly Word[], lexicon: Lexicon): TermMatch[] {
-  return claim.map((word) => {
-    const inCore = core.filter((e) => sameTerm(word, e, lexicon));
-    if (inCore.length > 0) return { word, where: 'core' as const, evidence: inCore };
-    const inContext = context.filter((e) => sameTerm(word, e, lexicon));
-    return { word, where: inContext.length > 0 ? ('context' as const) : null, evidence: inContext };
+  const said = (c: Word, phrase: string | null, words: readonly Word[]): Word[] => {
+    const out = words.filter((e) => !e.negator && sameTerm(c, e, lexicon));
+    if (out.length > 0 || c.name) return out;
+    words.forEach((e, j) => {
+      if (e.negator) return;
+      if (phrase && !e.minor && lexicon.covers(phrase, e.word)) out.push(e);
+      const ePhrase = !e.minor ? phraseAt(words, j) : null;
+      if (ePhrase && lexicon.covers(c.word, ePhrase)) out.push(e);
+    });
+    return out;
+  };
+  const out: TermMatch[] = [];
+  let carried: TermMatch | null = null;
+  claim.forEach((word, i) => {
+    if (word.minor) return;
+    // The second word of a phrase already matched is said with it.
+    const before: TermMatch | null = carried;
+    carried = null;
+    if (before && claim[i - 1] === before.word) {
+      out.push({ word, where: before.where, evidence: before.evidence });
+      return;
+    }
+    const phrase = phraseAt(claim, i);
+    const inCore = said(word, null, core);
+    let m: TermMatch;
+    if (inCore.length > 0) m = { word, where: 'core', evidence: inCore };
+    else {
+      const byPhrase = phrase ? said(word, phrase, core) : [];
+      if (byPhrase.length > 0) {
+        m = { word, where: 'core', evidence: byPhrase };
+        carried = m;
+      } else {
+        const inContext = said(word, phrase, context);
+        m = { word, where: inContext.length > 0 ? 'context' : null, evidence: inContext };
+      }
+    }
+    out.push(m);
   });
+  return out;
 }
 
 /** Share of the claim's key words the evidence says (context words count half); null without key words. */

@@ -23,13 +23,15 @@ export interface Word {
   negator: boolean;
   /** Index of the clause (between commas, semicolons, conjunctions) the word is in. */
   clause: number;
+  /** Index of the sentence (between full stops, semicolons, colons) the word is in. */
+  sentence: number;
 }
 
 // Words that end a negation's reach: punctuation is handled apart.
 const SCOPE_END = new Set(['but', 'which', 'who', 'whom', 'whose', 'while', 'whereas', 'although', 'though', 'because', 'unless', 'except', 'if', 'when', 'where', 'and', 'or']);
 const NEGATORS = new Set(['not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'cannot', 'without', 'unable', 'nowhere']);
 // Verbs that negate what follows them ("fails to comply", "refused to sign", "lacks authority").
-const NEGATING_VERBS = /^(?:fail|fails|failed|failing|refuse|refuses|refused|refusing|lack|lacks|lacked|lacking|cease|ceases|ceased|decline|declines|declined)$/;
+const NEGATING_VERBS = /^(?:fail|fails|failed|failing|refuse|refuses|refused|refusing|lack|lacks|lacked|lacking|cease|ceases|ceased)$/;
 const SCOPE_REACH = 6;
 
 export function stem(word: string): string {
@@ -42,13 +44,17 @@ export function readWords(text: string): Word[] {
   const re = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*|[.;:!?,()\u2013\u2014]|\s-\s/gu;
   let sentenceStart = true;
   let clause = 0;
+  let sentence = 0;
   let scopeLeft = 0;
   for (const m of text.matchAll(re)) {
     const raw = m[0];
     if (!/[\p{L}\p{N}]/u.test(raw)) {
       scopeLeft = 0;
       clause++;
-      if (/[.!?;:]/.test(raw)) sentenceStart = true;
+      if (/[.!?;:]/.test(raw)) {
+        sentenceStart = true;
+        sentence++;
+      }
       continue;
     }
     const word = raw.toLowerCase().replace(/’/g, "'");
@@ -73,6 +79,7 @@ export function readWords(text: string): Word[] {
       negated,
       negator,
       clause,
+      sentence,
     });
     if (negator) scopeLeft = SCOPE_REACH;
     else if (scopeLeft > 0) scopeLeft--;
