@@ -16,6 +16,8 @@ export interface Lexicon {
   predicative(word: string): boolean;
   /** Whether the word, as written, reads as a verb (an inflected verb form, or a word WordNet knows only as a verb). */
   verbal(word: string): boolean;
+  /** Whether the word names a person or a body of people ("buyer", "tenant", "board"). */
+  agent(word: string): boolean;
   /** How many senses the word has (0 when unknown): a word of many senses says little on its own. */
   senseCount(word: string): number;
   /** Whether two words name different alternatives of one kind ("weekday" / "weekend", "first" / "second"). */
@@ -58,4 +60,5 @@ export const NO_LEXICON: Lexicon = {
   alternatives: () => false,
   verbal: () => false,
   senseCount: () => 0,
+  agent: () => false,
 };

@@ -25,6 +25,8 @@ interface WordNetIndex {
   irregular: Map<string, string[]>;
   broader: Map<number, number[]>;
   opposites: Map<number, number[]>;
+  /** Noun senses naming people or groups of people (WordNet's noun.person and noun.group files). */
+  agents: Set<number>;
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
@@ -44,12 +46,15 @@ export function loadWordNet(folder = dictFolder()): WordNetIndex {
   const senses = new Map<string, number[]>();
   const broader = new Map<number, number[]>();
   const opposites = new Map<number, number[]>();
+  const agents = new Set<number>();
   for (const [file, pos] of POS_FILES) {
     const text = fs.readFileSync(path.join(folder, `data.${file}`), 'latin1');
     for (const line of text.split('\n')) {
       if (line.length === 0 || line.startsWith(' ')) continue;
       const f = line.slice(0, line.indexOf(' | ') >>> 0).split(' ');
       const self = id(pos, Number(f[0]));
+      // Lexicographer files 14 and 18: noun.group and noun.person.
+      if (pos === 1 && (f[1] === '14' || f[1] === '18')) agents.add(self);
       const wordCount = parseInt(f[3] ?? '0', 16);
       let i = 4;
       for (let w = 0; w < wordCount; w++, i += 2) {
@@ -73,7 +78,7 @@ export function loadWordNet(folder = dictFolder()): WordNetIndex {
     const table = require(`wink-lexicon/src/${list}.js`) as Record<string, string>;
     for (const [form, base] of Object.entries(table)) push(irregular, form, base);
   }
-  return { senses, broader, opposites, irregular };
+  return { senses, broader, opposites, irregular, agents };
 }
 
 /**
@@ -178,6 +183,12 @@ export class WordNetLexicon implements Lexicon {
     for (const s of this.senses(a)) for (const up of this.index.broader.get(s) ?? []) parents.add(up);
     if (parents.size === 0) return false;
     return this.senses(b).some((s) => (this.index.broader.get(s) ?? []).some((up) => parents.has(up)));
+  }
+
+  agent(word: string): boolean {
+    const senses = this.senses(word).filter((s) => s < 2e8);
+    // Mostly a person or group: "tenant", "buyer", "board", not "party" of a hundred senses.
+    return senses.length > 0 && senses.filter((s) => this.index.agents.has(s)).length * 2 >= senses.length;
   }
 
   senseCount(word: string): number {

@@ -119,6 +119,11 @@ export function quantifiers(words: readonly Word[]): Set<Quantity> {
 export function quantifierGap(claim: readonly Word[], evidence: readonly Word[]): Finding | null {
   const c = quantifiers(claim);
   const e = quantifiers(evidence);
+  // "most" or "all" where the source says "few" or "a minority": the opposite proportion.
+  const fewWords = evidence.filter((w) => (w.word === 'few' || w.word === 'minority') && !w.negated);
+  if ((c.has('most') || c.has('all')) && fewWords.length > 0 && !quantifiers(evidence).has('most')) {
+    return { code: 'quantifier', effect: 'contradicts', note: `the claim says "${c.has('most') ? 'most' : 'all'}"; the source says "${fewWords[0]?.word}"` };
+  }
   if (c.has('only') && !e.has('only')) {
     return { code: 'quantifier', effect: 'weakens', note: 'the claim says "only"; the source does not restrict it so' };
   }
@@ -288,9 +293,16 @@ export function substitutedWord(claim: readonly Word[], evidence: readonly Word[
     const [cl, cr] = neighbours(claim, i);
     for (let j = 0; j < evidence.length; j++) {
       const e = evidence[j] as Word;
-      if (e.minor || evidenceSaid.has(e) || claimStems.has(e.stem)) continue;
+      if (e.minor || e.stem === c.stem) continue;
       const [el, er] = neighbours(evidence, j);
       if (!((cl !== null && cl === el) || (cr !== null && cr === er))) continue;
+      // Another party in the same place ("ordered the buyer" for "ordered the seller"); the one the
+      // source names there standing elsewhere in the claim means the parties were exchanged.
+      if (!c.name && !e.name && lexicon.agent(c.word) && lexicon.agent(e.word) && !lexicon.covers(c.word, e.word)) {
+        if (claimStems.has(e.stem)) return { code: 'roles', effect: 'contradicts', note: `the claim puts "${c.word}" where the source has "${e.word}", and "${e.word}" in another role` };
+        return { code: 'substitution', effect: 'weakens', note: `the claim says "${c.word}" where the source says "${e.word}"` };
+      }
+      if (evidenceSaid.has(e) || claimStems.has(e.stem)) continue;
       // Verbs are paraphrased by their neighbours in WordNet ("gives" for "adds"): only names, nouns and adjectives count.
       if (c.name && e.name ? c.stem !== e.stem : !lexicon.verbal(c.word) && !lexicon.verbal(e.word) && lexicon.alternatives(c.word, e.word)) {
         return { code: 'substitution', effect: 'weakens', note: `the claim says "${c.word}" where the source says "${e.word}"` };

@@ -79,7 +79,7 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
     if (i >= 0 && matches[i]?.where === null) overlap = overlapOf(matches.map((m, k) => (k === i ? { ...m, where: 'core' as const } : m)));
   }
   if (opposite && clash) {
-    findings.push({ code: 'direction', effect: 'weakens', note: `the claim has "${opposite.claim.word}" where the source has its opposite "${opposite.evidence.word}", under a negation: read both to compare` });
+    // Two turns make the same statement: "banned" for "not allowed", "failed to rise" for "fell".
   } else if (opposite) {
     findings.push({
       code: 'direction',

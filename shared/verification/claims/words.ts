@@ -62,7 +62,9 @@ export function readWords(text: string): Word[] {
     const base = contracted ? word.slice(0, -3) : word;
     const prev = out[out.length - 1];
     // "no longer", "not … any more": the negation is the first word.
-    const negator = NEGATORS.has(word) || contracted || NEGATING_VERBS.test(word);
+    // "declined to sign" negates; "rainfall declined" only falls.
+    const declines = /^declin(?:e|es|ed|ing)$/.test(word) && /^\s+to\b/.test(text.slice(m.index + raw.length, m.index + raw.length + 6));
+    const negator = NEGATORS.has(word) || contracted || NEGATING_VERBS.test(word) || declines;
     if (SCOPE_END.has(word)) {
       scopeLeft = 0;
       clause++;
