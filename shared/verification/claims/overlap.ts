@@ -6,6 +6,12 @@
 import type { Lexicon } from '../lexicon.ts';
 import type { Word } from './words.ts';
 
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  ('am is are was were be been being has have had having do does did can could may might must shall should will would ' +
+    'the a an this that these those it its they them their he she his her we our you your i me my of to in on at by for from with as and or but not no')
+    .split(' '),
+);
+
 export interface TermMatch {
   word: Word;
   /** Where the evidence says it: in the quote's sentence, only around it, or nowhere. */
@@ -27,7 +33,8 @@ export function sameTerm(c: Word, e: Word, lexicon: Lexicon): boolean {
   if (c.stem.length >= 5 && e.stem.length >= 5 && commonPrefix(c.stem, e.stem) >= Math.max(5, Math.min(c.stem.length, e.stem.length) - 2)) return true;
   // Names are not words of a dictionary: "Apple" is no "fruit".
   // Function words ("are", "can", "will") match only themselves: "exist" is no reading of "are".
-  if (c.name || e.name || e.minor) return false;
+  // Other stopwords may carry meaning ("further the aims").
+  if (c.name || e.name || FUNCTION_WORDS.has(e.word)) return false;
   return lexicon.covers(c.word, e.word);
 }
 
