@@ -46,6 +46,9 @@ export const VerificationCitation = z.strictObject({
   score: Unit,
   match: VerificationMatch.nullable(),
   notes: z.array(z.string()),
+  /** How firmly the checks back the verdict, and why (codes for tools, notes in plain words); absent for stored runs. */
+  confidence: Unit.optional(),
+  reasons: z.array(z.strictObject({ code: z.string(), note: z.string() })).optional(),
 });
 export type VerificationCitation = z.infer<typeof VerificationCitation>;
 

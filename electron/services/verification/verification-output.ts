@@ -63,6 +63,8 @@ export function outcomeToResultCitation(o: CitationOutcome): VerificationCitatio
     score: o.score,
     match: m && o.source ? verificationMatch(o.source, m.segment, { start: m.start, end: m.end, spans: !!m.endSegment, method: m.method, text: m.text }) : null,
     notes: o.notes,
+    confidence: Math.max(0, Math.min(1, o.confidence)),
+    reasons: o.reasons.map((r) => ({ code: r.code, note: r.note })),
   };
 }
 

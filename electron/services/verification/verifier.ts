@@ -7,7 +7,7 @@ import { candidateTerms, searchableQuote, type QuoteHint, type QuoteMatch } from
 import type { ClaimedLocator, ImportedAnswer, SourceRef } from '../../../shared/imports/model.ts';
 import { splitSentences } from '../../../shared/imports/sentences.ts';
 import type { VerificationResult, VerificationRiskFlag } from '../../../shared/verification/result-schema.ts';
-import { citationStatus, claimVerdict, keyTerms, summariseLedger, VERIFIED_SCORE, type CitationStatus, type ClaimVerdict } from '../../../shared/verification/index.ts';
+import { citationStatus, claimVerdict, keyTerms, summariseLedger, VERIFIED_SCORE, type CitationStatus, type ClaimVerdict, type VerdictReason } from '../../../shared/verification/index.ts';
 import type { AnchoringStore, SourceRefRow } from '../store/anchoring-store.ts';
 import type { SearchStore } from '../store/search-store.ts';
 import type { SegmentRow } from '../store/sources-store.ts';
@@ -56,6 +56,8 @@ export interface CitationOutcome {
   unknownReference: string | null;
   match: QuoteMatch<AnchorSegment> | null;
   notes: string[];
+  /** The verdict's reasons with their codes (their notes are among `notes`). */
+  reasons: VerdictReason[];
   sourceOutdated: boolean;
 }
 
@@ -132,7 +134,7 @@ export class Verifier {
     if (!source) {
       notes.push(`no workspace source matches ${describeReference(c.sourceRef)}: ingest the cited document and verify again`);
       const v = claimVerdict({ claim: c.claim, status: 'source_unknown' });
-      return { ...base, status: 'source_unknown', verdict: v.verdict, score: 0, confidence: v.confidence, source: null, unknownReference: referenceText(c.sourceRef), match: null, notes, sourceOutdated: false };
+      return { ...base, status: 'source_unknown', verdict: v.verdict, score: 0, confidence: v.confidence, source: null, unknownReference: referenceText(c.sourceRef), match: null, notes, reasons: v.findings, sourceOutdated: false };
     }
 
     const newer = this.newestVersion(source.id);
@@ -212,7 +214,7 @@ export class Verifier {
       }
       notes.push(`a newer version of this source exists (${newer.file_name}, source #${newer.id}, added ${newer.added_at.slice(0, 10)})${moved}`);
     }
-    return { ...base, status, verdict: v.verdict, score: match ? Math.max(0, Math.min(1, match.score)) : 0, confidence: v.confidence, source, unknownReference: null, match, notes, sourceOutdated: newer !== null };
+    return { ...base, status, verdict: v.verdict, score: match ? Math.max(0, Math.min(1, match.score)) : 0, confidence: v.confidence, source, unknownReference: null, match, notes, reasons: v.findings, sourceOutdated: newer !== null };
   }
 
   /** Every citation of an answer, plus the ledger summary and risk flags. */
