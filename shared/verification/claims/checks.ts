@@ -42,8 +42,10 @@ export function polarityClash(matches: readonly TermMatch[]): { claimNegated: Wo
   // Whether a negation governs what both say, on each side: "do not get" and "are not entitled"
   // agree however far each negation reaches.
   const shared = matches.filter((m) => m.where === 'core');
+  // Of a word the evidence says more than once, the occurrence read is one of the claim's polarity, if any.
+  const read = (m: TermMatch): Word | undefined => m.evidence.find((e) => e.negated === m.word.negated) ?? m.evidence[0];
   const claimNegated = shared.filter((m) => m.word.negated).map((m) => m.word);
-  const evidenceNegated = shared.filter((m) => m.evidence.some((e) => e.negated)).map((m) => m.word);
+  const evidenceNegated = shared.filter((m) => read(m)?.negated).map((m) => m.word);
   if ((claimNegated.length > 0) === (evidenceNegated.length > 0)) return null;
   return { claimNegated, evidenceNegated };
 }
@@ -155,8 +157,9 @@ const DIRECTION_WORD = (w: Word): boolean => !w.minor || CLOSED_CLASS_WORDS.has(
  * A word of the claim whose opposite stands in the same place in the evidence ("rose" where the
  * source has "fell", "before" for "after"): the same neighbours on at least one side.
  */
-export function oppositeWords(claim: readonly Word[], evidence: readonly Word[], lexicon: Lexicon): { claim: Word; evidence: Word } | null {
-  const evidenceStems = new Set(evidence.map((w) => w.stem));
+export function oppositeWords(claim: readonly Word[], evidence: readonly Word[], lexicon: Lexicon, around: readonly Word[] = []): { claim: Word; evidence: Word } | null {
+  // A claim word the text around the quote has is no change of the quote's word.
+  const evidenceStems = new Set([...evidence, ...around].map((w) => w.stem));
   for (let i = 0; i < claim.length; i++) {
     const c = claim[i] as Word;
     if (!DIRECTION_WORD(c) || c.name || evidenceStems.has(c.stem)) continue;
@@ -241,16 +244,24 @@ export function swappedRoles(claim: readonly Word[], evidence: readonly Word[], 
     if ([...claim.slice(0, ci), ...claim.slice(ci + 1)].some((w) => SYMMETRIC.has(w.word) && w.clause === m.word.clause)) continue;
     const c = around(claim, ci, inClaim);
     // The pivot is the same word on both sides: a synonym's place in its sentence tells nothing.
+    let swapped: Finding | null = null;
+    let consistent = false;
     for (const e of m.evidence.filter((x) => x.stem === m.word.stem)) {
       const ei = evidence.indexOf(e);
       if (passiveAfter(claim, ci) !== passiveAfter(evidence, ei)) continue;
       const v = around(evidence, ei, inEvidence);
+      // One occurrence of the pivot with the claim's parties on the claim's sides settles it.
+      if (meets(c.before, v.before) || meets(c.after, v.after)) {
+        consistent = true;
+        break;
+      }
       const cb = c.before.filter((x) => !v.before.includes(x));
       const ca = c.after.filter((x) => !v.after.includes(x));
-      if (cb.length > 0 && ca.length > 0 && meets(cb, v.after) && meets(ca, v.before) && !meets(c.before, v.before)) {
-        return { code: 'roles', effect: 'contradicts', note: `the claim has "${cb.join(' ')}" before "${m.word.word}" and "${ca.join(' ')}" after it; the source has them the other way round` };
+      if (!swapped && cb.length > 0 && ca.length > 0 && meets(cb, v.after) && meets(ca, v.before)) {
+        swapped = { code: 'roles', effect: 'contradicts', note: `the claim has "${cb.join(' ')}" before "${m.word.word}" and "${ca.join(' ')}" after it; the source has them the other way round` };
       }
     }
+    if (swapped && !consistent) return swapped;
   }
   // Comparisons: "A is cheaper than B" for "B is cheaper than A".
   const sides = (words: readonly Word[], said: (w: Word) => boolean): { left: Set<string>; right: Set<string> } | null => {

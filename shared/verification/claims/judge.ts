@@ -71,8 +71,16 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
   const findings: Finding[] = [];
   const supportedByWords = (o: number | null): boolean => o !== null && o >= SUPPORT_OVERLAP - 1e-9;
 
-  const clash = polarityClash(matches);
-  const opposite = oppositeWords(claimWords, coreWords, lexicon);
+  // A claim of several sentences is compared, for meaning, by the one that says most of the quote:
+  // its other sentences are other statements ("… no longer need …" elsewhere is no denial of "need").
+  const bySentence = new Map<number, number>();
+  for (const m of matches) if (m.where === 'core') bySentence.set(m.word.sentence, (bySentence.get(m.word.sentence) ?? 0) + 1);
+  const focus = [...bySentence.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
+  const focusWords = claimWords.filter((w) => w.sentence === focus);
+  const focusMatches = matches.filter((m) => m.word.sentence === focus);
+
+  const clash = polarityClash(focusMatches);
+  const opposite = oppositeWords(focusWords, coreWords, lexicon, contextWords);
   if (opposite) {
     // The opposite word says the same thing with the other sign: it counts as said for the overlap.
     const i = matches.findIndex((m) => m.word === opposite.claim);
@@ -93,16 +101,16 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
       note: polarityNote(clash, { claim: firstNegator(claimWords), evidence: firstNegator(coreWords) }),
     });
   }
-  const roles = swappedRoles(claimWords, coreWords, matches, lexicon);
+  const roles = swappedRoles(focusWords, coreWords, focusMatches, lexicon);
   if (roles && opposite) {
     // Both turned round ("older … more likely than younger" for "younger … less likely than older"): the same statement.
     findings.splice(findings.findIndex((f) => f.code === 'direction'), 1);
   } else if (roles) findings.push(supportedByWords(overlap) ? roles : { ...roles, effect: 'weakens' });
   for (const f of [
-    modalityGap(claimWords, coreWords),
-    quantifierGap(claimWords, coreWords),
+    modalityGap(focusWords, coreWords),
+    quantifierGap(focusWords, coreWords),
     substitutedName(claimWords, coreWords, contextWords),
-    opposite || roles ? null : substitutedWord(claimWords, coreWords, matches, lexicon),
+    opposite || roles ? null : substitutedWord(focusWords, coreWords, focusMatches, lexicon),
     // Added words matter where most words are said: otherwise the low overlap says it all.
     supportedByWords(overlap) ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) : null,
   ]) {
