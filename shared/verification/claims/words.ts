@@ -91,27 +91,3 @@ export function readWords(text: string): Word[] {
   }
   return out;
 }
-
-/** The key words: content words (no stopwords, numbers or negation cues). */
-export function contentWords(words: readonly Word[]): Word[] {
-  return words.filter((w) => !w.minor);
-}
-
-/** Names of a text: runs of name words ("Project Leader", "Acme Corp"), as lowercase word lists. */
-export function names(words: readonly Word[]): Word[][] {
-  const out: Word[][] = [];
-  let run: Word[] = [];
-  let last = -2;
-  words.forEach((w, i) => {
-    if (w.name) {
-      if (i !== last + 1 && run.length > 0) {
-        out.push(run);
-        run = [];
-      }
-      run.push(w);
-      last = i;
-    }
-  });
-  if (run.length > 0) out.push(run);
-  return out;
-}
