@@ -122,7 +122,8 @@ export function quantifierGap(claim: readonly Word[], evidence: readonly Word[])
   const c = quantifiers(claim);
   const e = quantifiers(evidence);
   // "most" or "all" where the source says "few" or "a minority": the opposite proportion.
-  const fewWords = evidence.filter((w) => (w.word === 'few' || w.word === 'minority') && !w.negated);
+  // "a few" is "some", not "few".
+  const fewWords = evidence.filter((w, i) => ((w.word === 'few' && evidence[i - 1]?.word !== 'a') || w.word === 'minority') && !w.negated);
   if ((c.has('most') || c.has('all')) && fewWords.length > 0 && !quantifiers(evidence).has('most')) {
     return { code: 'quantifier', effect: 'contradicts', note: `the claim says "${c.has('most') ? 'most' : 'all'}"; the source says "${fewWords[0]?.word}"` };
   }
