@@ -458,7 +458,8 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
   const coreText = core ? quoteSentences(core, context) : context;
   const judged = judgeSupport({
     claim,
-    core: found && input.quote ? `${coreText}\n${input.quote}` : coreText,
+    // Bracketed words of the quote are the quoter's ([sic], [the Agreement]), not the source's.
+    core: found && input.quote ? `${coreText}\n${input.quote.replace(/\[[^\]]*\]/g, ' ')}` : coreText,
     context,
     lexicon: input.lexicon,
   });
