@@ -4,6 +4,8 @@
  * exact ranges of the source text.
  */
 
+import { markerClauses } from './clauses.ts';
+
 export interface Span {
   start: number;
   end: number;
@@ -169,20 +171,23 @@ export function sentenceAt(sentences: readonly Span[], at: number): Span | undef
 }
 
 /**
- * The claim of a marker at `at`: its sentence with markers removed. Each sentence is cleaned once
- * and its claim shared by every marker in it: an answer with thousands of markers in one long
- * "sentence" must not cost markers × sentence length.
+ * The claim of a marker at `at`: in a sentence with several markers, the clause that marker closes
+ * (see clauses.ts); else its sentence with markers removed. Each sentence is read once and its
+ * claims shared by every marker in it: an answer with thousands of markers in one long "sentence"
+ * must not cost markers × sentence length.
  */
 export function claimFinder(sentences: readonly Span[]): (at: number) => string | undefined {
-  const claims = new Map<Span, string>();
+  const claims = new Map<Span, { whole: string; byMarker: Map<number, string> }>();
   return (at) => {
     const sentence = sentenceAt(sentences, at);
     if (!sentence) return undefined;
-    let claim = claims.get(sentence);
-    if (claim === undefined) {
-      claim = stripMarkers(sentence.text);
-      claims.set(sentence, claim);
+    let read = claims.get(sentence);
+    if (read === undefined) {
+      const byMarker = new Map<number, string>();
+      for (const c of markerClauses(sentence.text)) byMarker.set(sentence.start + c.at, c.claim);
+      read = { whole: stripMarkers(sentence.text), byMarker };
+      claims.set(sentence, read);
     }
-    return claim;
+    return read.byMarker.get(at) ?? read.whole;
   };
 }

@@ -54,6 +54,9 @@ export const VerificationCitation = z.strictObject({
   /** The model judge's opinion, when it was asked (its verdict is its own; `verdict` is the combined one). */
   judge: JudgeOpinion.optional(),
   closest: VerificationClosest.optional(),
+  /** How firmly the checks back the verdict, and why (codes for tools, notes in plain words); absent for stored runs. */
+  confidence: Unit.optional(),
+  reasons: z.array(z.strictObject({ code: z.string(), note: z.string() })).optional(),
 });
 export type VerificationCitation = z.infer<typeof VerificationCitation>;
 

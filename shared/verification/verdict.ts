@@ -8,6 +8,9 @@ import { wordDiff, type DiffPart } from '../anchoring/context.ts';
 import { isCjkCode, normalise } from '../anchoring/normalise.ts';
 import { STOPWORDS } from '../anchoring/candidate-terms.ts';
 import type { CitationStatus } from './status.ts';
+import type { FindingCode } from './claims/checks.ts';
+import { judgeSupport, quoteSentences } from './claims/judge.ts';
+import type { Lexicon } from './lexicon.ts';
 
 export const CLAIM_VERDICTS = ['supported', 'weak', 'contradicted', 'not_found'] as const;
 export type ClaimVerdict = (typeof CLAIM_VERDICTS)[number];
@@ -31,13 +34,18 @@ export interface ClaimVerdictInput {
   misquotedText?: string | null;
   /** With `misquotedText`: the quote's numbers the source lacks there, and the source's own. */
   misquotedNumbers?: { quote: readonly string[]; source: readonly string[] } | null;
+  /** Senses and opposites of words (WordNet in the main process); without it, stems alone. */
+  lexicon?: Lexicon | undefined;
 }
 
 export interface ClaimVerdictResult {
   verdict: ClaimVerdict;
   /** How firmly the rules back this verdict, 0..1. */
   confidence: number;
+  /** The reasons in plain words (the notes of `findings`). */
   reasons: string[];
+  /** The reasons with their codes. */
+  findings: VerdictReason[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,26 +219,6 @@ export function keyTerms(text: string): string[] {
   return out;
 }
 
-function commonPrefix(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
-
-/** Whether a claim term appears among the evidence terms (same stem, or a long shared prefix). */
-function termPresent(term: string, evidence: ReadonlySet<string>): boolean {
-  if (evidence.has(term)) return true;
-  if (term.length < 5) return false;
-  for (const e of evidence) {
-    if (e.length < 5) continue;
-    if (commonPrefix(term, e) >= Math.max(5, Math.min(term.length, e.length) - 2)) return true;
-  }
-  return false;
-}
-
-const NEGATION = /\b(?:not|no|never|none|nor|cannot|without|neither)\b|n't\b/;
-
 function sameValue(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
@@ -370,10 +358,38 @@ function contradictionsAgainst(claim: string, text: string, context: string): st
   return out;
 }
 
+/** Why a verdict is what it is: a code (tooltips, exports, --json) and the same in plain words. */
+export interface VerdictReason {
+  code: VerdictReasonCode;
+  note: string;
+}
+
+export type VerdictReasonCode =
+  | 'source_unknown'
+  | 'quote_not_found'
+  | 'misquoted_number'
+  | 'number_differs'
+  | 'number_absent'
+  | 'partial_match'
+  | 'no_evidence'
+  | 'empty_claim'
+  | 'key_terms'
+  | 'low_overlap'
+  | 'numbers_present'
+  | FindingCode;
+
+/** The verdict's reasons as plain words, in order. */
+const result = (verdict: ClaimVerdict, confidence: number, findings: VerdictReason[]): ClaimVerdictResult => ({
+  verdict,
+  confidence: clamp01(confidence),
+  reasons: findings.map((f) => f.note),
+  findings,
+});
+
 export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
   const { status } = input;
   if (status === 'source_unknown') {
-    return { verdict: 'not_found', confidence: 0.95, reasons: ['no workspace source matches the cited source'] };
+    return result('not_found', 0.95, [{ code: 'source_unknown', note: 'no workspace source matches the cited source' }]);
   }
   if (status === 'not_found') {
     const misquoted = input.misquotedText?.trim();
@@ -386,25 +402,27 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
       const wrong = (input.misquotedNumbers?.quote ?? []).filter((n) => said.has(n));
       if (changes.length === 0 && wrong.length > 0) changes.push(`the claim says "${wrong.join(', ')}", the source says "${(input.misquotedNumbers?.source ?? []).join(', ')}"`);
       if (changes.length > 0) {
-        return { verdict: 'contradicted', confidence: 0.8, reasons: ['the quote misquotes a number of the source', ...changes] };
+        return result('contradicted', 0.8, [
+          { code: 'misquoted_number', note: 'the quote misquotes a number of the source' },
+          ...changes.map((note) => ({ code: 'number_differs' as const, note })),
+        ]);
       }
     }
-    return { verdict: 'not_found', confidence: 0.9, reasons: ["the quote was not found in the source's text"] };
+    return result('not_found', 0.9, [{ code: 'quote_not_found', note: "the quote was not found in the source's text" }]);
   }
   const context = input.context?.trim() ?? '';
   const core =
     input.matchText?.trim() ||
     (status === 'no_quote' ? '' : input.quote?.trim() ?? '');
   if (status === 'no_quote' && context.length === 0) {
-    return { verdict: 'weak', confidence: 0.2, reasons: ['the citation gives no quote and no context: support cannot be checked'] };
+    return result('weak', 0.2, [{ code: 'no_evidence', note: 'the citation gives no quote and no context: support cannot be checked' }]);
   }
   const evidence = `${core}\n${context}`;
   const claim = input.claim.trim();
   if (claim.length === 0) {
-    return { verdict: 'weak', confidence: 0.2, reasons: ['the claim is empty'] };
+    return result('weak', 0.2, [{ code: 'empty_claim', note: 'the claim is empty' }]);
   }
 
-  const reasons: string[] = [];
   const cNums = extractNumbers(claim);
   const eNums = extractNumbers(evidence);
   const contradictions: string[] = [];
@@ -425,49 +443,54 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
   const eDates = extractDates(evidence);
   for (const d of cDates) if (!dateCovered(d, eDates)) missing.push(d.raw);
 
-  const terms = keyTerms(claim);
+  const score = typeof input.score === 'number' ? clamp01(input.score) : 1;
+  const statusFactor = status === 'verified' ? 1 : status === 'verified_elsewhere' ? 0.95 : status === 'no_quote' ? 0.8 : 0.85;
+  const partial: VerdictReason = { code: 'partial_match', note: `the quote only partly matches the source (score ${score.toFixed(2)})` };
+
+  if (contradictions.length > 0) {
+    const why: VerdictReason[] = contradictions.map((note) => ({ code: 'number_differs', note }));
+    return result('contradicted', 0.85 * statusFactor, status === 'partial' ? [...why, partial] : why);
+  }
+
   // A found quote says in the quoter's spelling what the source says (its text may have lost
   // ligature letters, or carry the typos the match forgave): its words count as the source's.
   const found = status === 'verified' || status === 'verified_elsewhere';
-  const eTerms = new Set(keyTerms(found && input.quote ? `${evidence}\n${input.quote}` : evidence));
-  const present = terms.filter((t) => termPresent(t, eTerms));
-  const overlap = terms.length === 0 ? null : present.length / terms.length;
-
-  const coreNeg = NEGATION.test(normalise(core || context));
-  const claimNeg = NEGATION.test(normalise(claim));
-  const score = typeof input.score === 'number' ? clamp01(input.score) : 1;
-  const statusFactor = status === 'verified' ? 1 : status === 'verified_elsewhere' ? 0.95 : status === 'no_quote' ? 0.8 : 0.85;
-
-  if (contradictions.length > 0) {
-    reasons.push(...contradictions);
-    if (status === 'partial') reasons.push(`the quote only partly matches the source (score ${score.toFixed(2)})`);
-    return { verdict: 'contradicted', confidence: clamp01(0.85 * statusFactor), reasons };
-  }
-
-  if (overlap !== null) reasons.push(`key terms found: ${present.length}/${terms.length} (${pct(overlap)})`);
-  const weak = (why: string[], base = 0.3): ClaimVerdictResult => ({
-    verdict: 'weak',
-    confidence: clamp01(base + 0.3 * (overlap ?? 0)),
-    reasons: [...why, ...reasons],
+  const coreText = core ? quoteSentences(core, context) : context;
+  const judged = judgeSupport({
+    claim,
+    // Bracketed words of the quote are the quoter's ([sic], [the Agreement]), not the source's.
+    core: found && input.quote ? `${coreText}\n${input.quote.replace(/\[[^\]]*\]/g, ' ')}` : coreText,
+    context,
+    lexicon: input.lexicon,
   });
+  const overlap = judged.overlap;
+  const present = judged.matches.filter((m) => m.where !== null).length;
+  const termsNote: VerdictReason[] =
+    overlap === null ? [] : [{ code: 'key_terms', note: `key terms found: ${present}/${judged.matches.length} (${pct(overlap)}), synonyms and word forms counted` }];
+  const findings: VerdictReason[] = judged.findings.map((f) => ({ code: f.code, note: f.note }));
+  const weak = (why: VerdictReason[], base = 0.3): ClaimVerdictResult => result('weak', base + 0.3 * (overlap ?? 0), [...why, ...termsNote]);
 
-  if (status === 'partial') return weak([`the quote only partly matches the source (score ${score.toFixed(2)})`]);
-  if (missing.length > 0) return weak([`not in the evidence: ${missing.join(', ')}`]);
-  if (claimNeg !== coreNeg && (overlap ?? 0) >= 0.5) {
-    return weak([claimNeg ? 'the claim is negated but the evidence is not' : 'the evidence is negated but the claim is not']);
+  if (judged.verdict === 'contradicted') {
+    const firm = judged.findings.filter((f) => f.effect === 'contradicts').length;
+    return result('contradicted', (0.6 + 0.1 * firm + 0.1 * (overlap ?? 0)) * statusFactor, [...findings, ...termsNote]);
   }
+  if (status === 'partial') return weak([partial, ...findings]);
+  if (missing.length > 0) return weak([{ code: 'number_absent', note: `not in the evidence: ${missing.join(', ')}` }, ...findings]);
+  if (findings.length > 0) return weak(findings);
   const numbersChecked = cNums.length + cDates.length;
+  const numbersNote: VerdictReason[] = numbersChecked > 0 ? [{ code: 'numbers_present', note: 'every number and date of the claim appears in the evidence' }] : [];
   if (overlap === null) {
-    if (numbersChecked > 0) {
-      reasons.push('every number and date of the claim appears in the evidence');
-      return { verdict: 'supported', confidence: clamp01(0.6 * statusFactor * score), reasons };
-    }
-    return weak(['the claim has no key terms to compare'], 0.25);
+    if (numbersChecked > 0) return result('supported', 0.6 * statusFactor * score, numbersNote);
+    return weak([{ code: 'low_overlap', note: 'the claim has no key terms to compare' }], 0.25);
   }
-  if (overlap >= 0.6) {
-    if (numbersChecked > 0) reasons.push('every number and date of the claim appears in the evidence');
-    const confidence = clamp01((0.5 + 0.5 * overlap) * statusFactor * score);
-    return { verdict: 'supported', confidence, reasons };
-  }
-  return weak([`low key-term overlap with the evidence (${pct(overlap)})`]);
+  if (judged.verdict === 'supported') return result('supported', (0.5 + 0.5 * overlap) * statusFactor * score, [...termsNote, ...numbersNote]);
+  return weak([{ code: 'low_overlap', note: `low key-term overlap with the evidence (${pct(overlap)}): the evidence does not say most of what the claim says` }]);
+}
+
+/**
+ * Whether the evidence supports the claim, from the quote and its context alone (the quote taken
+ * as found): what a model judge's answer can be set beside. Pure; the lexicon is the caller's.
+ */
+export function judgeClaim(claim: string, quote: string, context: string, lexicon?: Lexicon): ClaimVerdictResult {
+  return claimVerdict({ claim, status: 'verified', quote, matchText: quote, context, lexicon });
 }

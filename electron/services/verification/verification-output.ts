@@ -107,6 +107,8 @@ export function outcomeToResultCitation(o: CitationOutcome, opinion: JudgeOpinio
     score: o.score,
     match: m && o.source ? verificationMatch(o.source, m.segment, { start: m.start, end: m.end, spans: !!m.endSegment, method: m.method, text: m.text }) : null,
     notes: o.notes,
+    confidence: Math.max(0, Math.min(1, o.confidence)),
+    reasons: o.reasons.map((r) => ({ code: r.code, note: r.note })),
   };
   if (opinion) item.judge = opinion;
   const c = o.closest;

@@ -7,7 +7,7 @@ import { candidateTerms, searchableQuote, type QuoteHint, type QuoteMatch } from
 import type { ClaimedLocator, ImportedAnswer, SourceRef } from '../../../shared/imports/model.ts';
 import { splitSentences } from '../../../shared/imports/sentences.ts';
 import type { VerificationResult, VerificationRiskFlag } from '../../../shared/verification/result-schema.ts';
-import { citationStatus, claimVerdict, keyTerms, summariseLedger, VERIFIED_SCORE, type CitationStatus, type ClaimVerdict } from '../../../shared/verification/index.ts';
+import { citationStatus, claimVerdict, keyTerms, summariseLedger, VERIFIED_SCORE, type CitationStatus, type ClaimVerdict, type VerdictReason } from '../../../shared/verification/index.ts';
 import type { AnchoringStore, SourceRefRow } from '../store/anchoring-store.ts';
 import type { SearchStore } from '../store/search-store.ts';
 import type { SegmentRow } from '../store/sources-store.ts';
@@ -15,6 +15,7 @@ import { lineOf, toAnchorSegment, type AnchorSegment } from './anchor-segment.ts
 import { SourceAnchorer, type AnchorResult } from './anchor-in-source.ts';
 import { describeLocator, diffNote, gapNotes, whereIs } from './outcome-notes.ts';
 import { sentenceContext } from './sentence-context.ts';
+import { wordNetLexicon } from './wordnet-lexicon.ts';
 import { describeReference, referenceText } from './source-names.ts';
 import { newestVersion } from './source-lineage.ts';
 import { SourceResolver } from './source-resolver.ts';
@@ -55,6 +56,8 @@ export interface CitationOutcome {
   unknownReference: string | null;
   match: QuoteMatch<AnchorSegment> | null;
   notes: string[];
+  /** The verdict's reasons with their codes (their notes are among `notes`). */
+  reasons: VerdictReason[];
   sourceOutdated: boolean;
   /** The text the verdict was judged on (found text and its sentence context), for the model judge. */
   evidence: string | null;
@@ -170,7 +173,7 @@ export class Verifier {
     if (!source) {
       notes.push(`no workspace source matches ${describeReference(c.sourceRef)}: ingest the cited document and verify again`);
       const v = claimVerdict({ claim: c.claim, status: 'source_unknown' });
-      return { ...base, status: 'source_unknown', verdict: v.verdict, score: 0, confidence: v.confidence, source: null, unknownReference: referenceText(c.sourceRef), match: null, notes, sourceOutdated: false, evidence: null, closest: null };
+      return { ...base, status: 'source_unknown', verdict: v.verdict, score: 0, confidence: v.confidence, source: null, unknownReference: referenceText(c.sourceRef), match: null, notes, reasons: v.findings, sourceOutdated: false, evidence: null, closest: null };
     }
 
     const newer = this.newestVersion(source.id);
@@ -217,7 +220,7 @@ export class Verifier {
       const claimedEnd = c.locator.lineEnd ?? c.locator.line;
       if (last < c.locator.line - 1 || first > claimedEnd + 1) status = 'verified_elsewhere';
     }
-    const v = claimVerdict({ claim: c.claim, status, score: match?.score ?? null, matchText: match?.text ?? null, quote, context, misquotedText: misquote?.text ?? null, misquotedNumbers: misquote?.numberMismatch ?? null });
+    const v = claimVerdict({ claim: c.claim, status, score: match?.score ?? null, matchText: match?.text ?? null, quote, context, misquotedText: misquote?.text ?? null, misquotedNumbers: misquote?.numberMismatch ?? null, lexicon: wordNetLexicon() });
     const claimedText = describeLocator(c.locator);
     if (match) {
       if (status === 'verified_elsewhere') notes.push(`found on ${whereIs(match)}${claimedText ? `, not at the claimed ${claimedText}` : ''}`);
@@ -253,7 +256,7 @@ export class Verifier {
     }
     // The sentences around the found text hold it; without them, the found text alone.
     const evidence = context?.trim() || match?.text.trim() || null;
-    return { ...base, status, verdict: v.verdict, score: match ? Math.max(0, Math.min(1, match.score)) : 0, confidence: v.confidence, source, unknownReference: null, match, notes, sourceOutdated: newer !== null, evidence, closest };
+    return { ...base, status, verdict: v.verdict, score: match ? Math.max(0, Math.min(1, match.score)) : 0, confidence: v.confidence, source, unknownReference: null, match, notes, reasons: v.findings, sourceOutdated: newer !== null, evidence, closest };
   }
 
   /** Every citation of an answer, plus the ledger summary and risk flags. */

@@ -77,7 +77,9 @@ staff may not work more than 48 hours a week [S3].
     expect(d.answer.question).toBe('What are the leave and overtime rules?');
     expect(statuses(d)).toEqual({ '1': 'verified', '2': 'verified', S3: 'verified_elsewhere' });
     expect(d.citations[2]?.result?.page).toBe(2);
-    expect(d.citations[2]?.claim).toBe('Overtime must be approved in writing, and staff may not work more than 48 hours a week.');
+    // Two markers in one sentence: each citation claims its own clause.
+    expect(d.citations[1]?.claim).toBe('Overtime must be approved in writing.');
+    expect(d.citations[2]?.claim).toBe('Staff may not work more than 48 hours a week.');
   });
 
   it('evidence ledger', async () => {

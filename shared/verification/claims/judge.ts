@@ -1,0 +1,126 @@
+/**
+ * The meaning checks of a claim against its evidence, combined: which key words the evidence says
+ * (stems and senses, so a faithful paraphrase holds), then polarity, direction, roles, modality,
+ * quantifiers, names and added content. Numbers and dates are checked before, by verdict.ts.
+ */
+import { normalise } from '../../anchoring/normalise.ts';
+import { NO_LEXICON, type Lexicon } from '../lexicon.ts';
+import {
+  addedContent,
+  firstNegator,
+  modalityGap,
+  oppositeWords,
+  polarityClash,
+  polarityNote,
+  quantifierGap,
+  substitutedName,
+  substitutedWord,
+  unsaidVerb,
+  swappedRoles,
+  type Finding,
+} from './checks.ts';
+import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
+import { readWords } from './words.ts';
+
+/** Share of key words the evidence must say for a claim to be supported. */
+export const SUPPORT_OVERLAP = 0.6;
+
+export interface SupportInput {
+  claim: string;
+  /** The quote's own sentence(s) in the source (or the quote alone). */
+  core: string;
+  /** The text around it. */
+  context: string;
+  lexicon?: Lexicon | undefined;
+}
+
+export interface SupportJudgement {
+  verdict: 'supported' | 'weak' | 'contradicted';
+  findings: Finding[];
+  /** Share of the claim's key words the evidence says; null when the claim has none. */
+  overlap: number | null;
+  matches: TermMatch[];
+}
+
+/**
+ * The sentence(s) of `context` that hold `quote`, or the quote itself when the context does not
+ * hold it: a claim paraphrases the quote's sentence, not the paragraph around it.
+ */
+export function quoteSentences(quote: string, context: string): string {
+  const q = normalise(quote).replace(/\s+/g, ' ').trim();
+  if (!q || !context) return quote;
+  const flat = context.replace(/\s+/g, ' ');
+  const at = normalise(flat).indexOf(q);
+  if (at < 0) return quote;
+  // normalise keeps lengths for Latin text; where it does not, the quote alone is the core.
+  if (normalise(flat).length !== flat.length) return quote;
+  let a = at;
+  while (a > 0 && !/[.!?]/.test(flat[a - 1] ?? '')) a--;
+  let b = at + q.length;
+  while (b < flat.length && !/[.!?]/.test(flat[b] ?? '')) b++;
+  return flat.slice(a, Math.min(flat.length, b + 1)).trim();
+}
+
+export function judgeSupport(input: SupportInput): SupportJudgement {
+  const lexicon = input.lexicon ?? NO_LEXICON;
+  const claimWords = readWords(input.claim);
+  const coreWords = readWords(input.core);
+  const contextWords = readWords(input.context);
+  const matches = matchTerms(claimWords, coreWords, contextWords, lexicon);
+  let overlap = overlapOf(matches);
+  const findings: Finding[] = [];
+  const supportedByWords = (o: number | null): boolean => o !== null && o >= SUPPORT_OVERLAP - 1e-9;
+
+  // A claim of several sentences is compared, for meaning, by the one that says most of the quote:
+  // its other sentences are other statements ("… no longer need …" elsewhere is no denial of "need").
+  const bySentence = new Map<number, number>();
+  for (const m of matches) if (m.where === 'core') bySentence.set(m.word.sentence, (bySentence.get(m.word.sentence) ?? 0) + 1);
+  const focus = [...bySentence.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 0;
+  const focusWords = claimWords.filter((w) => w.sentence === focus);
+  const focusMatches = matches.filter((m) => m.word.sentence === focus);
+
+  const clash = polarityClash(focusMatches);
+  const opposite = oppositeWords(focusWords, coreWords, lexicon, contextWords);
+  if (opposite) {
+    // The opposite word says the same thing with the other sign: it counts as said for the overlap.
+    const i = matches.findIndex((m) => m.word === opposite.claim);
+    if (i >= 0 && matches[i]?.where === null) overlap = overlapOf(matches.map((m, k) => (k === i ? { ...m, where: 'core' as const } : m)));
+  }
+  if (opposite && clash) {
+    // Two turns make the same statement: "banned" for "not allowed", "failed to rise" for "fell".
+  } else if (opposite) {
+    findings.push({
+      code: 'direction',
+      effect: supportedByWords(overlap) ? 'contradicts' : 'weakens',
+      note: `the claim says "${opposite.claim.word}"; the source says the opposite, "${opposite.evidence.word}"`,
+    });
+  } else if (clash) {
+    findings.push({
+      code: 'polarity',
+      effect: supportedByWords(overlap) ? 'contradicts' : 'weakens',
+      note: polarityNote(clash, { claim: firstNegator(claimWords), evidence: firstNegator(coreWords) }),
+    });
+  }
+  const roles = swappedRoles(focusWords, coreWords, focusMatches, lexicon);
+  if (roles && opposite) {
+    // Both turned round ("older … more likely than younger" for "younger … less likely than older"): the same statement.
+    findings.splice(findings.findIndex((f) => f.code === 'direction'), 1);
+  } else if (roles) findings.push(supportedByWords(overlap) ? roles : { ...roles, effect: 'weakens' });
+  for (const f of [
+    modalityGap(focusWords, coreWords),
+    quantifierGap(focusWords, coreWords),
+    substitutedName(claimWords, coreWords, contextWords),
+    opposite || roles ? null : substitutedWord(focusWords, coreWords, focusMatches, lexicon),
+    // Added words matter where most words are said: otherwise the low overlap says it all.
+    supportedByWords(overlap) ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) : null,
+  ]) {
+    if (f) findings.push(f);
+  }
+
+  const verdict = findings.some((f) => f.effect === 'contradicts')
+    ? 'contradicted'
+    : findings.length > 0 || !supportedByWords(overlap)
+      ? 'weak'
+      : 'supported';
+  return { verdict, findings, overlap, matches };
+}
