@@ -44,6 +44,12 @@ export const ERROR_CODES = [
   'TEXT_ENCODING_DETECTED',
   'EXTRACTION_TIMEOUT',
   'EXTRACTION_FAILED',
+  /** A warning: pages without a text layer were read by OCR (their text may hold misreadings). */
+  'PDF_OCR_TEXT',
+  /** OCR was asked for in a language whose model is not installed. */
+  'OCR_LANGUAGE_MISSING',
+  /** The OCR engine failed on a page (that page is stored without text, with this warning). */
+  'OCR_FAILED',
   // answers and verification
   'ANSWER_FORMAT_UNKNOWN',
   'ANSWER_INVALID',

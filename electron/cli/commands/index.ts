@@ -5,6 +5,7 @@ import { checkCommand } from './check.ts';
 import { exportCommand } from './export.ts';
 import { infoCommand } from './info.ts';
 import { ingestCommand } from './ingest.ts';
+import { ocrCommand } from './ocr.ts';
 import { relinkCommand } from './relink.ts';
 import { reportCommand } from './report.ts';
 import { restrictCommand } from './restrict.ts';
@@ -13,4 +14,4 @@ import { sourcesCommand } from './sources.ts';
 import { verifyCommand } from './verify.ts';
 
 /** Every evidesk command, in the order the usage text lists them. */
-export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, verifyCommand, askCommand, auditCommand, exportCommand, reportCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, ocrCommand, verifyCommand, askCommand, auditCommand, exportCommand, reportCommand];

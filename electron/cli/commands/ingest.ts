@@ -2,11 +2,14 @@ import path from 'node:path';
 import { call, EXIT, flagString, type Command } from '../command.ts';
 import { skippedSentence } from '../../../shared/domain/skipped.ts';
 import { table } from '../table.ts';
+import { ocrLanguages } from './ocr.ts';
 
 export const ingestCommand: Command = {
   name: 'ingest',
-  usage: 'ingest PATH… [--password P] [--follow-symlinks]   add files and folders (recursive); a table per file',
-  valueFlags: ['password'],
+  usage:
+    'ingest PATH… [--password P] [--follow-symlinks] [--no-ocr] [--ocr-lang eng+deu]   add files and folders (recursive);\n' +
+    '                                a table per file; scanned PDF pages are read by OCR (English unless --ocr-lang)',
+  valueFlags: ['password', 'ocr-lang'],
   run: async (ctx) => {
     const { services, json, io, args } = ctx;
     if (args.positionals.length === 0) {
@@ -15,10 +18,14 @@ export const ingestCommand: Command = {
     }
     const password = flagString(ctx, 'password');
     const followSymlinks = args.flags.has('follow-symlinks');
+    const noOcr = args.flags.has('no-ocr');
+    const languages = ocrLanguages(flagString(ctx, 'ocr-lang'));
     const result = await call(services, 'sources.ingest', {
       paths: args.positionals,
       ...(password !== undefined ? { password } : {}),
       ...(followSymlinks ? { followSymlinks } : {}),
+      ...(noOcr ? { ocr: false } : {}),
+      ...(languages ? { ocrLanguages: languages } : {}),
     });
     if (json) io.out(JSON.stringify(result, null, 2));
     else {

@@ -3,6 +3,9 @@ import type { Warning } from '../../../../shared/contract/schemas.ts';
 import { assessText } from '../../../../shared/text/text-quality.ts';
 import type { ExtractContext, ExtractedDocument, ExtractedSegment } from '../extracted.ts';
 import { loadPdfjs, PDFJS_ASSETS, PDFJS_VERSION, TEXT_CONTENT_OPTIONS } from '../pdfjs.ts';
+import { releaseEngine } from '../ocr/ocr-engine.ts';
+import { DEFAULT_OCR_LANGUAGES } from '../ocr/ocr-languages.ts';
+import { ocrPdfPage, type OcrOptions } from '../ocr/ocr-page.ts';
 
 export interface PdfExtractOptions extends ExtractContext {
   /** 1-based inclusive page range, so several workers can share one long PDF. */
@@ -10,6 +13,8 @@ export interface PdfExtractOptions extends ExtractContext {
   lastPage?: number;
   /** Refuse (PDF_TOO_MANY_PAGES) a PDF with more pages than this, before reading any page. */
   maxPages?: number;
+  /** OCR of pages without a text layer: on (English) unless false. */
+  ocr?: OcrOptions | false;
 }
 
 export function looksLikePdf(bytes: Uint8Array): boolean {
@@ -71,6 +76,14 @@ export interface PdfPart {
   unusablePages: number[];
   /** Filled-in form fields per page: their values are drawn by widgets, not in the text layer. */
   formFields: { page: number; count: number }[];
+  /** Scanned pages whose words OCR recognised, with the mean word confidence (0–100). */
+  ocrPages?: { page: number; confidence: number }[];
+  /** Scanned pages on which OCR failed (each with the reason). */
+  ocrFailed?: { page: number; reason: string }[];
+  /** The OCR method used, when any page was recognised. */
+  ocrMethod?: string;
+  /** OCR was turned off for this ingestion. */
+  ocrOff?: boolean;
 }
 
 async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
@@ -147,7 +160,9 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
     const labels = await doc.getPageLabels().catch(() => null);
     const meta = await doc.getMetadata().catch(() => null);
     const info = (meta?.info ?? {}) as { Title?: unknown; IsAcroFormPresent?: unknown };
-    const part: PdfPart = { pageCount, title: null, segments: [], scannedPages: [], failedPages: [], unusablePages: [], formFields: [] };
+    const part: PdfPart = { pageCount, title: null, segments: [], scannedPages: [], failedPages: [], unusablePages: [], formFields: [], ocrPages: [], ocrFailed: [] };
+    const ocr = ctx.ocr === false ? null : (ctx.ocr ?? { languages: DEFAULT_OCR_LANGUAGES });
+    if (!ocr) part.ocrOff = true;
     for (let n = first; n <= last; n++) {
       if (ctx.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${ctx.fileName} was cancelled.`);
       const seg: ExtractedSegment = { text: '', page: n, itemStarts: [], blockType: 'page' };
@@ -169,6 +184,7 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
         if (text.trim().length === 0 && (await pageHasImages(page, pdfjs.OPS))) {
           seg.noTextLayer = true;
           part.scannedPages.push(n);
+          if (ocr) await recognisePage(page, seg, part, ocr, ctx, pageCount);
         } else if (assessText(text).unusable) {
           part.unusablePages.push(n);
         }
@@ -191,6 +207,24 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
     return part;
   } finally {
     await task.destroy().catch(() => undefined);
+    await releaseEngine();
+  }
+}
+
+/** A scanned page's text from OCR, into its segment; a failure is recorded, never fatal. */
+async function recognisePage(page: Parameters<typeof ocrPdfPage>[0], seg: ExtractedSegment, part: PdfPart, ocr: OcrOptions, ctx: PdfExtractOptions, pageCount: number): Promise<void> {
+  ctx.onProgress?.(seg.page ?? 0, pageCount, 'ocr');
+  try {
+    const result = await ocrPdfPage(page, ocr, ctx.signal);
+    part.ocrMethod = result.method;
+    if (result.wordCount === 0) return;
+    seg.text = result.text;
+    seg.itemStarts = result.itemStarts;
+    seg.ocr = { method: result.method, confidence: result.confidence, boxes: result.boxes };
+    part.ocrPages?.push({ page: seg.page ?? 0, confidence: result.confidence ?? 0 });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'CANCELLED') throw new AppError('CANCELLED', `Ingestion of ${ctx.fileName} was cancelled.`);
+    part.ocrFailed?.push({ page: seg.page ?? 0, reason: e instanceof Error ? e.message : String(e) });
   }
 }
 
@@ -198,7 +232,6 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
 export function mergePdfParts(parts: PdfPart[], fileName: string): ExtractedDocument {
   const segments = parts.flatMap((p) => p.segments).sort((a, b) => (a.page ?? 0) - (b.page ?? 0));
   const pageCount = parts[0]?.pageCount ?? 0;
-  const scanned = parts.flatMap((p) => p.scannedPages);
   const failed = parts.flatMap((p) => p.failedPages);
   const unusable = parts.flatMap((p) => p.unusablePages);
   const withText = segments.filter((s) => s.text.trim().length > 0).length;
@@ -209,13 +242,7 @@ export function mergePdfParts(parts: PdfPart[], fileName: string): ExtractedDocu
       { pages: unusable.slice(0, 50) },
     );
   }
-  const warnings: Warning[] = [];
-  if (scanned.length > 0) {
-    warnings.push({
-      code: 'PDF_NO_TEXT_LAYER',
-      message: `${fileName}: ${scanned.length} of ${pageCount} pages have no text layer (scanned images; no OCR yet): ${pageList(scanned)}. Quotes on them cannot be verified.`,
-    });
-  }
+  const warnings: Warning[] = ocrWarnings(parts, fileName, pageCount);
   if (unusable.length > 0) {
     warnings.push({
       code: 'TEXT_LAYER_UNUSABLE',
@@ -237,7 +264,45 @@ export function mergePdfParts(parts: PdfPart[], fileName: string): ExtractedDocu
     });
   }
   const title = parts.find((p) => p.title !== null)?.title ?? null;
-  return { kind: 'pdf', method: `pdfjs-text@${PDFJS_VERSION}`, title, pageCount, segments, warnings };
+  const ocrMethod = parts.find((p) => (p.ocrPages?.length ?? 0) > 0)?.ocrMethod;
+  const method = `pdfjs-text@${PDFJS_VERSION}${ocrMethod ? ` + ocr ${ocrMethod}` : ''}`;
+  return { kind: 'pdf', method, title, pageCount, segments, warnings };
+}
+
+/** What happened to the pages without a text layer: read by OCR, OCR found nothing or failed, or OCR was off. */
+function ocrWarnings(parts: PdfPart[], fileName: string, pageCount: number): Warning[] {
+  const scanned = parts.flatMap((p) => p.scannedPages);
+  if (scanned.length === 0) return [];
+  const read = parts.flatMap((p) => p.ocrPages ?? []);
+  const failed = parts.flatMap((p) => p.ocrFailed ?? []);
+  const readSet = new Set(read.map((r) => r.page));
+  const failedSet = new Set(failed.map((f) => f.page));
+  const off = parts.some((p) => p.ocrOff === true);
+  const warnings: Warning[] = [];
+  if (read.length > 0) {
+    const mean = Math.round(read.reduce((sum, r) => sum + r.confidence, 0) / read.length);
+    warnings.push({
+      code: 'PDF_OCR_TEXT',
+      message: `${fileName}: ${read.length} of ${pageCount} pages are scans without a text layer; their text was recognised by OCR (mean confidence ${mean}%): ${pageList(read.map((r) => r.page))}. Quotes on them are matched allowing for misread characters.`,
+    });
+  }
+  if (failed.length > 0) {
+    warnings.push({
+      code: 'OCR_FAILED',
+      message: `${fileName}: OCR failed on ${failed.length} scanned pages (${pageList(failed.map((f) => f.page))}: ${failed[0]?.reason ?? ''}). They are stored without text; run OCR again for this source (evidesk ocr).`,
+    });
+  }
+  const empty = scanned.filter((p) => !readSet.has(p) && !failedSet.has(p));
+  if (empty.length > 0) {
+    const why = off
+      ? 'OCR was turned off for this ingestion; run it with evidesk ocr, or ingest again without --no-ocr'
+      : 'OCR found no words on them';
+    warnings.push({
+      code: 'PDF_NO_TEXT_LAYER',
+      message: `${fileName}: ${empty.length} of ${pageCount} pages have no text layer (scanned images; ${why}): ${pageList(empty)}. Quotes on them cannot be verified.`,
+    });
+  }
+  return warnings;
 }
 
 /** The whole PDF in this thread (the pool splits long ones across workers instead). */
