@@ -3,11 +3,12 @@
  * install), started at the first page that needs it and kept for the child's life, so its memory
  * (about 100 MB with a model loaded) is paid once per child, not per page or per document.
  *
- * The models come from the installed data packages as bytes (ocr-languages.ts): tesseract.js is
- * given the model data itself, a local langPath and cacheMethod 'none', so it has nothing to fetch.
+ * The models come from the installed data packages (ocr-languages.ts): tesseract.js is given a
+ * local langPath holding them and cacheMethod 'none', so it has nothing to fetch.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../../../shared/contract/errors.ts';
 import type { OcrParagraphs } from '../../../../shared/ocr/ocr-text.ts';
@@ -42,7 +43,7 @@ interface TessWorker {
   terminate(): Promise<unknown>;
 }
 interface TesseractModule {
-  createWorker(langs: { code: string; data: Uint8Array }[], oem: number, options: object): Promise<TessWorker>;
+  createWorker(langs: string, oem: number, options: object): Promise<TessWorker>;
 }
 
 /** tesseract's LSTM-only engine mode: the models packaged are LSTM models. */
@@ -61,15 +62,35 @@ export async function releaseEngine(): Promise<void> {
   if (!keepBetweenDocuments) await dropWorker();
 }
 
-function startWorker(languages: readonly string[]): Promise<TessWorker> {
-  const tesseract = require('tesseract.js') as TesseractModule;
-  const langs = languages.map((code) => {
+/**
+ * One folder holding every model asked for, as tesseract.js wants (`langPath/<code>.traineddata.gz`):
+ * a single language's own package folder, or for several a private temporary folder of links to
+ * (or copies of) the packaged files.
+ */
+function modelDir(languages: readonly string[]): string {
+  const files = languages.map((code) => {
     const file = languageModelFile(code);
     if (!file) throw new AppError('OCR_LANGUAGE_MISSING', `OCR has no model for "${code}".`);
-    return { code, data: new Uint8Array(fs.readFileSync(file)) };
+    return { code, file };
   });
-  const langPath = path.dirname(languageModelFile(languages[0] ?? 'eng') ?? '.');
-  return tesseract.createWorker(langs, OEM_LSTM_ONLY, { langPath, cacheMethod: 'none', gzip: true, logger: () => undefined, errorHandler: () => undefined });
+  if (files.length === 1 && files[0]) return path.dirname(files[0].file);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-ocr-models-'));
+  for (const { code, file } of files) {
+    const target = path.join(dir, `${code}.traineddata.gz`);
+    try {
+      fs.symlinkSync(file, target);
+    } catch {
+      fs.copyFileSync(file, target);
+    }
+  }
+  return dir;
+}
+
+function startWorker(languages: readonly string[]): Promise<TessWorker> {
+  const tesseract = require('tesseract.js') as TesseractModule;
+  // A local folder, cacheMethod 'none': tesseract.js reads the files and never goes to the network.
+  const langPath = modelDir(languages);
+  return tesseract.createWorker(languages.join('+'), OEM_LSTM_ONLY, { langPath, cacheMethod: 'none', gzip: true, logger: () => undefined, errorHandler: () => undefined });
 }
 
 function worker(languages: readonly string[]): Promise<TessWorker> {
