@@ -5,6 +5,9 @@
  * and an export can box a quote on it.
  */
 
+/** How a verifier note about a match on OCR text begins (the review card says "on OCR text" from it). */
+export const OCR_NOTE_PREFIX = 'found on OCR text';
+
 /** [x0, y0, x1, y1] as fractions of the displayed page (its /Rotate applied), top-left origin. */
 export type OcrBox = [number, number, number, number];
 

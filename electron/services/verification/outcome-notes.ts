@@ -1,6 +1,7 @@
 /** How a citation's outcome is explained: locators in words, where a match is, what it leaves out, a word diff. */
 import { wordDiff, type QuoteMatch } from '../../../shared/anchoring/index.ts';
 import type { ClaimedLocator } from '../../../shared/imports/model.ts';
+import { OCR_NOTE_PREFIX } from '../../../shared/ocr/ocr-text.ts';
 import { lineOf, type AnchorSegment } from './anchor-segment.ts';
 
 function pageWord(m: { page?: number; endPage?: number }): string {
@@ -71,6 +72,6 @@ export function ocrNote(m: QuoteMatch<AnchorSegment>): string | null {
   if (parts.length === 0) return null;
   const confidences = parts.map((s) => s.ocrConfidence).filter((c): c is number => typeof c === 'number');
   const confidence = confidences.length > 0 ? ` (recognition confidence ${Math.round(Math.min(...confidences))}%)` : '';
-  const exact = m.method === 'exact' ? '' : '; differences may be misreadings of the scan rather than of the quote: check the highlighted page image';
-  return `found on OCR text of a scanned page${confidence}${exact}`;
+  const exact = m.method !== 'fuzzy' ? '' : '; differences may be misreadings of the scan rather than of the quote: check the highlighted page image';
+  return `${OCR_NOTE_PREFIX} of a scanned page${confidence}${exact}`;
 }
