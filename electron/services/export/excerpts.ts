@@ -86,7 +86,9 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
       if (!seg) continue;
       // A quote over a page break: its first page's part.
       const end = place.endAt === place.at ? place.end : (place.firstEnd ?? seg.text.length);
-      const work = pdf.excerpt({ page: place.at, pageLabel: seg.page_label, pageText: seg.text, start: place.start, end }).catch(failed);
+      // A scan read by OCR is boxed from its word boxes (pdf.js reads no text there).
+      const ocr = seg.ocr_boxes && seg.item_starts ? { ocr: { itemStarts: JSON.parse(seg.item_starts) as number[], boxes: JSON.parse(seg.ocr_boxes) as [number, number, number, number][] } } : {};
+      const work = pdf.excerpt({ page: place.at, pageLabel: seg.page_label, pageText: seg.text, start: place.start, end, ...ocr }).catch(failed);
       out.set(c.id, await withTimeLimit(work, EXCERPT_TIME_LIMIT_MS, what));
     }
   } finally {
