@@ -20,11 +20,20 @@ const MODEL_DIR = '4.0.0_best_int';
 /** tesseract's language codes: three letters, some with a script suffix (chi_sim, deu_latf). */
 const CODE = /^[a-z]{3}(?:_[a-z]{3,4})?$/;
 
+/** The packaged models, named literally so that packaging (asarUnpack) sees them as the worker's. */
+const PACKAGED: Record<string, () => string> = {
+  eng: () => require.resolve('@tesseract.js-data/eng/package.json'),
+  deu: () => require.resolve('@tesseract.js-data/deu/package.json'),
+  fra: () => require.resolve('@tesseract.js-data/fra/package.json'),
+  chi_sim: () => require.resolve('@tesseract.js-data/chi_sim/package.json'),
+};
+
 /** Where a language's gzipped model is, or null when its package is not installed. */
 export function languageModelFile(code: string): string | null {
   if (!CODE.test(code)) return null;
   try {
-    const dir = path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`));
+    const manifest = PACKAGED[code]?.() ?? require.resolve(`@tesseract.js-data/${code}/package.json`);
+    const dir = path.dirname(manifest);
     const file = path.join(dir, MODEL_DIR, `${code}.traineddata.gz`);
     return fs.existsSync(file) ? file : null;
   } catch {
