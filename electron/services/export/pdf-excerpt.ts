@@ -78,6 +78,7 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
     cMapUrl: PDFJS_ASSETS.cMapUrl,
     cMapPacked: true,
     standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
+    wasmUrl: PDFJS_ASSETS.wasmUrl,
     verbosity: pdfjs.VerbosityLevel.ERRORS,
   });
   const close = () => task.destroy().catch(() => undefined);

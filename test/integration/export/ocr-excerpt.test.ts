@@ -31,6 +31,7 @@ describe('excerpts of quotes on scanned pages', () => {
     const result = await renderPdfExcerpt({ bytes, page: 1, pageLabel: null, pageText, start: 8, end: 16, ocr });
     if (!('excerpt' in result)) throw new Error(result.note);
     const { excerpt } = result;
+    if (!('image' in excerpt)) throw new Error('a PDF excerpt is an image');
     expect(excerpt.caption).toContain('quote boxed from the OCR text of this scan');
     expect(excerpt.boxes).toHaveLength(1);
     const box = excerpt.boxes[0] ?? { x: 0, y: 0, width: 0, height: 0 };

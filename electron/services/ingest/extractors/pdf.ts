@@ -107,6 +107,7 @@ async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
       cMapUrl: PDFJS_ASSETS.cMapUrl,
       cMapPacked: true,
       standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
+      wasmUrl: PDFJS_ASSETS.wasmUrl,
       verbosity: pdfjs.VerbosityLevel.ERRORS,
     });
     try {
@@ -269,6 +270,9 @@ export function mergePdfParts(parts: PdfPart[], fileName: string): ExtractedDocu
   return { kind: 'pdf', method, title, pageCount, segments, warnings };
 }
 
+/** A page read with a mean word confidence under this is named in the warning as doubtful. */
+const POOR_OCR_CONFIDENCE = 60;
+
 /** What happened to the pages without a text layer: read by OCR, OCR found nothing or failed, or OCR was off. */
 function ocrWarnings(parts: PdfPart[], fileName: string, pageCount: number): Warning[] {
   const scanned = parts.flatMap((p) => p.scannedPages);
@@ -281,9 +285,11 @@ function ocrWarnings(parts: PdfPart[], fileName: string, pageCount: number): War
   const warnings: Warning[] = [];
   if (read.length > 0) {
     const mean = Math.round(read.reduce((sum, r) => sum + r.confidence, 0) / read.length);
+    const poor = read.filter((r) => r.confidence < POOR_OCR_CONFIDENCE).map((r) => r.page);
+    const poorNote = poor.length > 0 ? ` OCR was unsure of pages ${pageList(poor)} (confidence under ${POOR_OCR_CONFIDENCE}%): they may be sideways, upside down or a poor scan; quotes there may not be found.` : '';
     warnings.push({
       code: 'PDF_OCR_TEXT',
-      message: `${fileName}: ${read.length} of ${pageCount} pages are scans without a text layer; their text was recognised by OCR (mean confidence ${mean}%): ${pageList(read.map((r) => r.page))}. Quotes on them are matched allowing for misread characters.`,
+      message: `${fileName}: ${read.length} of ${pageCount} pages are scans without a text layer; their text was recognised by OCR (mean confidence ${mean}%): ${pageList(read.map((r) => r.page))}. Quotes on them are matched allowing for misread characters.${poorNote}`,
     });
   }
   if (failed.length > 0) {
