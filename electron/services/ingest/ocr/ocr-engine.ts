@@ -62,6 +62,8 @@ export async function releaseEngine(): Promise<void> {
   if (!keepBetweenDocuments) await dropWorker();
 }
 
+const TEMP_PREFIX = 'evidesk-ocr-models-';
+
 /**
  * One folder holding every model asked for, as tesseract.js wants (`langPath/<code>.traineddata.gz`):
  * a single language's own package folder, or for several a private temporary folder of links to
@@ -74,7 +76,7 @@ function modelDir(languages: readonly string[]): string {
     return { code, file };
   });
   if (files.length === 1 && files[0]) return path.dirname(files[0].file);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-ocr-models-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
   for (const { code, file } of files) {
     const target = path.join(dir, `${code}.traineddata.gz`);
     try {
@@ -90,7 +92,10 @@ function startWorker(languages: readonly string[]): Promise<TessWorker> {
   const tesseract = require('tesseract.js') as TesseractModule;
   // A local folder, cacheMethod 'none': tesseract.js reads the files and never goes to the network.
   const langPath = modelDir(languages);
-  return tesseract.createWorker(languages.join('+'), OEM_LSTM_ONLY, { langPath, cacheMethod: 'none', gzip: true, logger: () => undefined, errorHandler: () => undefined });
+  const started = tesseract.createWorker(languages.join('+'), OEM_LSTM_ONLY, { langPath, cacheMethod: 'none', gzip: true, logger: () => undefined, errorHandler: () => undefined });
+  // The models are read while the worker starts: a temporary folder of links can go then.
+  if (path.basename(langPath).startsWith(TEMP_PREFIX)) void started.finally(() => fs.rmSync(langPath, { recursive: true, force: true })).catch(() => undefined);
+  return started;
 }
 
 function worker(languages: readonly string[]): Promise<TessWorker> {
