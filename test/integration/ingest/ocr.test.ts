@@ -5,7 +5,7 @@ import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import type { IngestProgress } from '../../../shared/contract/events.ts';
 import type { OcrRerunResult, PageText } from '../../../shared/contract/schemas.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
-import { writeFile } from '../../support/pdf-fixtures.ts';
+import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
 import { makeMixedPdf, makeScannedPdf } from '../../support/scan-fixtures.ts';
 import { callHandler, openTestServices, type TestServices } from '../../support/workspace.ts';
 
@@ -99,5 +99,25 @@ describe('OCR of pages without a text layer', () => {
     expect(hits.hits.map((h) => h.sourceId)).toContain(result.sourceId);
     // The run is on the record.
     expect(s.db.prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'source.ocr'").get()).toEqual({ n: 1 });
+  }, OCR_TIMEOUT);
+
+  it('Cancel while a scan is being read stops its OCR at once: nothing of it is stored, and the child is free for the next file', async () => {
+    // One child that is never killed for being late (grace of 10 minutes): the next ingest can only
+    // run if the child stopped its OCR when asked.
+    services = openTestServices({ pool: { size: 1, graceMs: 600_000 } });
+    const s = services;
+    const docs = path.join(s.dir, 'docs');
+    const scan = writeFile(docs, 'long-scan.pdf', await makeScannedPdf([{ lines: SCANNED_LINES }, { lines: SCANNED_LINES }], 200));
+    const off = s.events.subscribe((e) => {
+      if (e.type === 'ingest.progress' && e.ocr) void s.dispatch('sources.cancelIngest', { batchId: e.batchId });
+    });
+    const cancelled = await s.ingest.ingest({ paths: [scan] });
+    off();
+    expect(cancelled.cancelled).toBe(true);
+    expect(cancelled.files[0]).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(s.sources.count()).toBe(0);
+    const typed = writeFile(docs, 'typed.pdf', await makePdf([{ lines: ['A typed page after the cancelled scan.'] }]));
+    const [next] = (await s.ingest.ingest({ paths: [typed] })).files;
+    expect(next?.ok).toBe(true);
   }, OCR_TIMEOUT);
 });

@@ -130,7 +130,6 @@ function pgm(image: GreyImage): Uint8Array {
 export async function recognise(image: GreyImage, languages: readonly string[], signal?: AbortSignal): Promise<Recognised> {
   const cancelled = () => new AppError('CANCELLED', 'OCR was cancelled.');
   if (signal?.aborted) throw cancelled();
-  const w = await worker(languages);
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => {
@@ -139,7 +138,10 @@ export async function recognise(image: GreyImage, languages: readonly string[], 
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+  aborted.catch(() => undefined);
   try {
+    // Starting the engine takes a second or two: a cancel then is heard too.
+    const w = await Promise.race([worker(languages), aborted]);
     const result = await Promise.race([w.recognize(pgm(image), {}, { blocks: true, text: false, hocr: false, tsv: false }), aborted]);
     const paragraphs: OcrParagraphs = [];
     for (const block of result.data.blocks ?? []) {
