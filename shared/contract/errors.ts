@@ -48,7 +48,7 @@ export const ERROR_CODES = [
   'PDF_OCR_TEXT',
   /** OCR was asked for in a language whose model is not installed. */
   'OCR_LANGUAGE_MISSING',
-  /** The OCR engine failed on a page (that page is stored without text, with this warning). */
+  /** The OCR engine failed on a page (the page is stored without text; its PDF_NO_TEXT_LAYER warning says why). */
   'OCR_FAILED',
   // answers and verification
   'ANSWER_FORMAT_UNKNOWN',

@@ -292,20 +292,17 @@ function ocrWarnings(parts: PdfPart[], fileName: string, pageCount: number): War
       message: `${fileName}: ${read.length} of ${pageCount} pages are scans without a text layer; their text was recognised by OCR (mean confidence ${mean}%): ${pageList(read.map((r) => r.page))}. Quotes on them are matched allowing for misread characters.${poorNote}`,
     });
   }
-  if (failed.length > 0) {
-    warnings.push({
-      code: 'OCR_FAILED',
-      message: `${fileName}: OCR failed on ${failed.length} scanned pages (${pageList(failed.map((f) => f.page))}: ${failed[0]?.reason ?? ''}). They are stored without text; run OCR again for this source (evidesk ocr).`,
-    });
-  }
-  const empty = scanned.filter((p) => !readSet.has(p) && !failedSet.has(p));
+  // Every page still without text is named once, with why: OCR was off, found nothing, or failed.
+  const empty = scanned.filter((p) => !readSet.has(p));
   if (empty.length > 0) {
-    const why = off
-      ? 'OCR was turned off for this ingestion; run it with evidesk ocr, or ingest again without --no-ocr'
-      : 'OCR found no words on them';
+    const reasons: string[] = [];
+    if (off) reasons.push('OCR was turned off for this ingestion; run it with evidesk ocr, or ingest again without --no-ocr');
+    const unread = empty.filter((p) => !failedSet.has(p));
+    if (!off && unread.length > 0) reasons.push(`OCR found no words on ${unread.length === empty.length ? 'them' : `pages ${pageList(unread)}`}`);
+    if (failed.length > 0) reasons.push(`OCR failed on pages ${pageList(failed.map((f) => f.page))} (${failed[0]?.reason ?? ''}); run it again with evidesk ocr`);
     warnings.push({
       code: 'PDF_NO_TEXT_LAYER',
-      message: `${fileName}: ${empty.length} of ${pageCount} pages have no text layer (scanned images; ${why}): ${pageList(empty)}. Quotes on them cannot be verified.`,
+      message: `${fileName}: ${empty.length} of ${pageCount} pages have no text layer (scanned images; ${reasons.join('; ')}): ${pageList(empty)}. Quotes on them cannot be verified.`,
     });
   }
   return warnings;
