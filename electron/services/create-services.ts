@@ -8,6 +8,7 @@ import { ExportService } from './export/export-service.ts';
 import { ExportStore } from './store/export-store.ts';
 import { SourceWatcher } from './health/source-watcher.ts';
 import { HealthService, type HealthSettings } from './health/health-service.ts';
+import { rerunOcr } from './ingest/ocr-rerun.ts';
 import { IngestService, type IngestSettings } from './ingest/ingest-service.ts';
 import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
 import { AppExport } from './export/app-export.ts';
@@ -179,8 +180,15 @@ export function createServices(platform: Platform, workspaceDir: string, options
         paths: input.paths,
         ...(input.password !== undefined ? { password: input.password } : {}),
         ...(input.followSymlinks !== undefined ? { followSymlinks: input.followSymlinks } : {}),
+        ...(input.ocr !== undefined ? { ocr: input.ocr } : {}),
+        ...(input.ocrLanguages !== undefined ? { ocrLanguages: input.ocrLanguages } : {}),
       }),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
+    'sources.ocr': ({ id, languages, password }) =>
+      rerunOcr(
+        { sources, files: sourceFiles, pool, events, timeoutMs: ingestSettings().extractionTimeoutMs },
+        { sourceId: id, ...(languages !== undefined ? { languages } : {}), ...(password !== undefined ? { password } : {}) },
+      ),
     'sources.list': () => {
       warmViewer();
       return sources.list().map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
@@ -218,6 +226,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
         text: seg.text,
         itemStarts: seg.item_starts ? (JSON.parse(seg.item_starts) as number[]) : [],
         noTextLayer: seg.no_text_layer === 1,
+        ocr: seg.ocr_method === null ? null : { method: seg.ocr_method, confidence: seg.ocr_confidence, boxes: seg.ocr_boxes ? (JSON.parse(seg.ocr_boxes) as [number, number, number, number][]) : [] },
       };
     },
     'search.query': ({ query, limit, sourceIds, snippets }) => ({

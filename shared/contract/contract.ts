@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IngestResult, WorkspaceSettings, PageText, SearchHit, SetRestrictedResult, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
+import { IngestResult, OcrRerunResult, WorkspaceSettings, PageText, SearchHit, SetRestrictedResult, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
 import { FolderSearchResult, HealthReport, RelinkManyResult, RelinkResult } from './schemas.ts';
 import { answersContract } from './answer-schemas.ts';
 import { exportContract } from './export-schemas.ts';
@@ -32,8 +32,21 @@ export const contract = {
       password: z.string().optional(),
       /** Follow symbolic links out of the chosen folders (never to FIFOs, sockets or devices). */
       followSymlinks: z.boolean().optional(),
+      /** OCR of PDF pages without a text layer; on unless false. */
+      ocr: z.boolean().optional(),
+      /** OCR languages, tesseract codes (eng, deu, fra, chi_sim are installed); English when not given. */
+      ocrLanguages: z.array(z.string().regex(/^[a-z]{3}(?:_[a-z]{3,4})?$/)).max(8).optional(),
     }),
     output: IngestResult,
+  },
+  /** OCR run again over a PDF's pages without a text layer (other languages, or after --no-ocr). */
+  'sources.ocr': {
+    input: z.object({
+      id: SourceId,
+      languages: z.array(z.string().regex(/^[a-z]{3}(?:_[a-z]{3,4})?$/)).max(8).optional(),
+      password: z.string().optional(),
+    }),
+    output: OcrRerunResult,
   },
   'sources.cancelIngest': {
     input: z.object({ batchId: z.string().min(1) }),

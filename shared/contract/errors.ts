@@ -57,6 +57,12 @@ export const ERROR_CODES = [
   /** A redirect to another scheme (file:, ftp:, data:) or from the public web into a private network. */
   'WEB_REDIRECT_REFUSED',
   'WEB_TOO_MANY_REDIRECTS',
+  /** A warning: pages without a text layer were read by OCR (their text may hold misreadings). */
+  'PDF_OCR_TEXT',
+  /** OCR was asked for in a language whose model is not installed. */
+  'OCR_LANGUAGE_MISSING',
+  /** The OCR engine failed on a page (the page is stored without text; its PDF_NO_TEXT_LAYER warning says why). */
+  'OCR_FAILED',
   // answers and verification
   'ANSWER_FORMAT_UNKNOWN',
   'ANSWER_INVALID',

@@ -11,6 +11,8 @@ export const IngestProgress = z.object({
   phase: z.enum(['hashing', 'extracting', 'storing', 'done', 'failed']),
   page: z.number().int().nonnegative().optional(),
   pageCount: z.number().int().nonnegative().optional(),
+  /** `page` is a scan being read by OCR now (seconds a page). */
+  ocr: z.boolean().optional(),
   /** The folder walk is still going: fileCount is the count of files found so far. */
   walking: z.boolean().optional(),
 });

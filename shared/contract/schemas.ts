@@ -74,7 +74,16 @@ export type SourceSummary = z.infer<typeof SourceSummary>;
 export const SourceDetail = SourceSummary.extend({
   extraction: z.string(),
   knownPaths: z.array(z.object({ path: z.string(), firstSeenAt: z.string(), current: z.boolean() })),
-  pages: z.array(z.object({ page: z.number().int().positive(), label: z.string().nullable(), chars: z.number().int(), noTextLayer: z.boolean() })),
+  pages: z.array(
+    z.object({
+      page: z.number().int().positive(),
+      label: z.string().nullable(),
+      chars: z.number().int(),
+      noTextLayer: z.boolean(),
+      /** The page's text was recognised by OCR, with this mean word confidence (0–100). */
+      ocrConfidence: z.number().nullable().optional(),
+    }),
+  ),
   /** Where the viewer's bytes come from now: the original file, or the workspace's snapshot. */
   servedFrom: z.enum(['original', 'snapshot', 'unavailable']),
 });
@@ -88,6 +97,23 @@ export const SetRestrictedResult = z.object({
 });
 export type SetRestrictedResult = z.infer<typeof SetRestrictedResult>;
 
+export const OcrPageInfo = z.object({
+  method: z.string(),
+  confidence: z.number().nullable(),
+  boxes: z.array(z.tuple([z.number(), z.number(), z.number(), z.number()])),
+});
+export type OcrPageInfo = z.infer<typeof OcrPageInfo>;
+
+export const OcrRerunResult = z.object({
+  sourceId: SourceId,
+  /** Pages without a text layer, and those of them that now hold OCR text. */
+  scannedPages: z.array(z.number().int().positive()),
+  recognisedPages: z.array(z.number().int().positive()),
+  confidence: z.array(z.object({ page: z.number().int().positive(), confidence: z.number().nullable() })),
+  method: z.string().nullable(),
+});
+export type OcrRerunResult = z.infer<typeof OcrRerunResult>;
+
 export const PageText = z.object({
   sourceId: SourceId,
   page: z.number().int().positive(),
@@ -96,6 +122,11 @@ export const PageText = z.object({
   /** Start offset in `text` of each pdf.js text item, in getTextContent order (text items only). */
   itemStarts: z.array(z.number().int().nonnegative()),
   noTextLayer: z.boolean(),
+  /**
+   * The page is a scan whose text OCR recognised: each item (a word) has a box, [x0, y0, x1, y1]
+   * as fractions of the displayed page, so the viewer draws its own text layer over the image.
+   */
+  ocr: OcrPageInfo.nullable().optional(),
 });
 export type PageText = z.infer<typeof PageText>;
 

@@ -7,6 +7,7 @@ import { infoCommand } from './info.ts';
 import { ingestCommand } from './ingest.ts';
 import { openCommand } from './open.ts';
 import { mcpCommand } from './mcp.ts';
+import { ocrCommand } from './ocr.ts';
 import { relinkCommand } from './relink.ts';
 import { reportCommand } from './report.ts';
 import { restrictCommand } from './restrict.ts';
@@ -16,4 +17,4 @@ import { sourcesCommand } from './sources.ts';
 import { verifyCommand } from './verify.ts';
 
 /** Every evidesk command, in the order the usage text lists them. */
-export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, verifyCommand, askCommand, auditCommand, reviewCommand, exportCommand, reportCommand, openCommand, mcpCommand];
+export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, ocrCommand, verifyCommand, askCommand, auditCommand, reviewCommand, exportCommand, reportCommand, openCommand, mcpCommand];

@@ -3,11 +3,14 @@ import { call, EXIT, flagString, type Command } from '../command.ts';
 import { skippedSentence } from '../../../shared/domain/skipped.ts';
 import { table } from '../table.ts';
 import { isWebAddress, registerUrls, webRow } from './ingest-web.ts';
+import { ocrLanguages } from './ocr.ts';
 
 export const ingestCommand: Command = {
   name: 'ingest',
-  usage: 'ingest PATH|URL… [--password P] [--follow-symlinks]   add files and folders (recursive) and archive web pages; a table per file',
-  valueFlags: ['password'],
+  usage:
+    'ingest PATH|URL… [--password P] [--follow-symlinks] [--no-ocr] [--ocr-lang eng+deu]   add files and folders (recursive)\n' +
+    '                                and archive web pages; a table per file; scanned PDF pages are read by OCR (English unless --ocr-lang)',
+  valueFlags: ['password', 'ocr-lang'],
   run: async (ctx) => {
     const { services, json, io, args } = ctx;
     if (args.positionals.length === 0) {
@@ -16,6 +19,8 @@ export const ingestCommand: Command = {
     }
     const password = flagString(ctx, 'password');
     const followSymlinks = args.flags.has('follow-symlinks');
+    const noOcr = args.flags.has('no-ocr');
+    const languages = ocrLanguages(flagString(ctx, 'ocr-lang'));
     // http(s) addresses are fetched once and archived (issue 11); everything else is a path.
     const urls = args.positionals.filter(isWebAddress);
     const paths = args.positionals.filter((p) => !isWebAddress(p));
@@ -26,6 +31,8 @@ export const ingestCommand: Command = {
             paths,
             ...(password !== undefined ? { password } : {}),
             ...(followSymlinks ? { followSymlinks } : {}),
+            ...(noOcr ? { ocr: false } : {}),
+            ...(languages ? { ocrLanguages: languages } : {}),
           })
         : { batchId: '', files: [], skipped: [], cancelled: false };
     if (json) io.out(JSON.stringify(urls.length > 0 ? { ...result, urls: web } : result, null, 2));

@@ -101,7 +101,11 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
     jobsBySource.set(src.id, jobs);
     const job = jobs.get(key);
     if (job) job.citationIds.push(c.id);
-    else jobs.set(key, { ask: { page: place.at, pageLabel: seg.page_label, pageText: seg.text, start: place.start, end }, citationIds: [c.id] });
+    else {
+      // A scan read by OCR is boxed from its word boxes (pdf.js reads no text there).
+      const ocr = seg.ocr_boxes && seg.item_starts ? { ocr: { itemStarts: JSON.parse(seg.item_starts) as number[], boxes: JSON.parse(seg.ocr_boxes) as [number, number, number, number][] } } : {};
+      jobs.set(key, { ask: { page: place.at, pageLabel: seg.page_label, pageText: seg.text, start: place.start, end, ...ocr }, citationIds: [c.id] });
+    }
   }
 
   const settle = (job: PdfJob, result: PdfExcerptResult) => {

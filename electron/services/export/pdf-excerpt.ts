@@ -39,6 +39,8 @@ export interface PdfExcerptRequest {
   pageText: string;
   start: number;
   end: number;
+  /** A scanned page read by OCR: its word items' starts in `pageText` and their boxes (fractions of the page). */
+  ocr?: { itemStarts: number[]; boxes: [number, number, number, number][] };
 }
 
 export type PdfExcerptResult = { excerpt: ReportExcerpt } | { note: string };
@@ -88,6 +90,7 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
     cMapUrl: PDFJS_ASSETS.cMapUrl,
     cMapPacked: true,
     standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
+    wasmUrl: PDFJS_ASSETS.wasmUrl,
     verbosity: pdfjs.VerbosityLevel.ERRORS,
   });
   const close = () => task.destroy().catch(() => undefined);
@@ -139,6 +142,7 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
   const excerpt = async (req: Omit<PdfExcerptRequest, 'bytes'>): Promise<PdfExcerptResult> => {
     if (req.page < 1 || req.page > doc.numPages) return { note: `The excerpt is left out: the PDF has no page ${req.page}.` };
     const { items, text, viewport, full } = await pageRender(req.page);
+    if (req.ocr) return band(req, ocrRects(req, req.ocr, viewport), viewport, full, createCanvas);
     if (text !== req.pageText) {
       return { note: `The excerpt is left out: the text pdf.js reads on page ${req.pageLabel ?? req.page} now differs from the stored text, so the quote's characters cannot be placed exactly.` };
     }
@@ -223,6 +227,38 @@ async function cut(
     const h = Math.abs(p1[1]! - p0[1]!);
     if (w > 0 && h > 0) rects.push({ x, y, width: w, height: h });
   }
+  return band(req, rects, viewport, full, createCanvas);
+}
+
+/**
+ * The quote's words on a scan, from their OCR boxes: a word partly in the quote is boxed in
+ * proportion to its characters (OCR gives no glyph positions).
+ */
+function ocrRects(req: Omit<PdfExcerptRequest, 'bytes'>, ocr: NonNullable<PdfExcerptRequest['ocr']>, viewport: PageRender['viewport']): ExcerptBox[] {
+  const rects: ExcerptBox[] = [];
+  ocr.itemStarts.forEach((at, i) => {
+    const word = /^\S+/.exec(req.pageText.slice(at))?.[0] ?? '';
+    const box = ocr.boxes[i];
+    const from = Math.max(req.start, at) - at;
+    const to = Math.min(req.end, at + word.length) - at;
+    if (!box || word.length === 0 || to <= from) return;
+    const [x0, y0, x1, y1] = box;
+    const left = x0 + ((x1 - x0) * from) / word.length;
+    const right = x0 + ((x1 - x0) * to) / word.length;
+    const pad = (y1 - y0) * 0.15;
+    rects.push({ x: left * viewport.width, y: (y0 - pad) * viewport.height, width: (right - left) * viewport.width, height: (y1 - y0 + 2 * pad) * viewport.height });
+  });
+  return rects;
+}
+
+/** The band of the rendered page around the rectangles, and the rectangles in its coordinates. */
+async function band(
+  req: Omit<PdfExcerptRequest, 'bytes'>,
+  rects: ExcerptBox[],
+  viewport: PageRender['viewport'],
+  full: NapiCanvas | null,
+  createCanvas: (w: number, h: number) => NapiCanvas,
+): Promise<PdfExcerptResult> {
   if (rects.length === 0) return { note: `The excerpt is left out: the quote's characters on page ${req.pageLabel ?? req.page} have no visible text items to box.` };
 
   const lineHeight = Math.max(...rects.map((r) => r.height)) * 1.2;
@@ -251,7 +287,7 @@ async function cut(
     excerpt: {
       image: { dataUri: `data:image/webp;base64,${webp.toString('base64')}`, width, height },
       boxes,
-      caption: `p. ${req.pageLabel ?? req.page}, the lines around the quote (quote boxed)`,
+      caption: `p. ${req.pageLabel ?? req.page}, the lines around the quote (quote boxed${req.ocr ? ' from the OCR text of this scan' : ''})`,
     },
   };
 }

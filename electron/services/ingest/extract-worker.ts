@@ -6,13 +6,15 @@ import { toErrorData } from '../../../shared/contract/errors.ts';
 import type { SourceKind } from '../../../shared/contract/schemas.ts';
 import { extract } from './extractors/index.ts';
 import { countPdfPages, extractPdfPart } from './extractors/pdf.ts';
+import { keepEngineBetweenDocuments } from './ocr/ocr-engine.ts';
+import type { OcrOptions } from './ocr/ocr-page.ts';
 import { viewableContent } from './viewable.ts';
 import { pdfExcerptBatch, type PdfExcerptAsk } from '../export/pdf-excerpt.ts';
 
 export type WorkerRequest =
-  | { id: number; op: 'extract'; kind: SourceKind; bytes: Uint8Array; fileName: string; password?: string; reader?: boolean }
+  | { id: number; op: 'extract'; kind: SourceKind; bytes: Uint8Array; fileName: string; password?: string; reader?: boolean; ocr?: OcrOptions | false }
   | { id: number; op: 'countPdfPages'; bytes: Uint8Array; fileName: string; password?: string }
-  | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number; maxPages?: number }
+  | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number; maxPages?: number; ocr?: OcrOptions | false }
   | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string; reader?: boolean }
   /** Evidence excerpts of a report (issue 9): bands of some pages of one PDF, one result per ask. */
   | { id: number; op: 'pdfExcerpts'; bytes: Uint8Array; fileName: string; asks: PdfExcerptAsk[] };
@@ -24,7 +26,7 @@ export interface CancelRequest {
 }
 
 export type WorkerReply =
-  | { id: number; type: 'progress'; page: number; pageCount: number }
+  | { id: number; type: 'progress'; page: number; pageCount: number; stage?: 'ocr' }
   | { id: number; type: 'done'; result: unknown }
   | { id: number; type: 'error'; error: ReturnType<typeof toErrorData> };
 
@@ -55,8 +57,9 @@ function run(req: WorkerRequest, reply: (m: WorkerReply) => void): void {
   const ctx = {
     fileName: req.fileName,
     signal: controller.signal,
-    onProgress: (page: number, pageCount: number) => reply({ id: req.id, type: 'progress', page, pageCount }),
+    onProgress: (page: number, pageCount: number, stage?: 'ocr') => reply({ id: req.id, type: 'progress', page, pageCount, ...(stage ? { stage } : {}) }),
     ...('password' in req && req.password !== undefined ? { password: req.password } : {}),
+    ...('ocr' in req && req.ocr !== undefined ? { ocr: req.ocr } : {}),
   };
   const work = async (): Promise<unknown> => {
     switch (req.op) {
@@ -80,6 +83,8 @@ function run(req: WorkerRequest, reply: (m: WorkerReply) => void): void {
 
 const channel = transport();
 if (channel) {
+  // One OCR engine per child, kept between documents (its model loads once).
+  keepEngineBetweenDocuments();
   channel.receive((message) => {
     const req = message as WorkerRequest | CancelRequest;
     if (req.op === 'cancel') running.get(req.id)?.abort();

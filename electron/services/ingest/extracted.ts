@@ -16,6 +16,8 @@ export interface ExtractedSegment {
   itemStarts?: number[];
   /** PDF: the page has no text layer (scan) – recorded, never silently empty. */
   noTextLayer?: boolean;
+  /** PDF: the page's text was recognised by OCR; one box per item (shared/ocr/ocr-text.ts). */
+  ocr?: { method: string; confidence: number | null; boxes: [number, number, number, number][] };
   blockType?: 'page' | 'paragraph' | 'heading' | 'list_item' | 'table_cell' | 'footnote' | 'lines';
   /** DOCX/HTML: the table cell the block is in. */
   cell?: TableCellLocator;
@@ -36,7 +38,8 @@ export interface ExtractedDocument {
 export interface ExtractContext {
   fileName: string;
   password?: string;
-  onProgress?: (page: number, pageCount: number) => void;
+  /** After each page; with stage 'ocr' before a page is recognised by OCR (slow: seconds a page). */
+  onProgress?: (page: number, pageCount: number, stage?: 'ocr') => void;
   signal?: AbortSignal;
   /** HTML from the web: extract the article (Readability), not the whole page. */
   reader?: boolean;

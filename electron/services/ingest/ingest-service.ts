@@ -12,6 +12,7 @@ import { walkPaths, type FoundFile } from './folder-walk.ts';
 import { openRegularFile, readExactly } from './regular-file.ts';
 import { WorkQueue } from './work-queue.ts';
 import { extractInPool } from './pooled-extract.ts';
+import { requireLanguages } from './ocr/ocr-languages.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
 export interface IngestSettings {
@@ -30,6 +31,10 @@ export interface IngestRequest {
   password?: string;
   /** Follow links out of the chosen folders (never to FIFOs, sockets or devices). */
   followSymlinks?: boolean;
+  /** OCR of PDF pages without a text layer: on unless false (`--no-ocr`). */
+  ocr?: boolean;
+  /** OCR languages (tesseract codes, installed models only); English when not given. */
+  ocrLanguages?: string[];
   signal?: AbortSignal;
 }
 
@@ -62,6 +67,8 @@ export class IngestService {
   }
 
   async ingest(req: IngestRequest): Promise<IngestResult> {
+    // A language without a model refuses the batch before any file is read, naming what to install.
+    if (req.ocr !== false) req = { ...req, ocrLanguages: requireLanguages(req.ocrLanguages ?? []) };
     const batchId = randomUUID();
     const controller = new AbortController();
     req.signal?.addEventListener('abort', () => controller.abort(), { once: true });
@@ -110,8 +117,8 @@ export class IngestService {
       for (let job = await queue.take(); job && !controller.signal.aborted; job = await queue.take()) {
         const { index, item } = job;
         const file = item.path;
-        const progress = (phase: 'hashing' | 'extracting' | 'storing' | 'done' | 'failed', page?: number, pageCount?: number): void => {
-          this.events.emit({ type: 'ingest.progress', batchId, fileIndex: index, fileCount: found, path: file, phase, page, pageCount, ...(walking ? { walking } : {}) });
+        const progress = (phase: 'hashing' | 'extracting' | 'storing' | 'done' | 'failed', page?: number, pageCount?: number, stage?: 'ocr'): void => {
+          this.events.emit({ type: 'ingest.progress', batchId, fileIndex: index, fileCount: found, path: file, phase, page, pageCount, ...(stage ? { ocr: true } : {}), ...(walking ? { walking } : {}) });
         };
         if (item.type === 'failed') {
           results[index] = { ok: false, path: file, error: item.error.toData() };
@@ -142,7 +149,7 @@ export class IngestService {
     found: FoundFile,
     req: IngestRequest,
     settings: IngestSettings,
-    progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number) => void,
+    progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number, stage?: 'ocr') => void,
     inFlight: Map<string, Promise<unknown>>,
   ): Promise<IngestFileResult> {
     const file = found.path;
@@ -187,7 +194,7 @@ export class IngestService {
     fileStat: { size: number; mtimeMs: number },
     req: IngestRequest,
     settings: IngestSettings,
-    progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number) => void,
+    progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number, stage?: 'ocr') => void,
   ): Promise<IngestFileResult> {
     const existing = this.store.findBySha(sha256);
     if (existing) {
@@ -200,7 +207,8 @@ export class IngestService {
       fileName: name,
       deadline: Date.now() + settings.extractionTimeoutMs,
       maxPages: settings.maxPdfPages,
-      onProgress: (page, pageCount) => progress('extracting', page, pageCount),
+      onProgress: (page, pageCount, stage) => progress('extracting', page, pageCount, stage),
+      ocr: req.ocr === false ? false : { languages: req.ocrLanguages ?? [] },
       ...(req.password !== undefined ? { password: req.password } : {}),
       ...(req.signal !== undefined ? { signal: req.signal } : {}),
     });

@@ -17,10 +17,12 @@ export function loadPdfjs(): Promise<PdfjsModule> {
   return loaded;
 }
 
-/** Character maps and standard font data, so CJK and non-embedded fonts extract as the viewer shows them. */
+/** Character maps, standard font data and image decoders, so CJK and non-embedded fonts extract as the viewer shows them. */
 export const PDFJS_ASSETS = {
   cMapUrl: path.join(pdfjsRoot, 'cmaps') + path.sep,
   standardFontDataUrl: path.join(pdfjsRoot, 'standard_fonts') + path.sep,
+  /** WebAssembly image decoders (JBIG2, JPEG 2000): scans are often JBIG2, and OCR must see them drawn. */
+  wasmUrl: path.join(pdfjsRoot, 'wasm') + path.sep,
 };
 
 /** The getTextContent options of pdf.js's own text layer: no normalisation, so offsets match spans. */

@@ -1,6 +1,7 @@
 import type { SourceKind } from '../../../shared/contract/schemas.ts';
 import type { ExtractedDocument } from './extracted.ts';
 import { mergePdfParts, type PdfPart } from './extractors/pdf.ts';
+import type { OcrOptions } from './ocr/ocr-page.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
 export interface PooledContext {
@@ -10,9 +11,12 @@ export interface PooledContext {
   deadline?: number;
   /** A PDF with more pages is refused with PDF_TOO_MANY_PAGES before any page is read. */
   maxPages?: number;
-  onProgress?: (page: number, pageCount: number) => void;
   /** HTML from the web: its article only (Readability). */
   reader?: boolean;
+  /** OCR of PDF pages without a text layer (on, in English, unless false). */
+  ocr?: OcrOptions | false;
+  /** Pages done so far; with stage 'ocr', the page about to be recognised (its number among those done). */
+  onProgress?: (page: number, pageCount: number, stage?: 'ocr') => void;
 }
 
 /** Pages read first, in one task, to learn the page count without a separate opening pass. */
@@ -47,12 +51,12 @@ export function splitPages(from: number, to: number, parts: number): [number, nu
  * range, and merged in page order: the one file uses every core.
  */
 export async function extractInPool(pool: WorkerPool, kind: SourceKind, bytes: Uint8Array, ctx: PooledContext): Promise<ExtractedDocument> {
-  const base = { fileName: ctx.fileName, ...(ctx.password !== undefined ? { password: ctx.password } : {}) };
+  const base = { fileName: ctx.fileName, ...(ctx.password !== undefined ? { password: ctx.password } : {}), ...(ctx.ocr !== undefined ? { ocr: ctx.ocr } : {}) };
   // One failing range stops its siblings instead of letting them run on.
   const local = new AbortController();
   const onParentAbort = () => local.abort();
   ctx.signal?.addEventListener('abort', onParentAbort, { once: true });
-  const options = (onProgress?: (page: number, pageCount: number) => void) => ({
+  const options = (onProgress?: (page: number, pageCount: number, stage?: 'ocr') => void) => ({
     signal: local.signal,
     ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     ...(onProgress ? { onProgress } : {}),
@@ -61,7 +65,8 @@ export async function extractInPool(pool: WorkerPool, kind: SourceKind, bytes: U
     if (kind !== 'pdf') return await pool.run<ExtractedDocument>({ op: 'extract', kind, bytes, ...base, ...(ctx.reader ? { reader: true } : {}) }, options(ctx.onProgress));
 
     let done = 0;
-    const tick = (_page: number, pageCount: number) => ctx.onProgress?.(++done, pageCount);
+    // An OCR stage event announces the next page; it does not count as one done.
+    const tick = (_page: number, pageCount: number, stage?: 'ocr') => (stage ? ctx.onProgress?.(done + 1, pageCount, stage) : ctx.onProgress?.(++done, pageCount));
     // The first range learns the page count and checks the cap before it reads a page.
     const cap = ctx.maxPages !== undefined ? { maxPages: ctx.maxPages } : {};
     const first = await pool.run<PdfPart>({ op: 'pdfPart', bytes, ...base, ...cap, firstPage: 1, lastPage: FIRST_CHUNK }, options(tick));

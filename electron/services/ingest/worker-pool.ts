@@ -11,7 +11,7 @@ export interface RunOptions {
   /** Absolute deadline (Date.now() based) after which the task is stopped with EXTRACTION_TIMEOUT. */
   deadline?: number;
   signal?: AbortSignal;
-  onProgress?: (page: number, pageCount: number) => void;
+  onProgress?: (page: number, pageCount: number, stage?: 'ocr') => void;
 }
 
 interface Task {
@@ -180,7 +180,7 @@ export class WorkerPool {
     const task = slot.task;
     if (!task || reply.id !== task.id) return;
     if (reply.type === 'progress') {
-      if (slot.state === 'busy') task.options.onProgress?.(reply.page, reply.pageCount);
+      if (slot.state === 'busy') task.options.onProgress?.(reply.page, reply.pageCount, reply.stage);
       return;
     }
     if (slot.state === 'stopping') {

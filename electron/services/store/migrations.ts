@@ -450,6 +450,18 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'web_fetches is append-only: a row with this key exists'); END;
     `,
   },
+  {
+    version: 12,
+    name: 'OCR text of scanned pages: method, mean confidence and word boxes',
+    // A page without a text layer may hold text recognised by OCR: it is stored as any page's text
+    // (offsets, one item per word), and these columns say so. NULL on every page not read by OCR.
+    // Boxes are [x0, y0, x1, y1] per item, as fractions of the displayed page (shared/ocr/ocr-text.ts).
+    sql: `
+      ALTER TABLE segments ADD COLUMN ocr_method TEXT;
+      ALTER TABLE segments ADD COLUMN ocr_confidence REAL CHECK (ocr_confidence IS NULL OR (ocr_confidence >= 0 AND ocr_confidence <= 100));
+      ALTER TABLE segments ADD COLUMN ocr_boxes TEXT CHECK (ocr_boxes IS NULL OR json_valid(ocr_boxes));
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -48,6 +48,10 @@ export interface SegmentRow {
   text: string;
   item_starts: string | null;
   no_text_layer: number;
+  /** Set on pages whose text OCR recognised (migration 12). */
+  ocr_method: string | null;
+  ocr_confidence: number | null;
+  ocr_boxes: string | null;
 }
 
 export interface FileStat {
@@ -154,8 +158,8 @@ export class SourcesStore {
                coalesce((SELECT restricted FROM sources WHERE id = @predecessorId), 0), @now)`,
     );
     const insertSegment = this.db.prepare(
-      `INSERT INTO segments (source_id, ordinal, locator, page, page_label, paragraph, line_start, line_end, heading_path, block_type, text, item_starts, no_text_layer)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO segments (source_id, ordinal, locator, page, page_label, paragraph, line_start, line_end, heading_path, block_type, text, item_starts, no_text_layer, ocr_method, ocr_confidence, ocr_boxes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const id = this.db.transaction(() => {
       const { lastInsertRowid } = insertSource.run({
@@ -187,6 +191,9 @@ export class SourcesStore {
           seg.text,
           seg.itemStarts ? JSON.stringify(seg.itemStarts) : null,
           seg.noTextLayer ? 1 : 0,
+          seg.ocr?.method ?? null,
+          seg.ocr?.confidence ?? null,
+          seg.ocr ? JSON.stringify(seg.ocr.boxes) : null,
         );
       });
       if (src.predecessorId !== null && src.path !== null) {
@@ -253,11 +260,34 @@ export class SourcesStore {
       | undefined;
   }
 
-  pageSummaries(sourceId: number): { page: number; label: string | null; chars: number; noTextLayer: boolean }[] {
+  pageSummaries(sourceId: number): { page: number; label: string | null; chars: number; noTextLayer: boolean; ocrConfidence: number | null }[] {
     const rows = this.db
-      .prepare('SELECT page, page_label, length(text) AS chars, no_text_layer FROM segments WHERE source_id = ? AND page IS NOT NULL ORDER BY ordinal')
-      .all(sourceId) as { page: number; page_label: string | null; chars: number; no_text_layer: number }[];
-    return rows.map((r) => ({ page: r.page, label: r.page_label, chars: r.chars, noTextLayer: r.no_text_layer === 1 }));
+      .prepare('SELECT page, page_label, length(text) AS chars, no_text_layer, ocr_confidence, ocr_method FROM segments WHERE source_id = ? AND page IS NOT NULL ORDER BY ordinal')
+      .all(sourceId) as { page: number; page_label: string | null; chars: number; no_text_layer: number; ocr_confidence: number | null; ocr_method: string | null }[];
+    return rows.map((r) => ({ page: r.page, label: r.page_label, chars: r.chars, noTextLayer: r.no_text_layer === 1, ocrConfidence: r.ocr_method === null ? null : (r.ocr_confidence ?? 0) }));
+  }
+
+  /**
+   * New OCR text for pages without a text layer (OCR run again, or first run after --no-ocr): the
+   * segment's text, items and OCR columns, in one transaction; the full-text index follows by its
+   * trigger. Only pages without a text layer are touched. The source row (hashed in the audit chain)
+   * is not: the chain records the run as an entry of its own.
+   */
+  replaceOcrText(sourceId: number, pages: { page: number; text: string; itemStarts: number[]; ocr: { method: string; confidence: number | null; boxes: number[][] } | null }[], now: string): number {
+    const update = this.db.prepare(
+      `UPDATE segments SET text = ?, item_starts = ?, ocr_method = ?, ocr_confidence = ?, ocr_boxes = ?
+       WHERE source_id = ? AND page = ? AND no_text_layer = 1`,
+    );
+    const changed = this.db.transaction(() => {
+      let n = 0;
+      for (const p of pages) {
+        n += update.run(p.text, JSON.stringify(p.itemStarts), p.ocr?.method ?? null, p.ocr?.confidence ?? null, p.ocr ? JSON.stringify(p.ocr.boxes) : null, sourceId, p.page).changes;
+      }
+      this.chain.append({ action: 'source.ocr', payload: { sourceId, pages: pages.map((p) => p.page), method: pages.find((p) => p.ocr)?.ocr?.method ?? null } }, now);
+      return n;
+    }).immediate();
+    this.chain.publishHead();
+    return changed;
   }
 }
 

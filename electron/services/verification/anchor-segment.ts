@@ -11,6 +11,8 @@ export interface AnchorSegment extends Segment {
   paragraph: number | null;
   lineStart: number | null;
   sourceId: number;
+  /** The text was recognised by OCR (a scanned page), with this mean word confidence. */
+  ocrConfidence?: number | null;
 }
 
 export function toAnchorSegment(row: SegmentRow): AnchorSegment {
@@ -23,6 +25,7 @@ export function toAnchorSegment(row: SegmentRow): AnchorSegment {
     paragraph: row.paragraph,
     lineStart: row.line_start,
     sourceId: row.source_id,
+    ...(row.ocr_method != null ? { ocrConfidence: row.ocr_confidence ?? null } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 /** How a citation's outcome is explained: locators in words, where a match is, what it leaves out, a word diff. */
 import { wordDiff, type QuoteMatch } from '../../../shared/anchoring/index.ts';
 import type { ClaimedLocator } from '../../../shared/imports/model.ts';
+import { OCR_NOTE_PREFIX } from '../../../shared/ocr/ocr-text.ts';
 import { lineOf, type AnchorSegment } from './anchor-segment.ts';
 
 function pageWord(m: { page?: number; endPage?: number }): string {
@@ -60,4 +61,17 @@ export function diffNote(quote: string, found: string): string | null {
   if (parts.length === 0) return null;
   const shown = parts.slice(0, 6).map((p) => `${p.op === 'delete' ? '−' : '+'}"${p.text.length > 60 ? `${p.text.slice(0, 57)}…` : p.text}"`);
   return `differences (quote → source): ${shown.join(' ')}${parts.length > 6 ? ' …' : ''}`;
+}
+
+/**
+ * A match on a scanned page is a match on OCR text: a difference there may be the scan's misreading,
+ * not the quoter's (DESIGN.md §11), and the analyst should look at the page image.
+ */
+export function ocrNote(m: QuoteMatch<AnchorSegment>): string | null {
+  const parts = [m.segment, ...(m.endSegment ? [m.endSegment] : [])].filter((s) => s.ocrConfidence !== undefined);
+  if (parts.length === 0) return null;
+  const confidences = parts.map((s) => s.ocrConfidence).filter((c): c is number => typeof c === 'number');
+  const confidence = confidences.length > 0 ? ` (recognition confidence ${Math.round(Math.min(...confidences))}%)` : '';
+  const exact = m.method !== 'fuzzy' ? '' : '; differences may be misreadings of the scan rather than of the quote: check the highlighted page image';
+  return `${OCR_NOTE_PREFIX} of a scanned page${confidence}${exact}`;
 }

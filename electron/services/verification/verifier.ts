@@ -13,7 +13,7 @@ import type { SearchStore } from '../store/search-store.ts';
 import type { SegmentRow } from '../store/sources-store.ts';
 import { lineOf, toAnchorSegment, type AnchorSegment } from './anchor-segment.ts';
 import { SourceAnchorer, type AnchorResult } from './anchor-in-source.ts';
-import { describeLocator, diffNote, gapNotes, whereIs } from './outcome-notes.ts';
+import { describeLocator, diffNote, gapNotes, ocrNote, whereIs } from './outcome-notes.ts';
 import { sentenceContext } from './sentence-context.ts';
 import { wordNetLexicon } from './wordnet-lexicon.ts';
 import { describeReference, referenceText } from './source-names.ts';
@@ -230,6 +230,8 @@ export class Verifier {
       }
       if (match.endSegment) notes.push(`the quote runs on to ${match.endPage !== undefined ? `p. ${match.endPage}` : 'the next passage'} (to offset ${match.endOffset})`);
       notes.push(...gapNotes(match));
+      const onOcr = ocrNote(match);
+      if (onOcr) notes.push(onOcr);
       if (match.method !== 'exact' && quote) {
         const d = match.gaps || match.editorialMarks ? null : diffNote(searchableQuote(quote), match.text);
         if (match.method === 'fuzzy' && d) notes.push(d);

@@ -235,4 +235,22 @@ describe('workspace database', () => {
       else expect(after.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'sources'").get()).toEqual({ n: 1 });
     });
   });
+
+
+  it('migration 12 adds OCR columns to segments, NULL on existing pages, with checks on what they may hold', () => {
+    const dir = tempDir();
+    const before = openDatabase(dir, { targetVersion: 6 });
+    before.exec(`
+      INSERT INTO sources (id, sha256, kind, file_name, byte_size, extraction_method, added_at) VALUES (1, '${'c'.repeat(64)}', 'pdf', 's.pdf', 10, 'm', 'now');
+      INSERT INTO segments (id, source_id, ordinal, locator, page, text, no_text_layer) VALUES (1, 1, 0, '{}', 1, '', 1);
+    `);
+    before.close();
+    const after = openDatabase(dir, { targetVersion: 12 });
+    opened.push(after);
+    expect(after.prepare('SELECT no_text_layer, ocr_method, ocr_confidence, ocr_boxes FROM segments').get()).toEqual({ no_text_layer: 1, ocr_method: null, ocr_confidence: null, ocr_boxes: null });
+    after.prepare("UPDATE segments SET text = 'Scanned words', ocr_method = 'tesseract.js', ocr_confidence = 91.5, ocr_boxes = '[[0.1,0.1,0.2,0.12]]' WHERE id = 1").run();
+    expect(after.prepare("SELECT rowid FROM segments_fts WHERE segments_fts MATCH 'scanned'").all()).toEqual([{ rowid: 1 }]);
+    expect(() => after.prepare('UPDATE segments SET ocr_confidence = 101 WHERE id = 1').run()).toThrow(/CHECK/);
+    expect(() => after.prepare("UPDATE segments SET ocr_boxes = 'not json' WHERE id = 1").run()).toThrow(/CHECK/);
+  });
 });

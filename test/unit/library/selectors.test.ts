@@ -21,6 +21,9 @@ describe('ingest progress line and skipped sentences', () => {
     expect(progressLine(progress, { entries: 5000, files: 7, done: true })).toBe('File 3 of 7: extracting page 1,200 of 2,415');
     expect(progressLine(null, null)).toBeNull();
   });
+  it('says when a scanned page is being read by OCR (seconds a page)', () => {
+    expect(progressLine({ ...progress, page: 3, pageCount: 10, ocr: true }, null)).toBe('File 3 of 7: reading a scanned page (OCR), page 3 of 10');
+  });
   it('lists skipped entries as sentences with the path, target and code in the tooltip, then how many more', () => {
     const skipped = [
       { path: '/d/evil.txt', reason: 'link_outside' as const, entryType: 'file' as const, target: '/etc/passwd' },

@@ -4,6 +4,9 @@ import { assessText } from '../../../../shared/text/text-quality.ts';
 import { hasProperties, parseAuthors, parseDocumentDate, type DocumentProperties } from '../../../../shared/domain/document-properties.ts';
 import type { ExtractContext, ExtractedDocument, ExtractedSegment } from '../extracted.ts';
 import { loadPdfjs, PDFJS_ASSETS, PDFJS_VERSION, TEXT_CONTENT_OPTIONS } from '../pdfjs.ts';
+import { releaseEngine } from '../ocr/ocr-engine.ts';
+import { DEFAULT_OCR_LANGUAGES } from '../ocr/ocr-languages.ts';
+import { ocrPdfPage, type OcrOptions } from '../ocr/ocr-page.ts';
 
 export interface PdfExtractOptions extends ExtractContext {
   /** 1-based inclusive page range, so several workers can share one long PDF. */
@@ -11,6 +14,8 @@ export interface PdfExtractOptions extends ExtractContext {
   lastPage?: number;
   /** Refuse (PDF_TOO_MANY_PAGES) a PDF with more pages than this, before reading any page. */
   maxPages?: number;
+  /** OCR of pages without a text layer: on (English) unless false. */
+  ocr?: OcrOptions | false;
 }
 
 export function looksLikePdf(bytes: Uint8Array): boolean {
@@ -73,6 +78,14 @@ export interface PdfPart {
   unusablePages: number[];
   /** Filled-in form fields per page: their values are drawn by widgets, not in the text layer. */
   formFields: { page: number; count: number }[];
+  /** Scanned pages whose words OCR recognised, with the mean word confidence (0–100). */
+  ocrPages?: { page: number; confidence: number }[];
+  /** Scanned pages on which OCR failed (each with the reason). */
+  ocrFailed?: { page: number; reason: string }[];
+  /** The OCR method used, when any page was recognised. */
+  ocrMethod?: string;
+  /** OCR was turned off for this ingestion. */
+  ocrOff?: boolean;
 }
 
 async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
@@ -96,6 +109,7 @@ async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
       cMapUrl: PDFJS_ASSETS.cMapUrl,
       cMapPacked: true,
       standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
+      wasmUrl: PDFJS_ASSETS.wasmUrl,
       verbosity: pdfjs.VerbosityLevel.ERRORS,
     });
     try {
@@ -149,7 +163,9 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
     const labels = await doc.getPageLabels().catch(() => null);
     const meta = await doc.getMetadata().catch(() => null);
     const info = (meta?.info ?? {}) as PdfInfo;
-    const part: PdfPart = { pageCount, title: null, segments: [], scannedPages: [], failedPages: [], unusablePages: [], formFields: [] };
+    const part: PdfPart = { pageCount, title: null, segments: [], scannedPages: [], failedPages: [], unusablePages: [], formFields: [], ocrPages: [], ocrFailed: [] };
+    const ocr = ctx.ocr === false ? null : (ctx.ocr ?? { languages: DEFAULT_OCR_LANGUAGES });
+    if (!ocr) part.ocrOff = true;
     for (let n = first; n <= last; n++) {
       if (ctx.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${ctx.fileName} was cancelled.`);
       const seg: ExtractedSegment = { text: '', page: n, itemStarts: [], blockType: 'page' };
@@ -171,6 +187,7 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
         if (text.trim().length === 0 && (await pageHasImages(page, pdfjs.OPS))) {
           seg.noTextLayer = true;
           part.scannedPages.push(n);
+          if (ocr) await recognisePage(page, seg, part, ocr, ctx, pageCount);
         } else if (assessText(text).unusable) {
           part.unusablePages.push(n);
         }
@@ -194,6 +211,24 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
     return part;
   } finally {
     await task.destroy().catch(() => undefined);
+    await releaseEngine();
+  }
+}
+
+/** A scanned page's text from OCR, into its segment; a failure is recorded, never fatal. */
+async function recognisePage(page: Parameters<typeof ocrPdfPage>[0], seg: ExtractedSegment, part: PdfPart, ocr: OcrOptions, ctx: PdfExtractOptions, pageCount: number): Promise<void> {
+  ctx.onProgress?.(seg.page ?? 0, pageCount, 'ocr');
+  try {
+    const result = await ocrPdfPage(page, ocr, ctx.signal);
+    part.ocrMethod = result.method;
+    if (result.wordCount === 0) return;
+    seg.text = result.text;
+    seg.itemStarts = result.itemStarts;
+    seg.ocr = { method: result.method, confidence: result.confidence, boxes: result.boxes };
+    part.ocrPages?.push({ page: seg.page ?? 0, confidence: result.confidence ?? 0 });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'CANCELLED') throw new AppError('CANCELLED', `Ingestion of ${ctx.fileName} was cancelled.`);
+    part.ocrFailed?.push({ page: seg.page ?? 0, reason: e instanceof Error ? e.message : String(e) });
   }
 }
 
@@ -201,7 +236,6 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
 export function mergePdfParts(parts: PdfPart[], fileName: string): ExtractedDocument {
   const segments = parts.flatMap((p) => p.segments).sort((a, b) => (a.page ?? 0) - (b.page ?? 0));
   const pageCount = parts[0]?.pageCount ?? 0;
-  const scanned = parts.flatMap((p) => p.scannedPages);
   const failed = parts.flatMap((p) => p.failedPages);
   const unusable = parts.flatMap((p) => p.unusablePages);
   const withText = segments.filter((s) => s.text.trim().length > 0).length;
@@ -212,13 +246,7 @@ export function mergePdfParts(parts: PdfPart[], fileName: string): ExtractedDocu
       { pages: unusable.slice(0, 50) },
     );
   }
-  const warnings: Warning[] = [];
-  if (scanned.length > 0) {
-    warnings.push({
-      code: 'PDF_NO_TEXT_LAYER',
-      message: `${fileName}: ${scanned.length} of ${pageCount} pages have no text layer (scanned images; no OCR yet): ${pageList(scanned)}. Quotes on them cannot be verified.`,
-    });
-  }
+  const warnings: Warning[] = ocrWarnings(parts, fileName, pageCount);
   if (unusable.length > 0) {
     warnings.push({
       code: 'TEXT_LAYER_UNUSABLE',
@@ -241,7 +269,47 @@ export function mergePdfParts(parts: PdfPart[], fileName: string): ExtractedDocu
   }
   const title = parts.find((p) => p.title !== null)?.title ?? null;
   const properties = parts.find((p) => hasProperties(p.properties))?.properties;
-  return { kind: 'pdf', method: `pdfjs-text@${PDFJS_VERSION}`, title, ...(properties ? { properties } : {}), pageCount, segments, warnings };
+  const ocrMethod = parts.find((p) => (p.ocrPages?.length ?? 0) > 0)?.ocrMethod;
+  const method = `pdfjs-text@${PDFJS_VERSION}${ocrMethod ? ` + ocr ${ocrMethod}` : ''}`;
+  return { kind: 'pdf', method, title, ...(properties ? { properties } : {}), pageCount, segments, warnings };
+}
+
+/** A page read with a mean word confidence under this is named in the warning as doubtful. */
+const POOR_OCR_CONFIDENCE = 60;
+
+/** What happened to the pages without a text layer: read by OCR, OCR found nothing or failed, or OCR was off. */
+function ocrWarnings(parts: PdfPart[], fileName: string, pageCount: number): Warning[] {
+  const scanned = parts.flatMap((p) => p.scannedPages);
+  if (scanned.length === 0) return [];
+  const read = parts.flatMap((p) => p.ocrPages ?? []);
+  const failed = parts.flatMap((p) => p.ocrFailed ?? []);
+  const readSet = new Set(read.map((r) => r.page));
+  const failedSet = new Set(failed.map((f) => f.page));
+  const off = parts.some((p) => p.ocrOff === true);
+  const warnings: Warning[] = [];
+  if (read.length > 0) {
+    const mean = Math.round(read.reduce((sum, r) => sum + r.confidence, 0) / read.length);
+    const poor = read.filter((r) => r.confidence < POOR_OCR_CONFIDENCE).map((r) => r.page);
+    const poorNote = poor.length > 0 ? ` OCR was unsure of pages ${pageList(poor)} (confidence under ${POOR_OCR_CONFIDENCE}%): they may be sideways, upside down or a poor scan; quotes there may not be found.` : '';
+    warnings.push({
+      code: 'PDF_OCR_TEXT',
+      message: `${fileName}: ${read.length} of ${pageCount} pages are scans without a text layer; their text was recognised by OCR (mean confidence ${mean}%): ${pageList(read.map((r) => r.page))}. Quotes on them are matched allowing for misread characters.${poorNote}`,
+    });
+  }
+  // Every page still without text is named once, with why: OCR was off, found nothing, or failed.
+  const empty = scanned.filter((p) => !readSet.has(p));
+  if (empty.length > 0) {
+    const reasons: string[] = [];
+    if (off) reasons.push('OCR was turned off for this ingestion; run it with evidesk ocr, or ingest again without --no-ocr');
+    const unread = empty.filter((p) => !failedSet.has(p));
+    if (!off && unread.length > 0) reasons.push(`OCR found no words on ${unread.length === empty.length ? 'them' : `pages ${pageList(unread)}`}`);
+    if (failed.length > 0) reasons.push(`OCR failed on pages ${pageList(failed.map((f) => f.page))} (${failed[0]?.reason ?? ''}); run it again with evidesk ocr`);
+    warnings.push({
+      code: 'PDF_NO_TEXT_LAYER',
+      message: `${fileName}: ${empty.length} of ${pageCount} pages have no text layer (scanned images; ${reasons.join('; ')}): ${pageList(empty)}. Quotes on them cannot be verified.`,
+    });
+  }
+  return warnings;
 }
 
 interface PdfInfo {

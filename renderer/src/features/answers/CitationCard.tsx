@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type 
 import type { CitationDetail, ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
 import type { Health } from '../../../../shared/contract/schemas.ts';
 import { CopyCitation } from '../links/CopyCitation.tsx';
+import { OCR_NOTE_PREFIX } from '../../../../shared/ocr/ocr-text.ts';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
 import { useAnswers } from './answers-store.ts';
 import { Pill } from './Pill.tsx';
@@ -29,7 +30,8 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
   const { toggleExpanded, review, undo, draft, setDraft, reviewError, setCurrent, openClosest } = useAnswers();
   const r = c.result;
   const claimed = claimedText(c.claimedLocator);
-  const found = r?.place ? foundText(r.place, r.pageLabel) : null;
+  const onOcr = r?.notes.some((n) => n.startsWith(OCR_NOTE_PREFIX)) ?? false;
+  const found = r?.place ? `${foundText(r.place, r.pageLabel)}${onOcr ? ' · on OCR text' : ''}` : null;
   const drafting = draft?.citationId === c.id ? draft.decision : null;
   const sourceName = c.source?.fileName ?? c.unknownSource ?? 'no source given';
 

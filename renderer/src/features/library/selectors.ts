@@ -52,5 +52,7 @@ export function progressLine(progress: IngestProgress | null, walk: Pick<IngestW
   if (!progress) return looking;
   const of = progress.walking && walk && !walk.done ? `${n(Math.max(progress.fileCount, walk.files))} found so far` : n(progress.fileCount);
   const page = progress.page !== undefined && progress.pageCount ? ` page ${n(progress.page)} of ${n(progress.pageCount)}` : '';
-  return `File ${n(progress.fileIndex + 1)} of ${of}: ${progress.phase}${page}`;
+  // A scan's page takes seconds to read: say what the wait is for.
+  const phase = progress.ocr ? 'reading a scanned page (OCR),' : progress.phase;
+  return `File ${n(progress.fileIndex + 1)} of ${of}: ${phase}${page}`;
 }

@@ -8,6 +8,7 @@ import { OriginNote } from './OriginNote.tsx';
 import type { ArchivedFrom } from '../../../../shared/domain/web-words.ts';
 import { highlightOnPage } from './highlight.ts';
 import { DOCUMENT_OPTIONS } from './pdfjs-setup.ts';
+import { OcrTextLayer } from './OcrTextLayer.tsx';
 import { PdfTextLayer } from './PdfTextLayer.tsx';
 import { useViewer } from './viewer-store.ts';
 
@@ -84,7 +85,8 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
           {textStatus === 'ok' && 'Text layer matches the stored text'}
           {textStatus === 'mismatch' && '⚠ The text layer differs from the stored text: highlights are off for this page'}
           {textStatus === 'error' && '⚠ The text layer could not be drawn'}
-          {stored?.noTextLayer && ' · this page is a scan with no text layer'}
+          {stored?.noTextLayer && !stored.ocr && ' · this page is a scan with no text layer'}
+          {stored?.ocr && ` · this page is a scan: its text was recognised by OCR${stored.ocr.confidence !== null ? ` (confidence ${Math.round(stored.ocr.confidence)}%)` : ''}`}
         </span>
       </nav>
       {origin && (origin.archivedFrom || origin.servedFrom === 'snapshot') && <OriginNote path={origin.path} archivedFrom={origin.archivedFrom} />}
@@ -109,7 +111,10 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
             renderAnnotationLayer={false}
             onLoadSuccess={(p) => setPageProxy(p as unknown as PDFPageProxy)}
           >
-            {pageProxy && pageProxy.pageNumber === page && (
+            {pageProxy && pageProxy.pageNumber === page && stored?.ocr && (
+              <OcrTextLayer page={pageProxy} scale={SCALE} stored={stored} highlight={pageHighlight} onStatus={onStatus} />
+            )}
+            {pageProxy && pageProxy.pageNumber === page && !stored?.ocr && (
               <PdfTextLayer page={pageProxy} scale={SCALE} stored={stored} highlight={pageHighlight} onStatus={onStatus} />
             )}
           </Page>

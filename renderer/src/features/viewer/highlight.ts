@@ -1,3 +1,4 @@
+import type { PageText } from '../../../../shared/contract/schemas.ts';
 import type { Highlight } from './viewer-store.ts';
 
 /** The part of a text item [itemStart, itemStart + length) that a highlight [start, end) covers. */
@@ -29,4 +30,23 @@ export function highlightOnPage(h: Highlight, page: number, pageLength: number):
   const start = Math.min(first ? h.start : final ? (h.lastStart ?? 0) : 0, pageLength);
   const end = Math.min(final ? h.end : first ? (h.firstEnd ?? pageLength) : pageLength, pageLength);
   return start < end ? { start, end } : null;
+}
+
+/**
+ * A scanned page's OCR words as text-layer items: each item's stored characters (a word runs to the
+ * next space or line end) and its box. Null when the stored boxes do not match the stored items
+ * (then nothing is drawn or marked rather than marking the wrong words).
+ */
+export function ocrItems(stored: PageText): { str: string; start: number; box: [number, number, number, number] }[] | null {
+  const ocr = stored.ocr;
+  if (!ocr || ocr.boxes.length !== stored.itemStarts.length) return null;
+  const out: { str: string; start: number; box: [number, number, number, number] }[] = [];
+  for (let i = 0; i < stored.itemStarts.length; i++) {
+    const start = stored.itemStarts[i] ?? 0;
+    const str = /^\S+/.exec(stored.text.slice(start))?.[0];
+    const box = ocr.boxes[i];
+    if (!str || !box) return null;
+    out.push({ str, start, box });
+  }
+  return out;
 }
