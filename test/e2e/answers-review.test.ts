@@ -64,7 +64,7 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
   it('ingests the documents under Sources, then shows an empty Answers tab', async () => {
     await page.goto(app.host.url);
     await page.getByLabel('Add files or folders by path (one per line)').fill([path.join(docs, 'HR_Policy.pdf'), path.join(docs, 'onboarding-notes.txt')].join('\n'));
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('2 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
     await page.getByText('No answers yet.').waitFor();

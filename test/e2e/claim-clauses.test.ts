@@ -37,7 +37,7 @@ describe('a sentence with two markers in Chromium: each card shows its own claus
   it('imports the answer and gives each marker the clause it closes, judged on that clause alone', async () => {
     await page.goto(app.host.url);
     await page.getByLabel('Add files or folders by path (one per line)').fill(path.join(docs, 'HR_Policy.pdf'));
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('1 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
     const chooser = page.waitForEvent('filechooser');

@@ -40,7 +40,7 @@ describe('the export dialog on a 720-citation answer: preview, progress, cancel,
   it('imports the answer and opens the dialog with a preview of the first page', async () => {
     await page.goto(app.host.url);
     await page.getByLabel('Add files or folders by path (one per line)').fill(path.join(docs, 'Records.pdf'));
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('1 added').waitFor({ timeout: 120_000 });
     await page.getByRole('tab', { name: /Answers/ }).click();
     const citations = Array.from({ length: CITATIONS }, (_, i) => {

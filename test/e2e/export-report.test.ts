@@ -64,7 +64,7 @@ describe('exporting a reviewed answer from the dialog in Chromium at 1280×800 (
   it('reviews two citations of an imported answer: one accepted, one flagged with a note', async () => {
     await page.goto(app.host.url);
     await page.getByLabel('Add files or folders by path (one per line)').fill([path.join(docs, 'HR_Policy.pdf'), path.join(docs, 'onboarding-notes.txt')].join('\n'));
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('2 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
     const chooser = page.waitForEvent('filechooser');

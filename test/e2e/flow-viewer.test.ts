@@ -45,7 +45,7 @@ describe('the DOCX and text viewers in Chromium: open from the library, go to a 
   it('ingests a DOCX, a 5,000-line text file and an HTML page', async () => {
     await page.goto(app.host.url);
     await page.getByLabel('Add files or folders by path (one per line)').fill([docxPath, textPath, htmlPath].join('\n'));
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('3 added').waitFor();
   });
 

@@ -29,7 +29,7 @@ describe('ingest progress, cancellation and the snapshot label in Chromium', () 
       writeFile(folder, `long-${i}.pdf`, await makePdf(pages));
     }
     await page.getByLabel('Add files or folders by path (one per line)').fill(folder);
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     const progress = page.locator('p.progress');
     await expect.poll(() => progress.textContent(), { timeout: 30_000 }).toMatch(/File \d of 6: extracting page \d+ of 250/);
     await page.getByRole('button', { name: 'Cancel' }).click();
@@ -49,7 +49,7 @@ describe('ingest progress, cancellation and the snapshot label in Chromium', () 
     fs.symlinkSync(path.join(root, 'outside'), path.join(chosen, 'elsewhere'));
     execFileSync('mkfifo', [path.join(chosen, 'pipe.txt')]);
     await page.getByLabel('Add files or folders by path (one per line)').fill(chosen);
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     const report = page.getByRole('status', { name: 'Ingest report' });
     await expect.poll(() => report.textContent(), { timeout: 30_000 }).toContain('1 added, 3 skipped');
     const skipped = report.getByRole('list', { name: 'Skipped' }).getByRole('listitem');
@@ -75,7 +75,7 @@ describe('ingest progress, cancellation and the snapshot label in Chromium', () 
     execFileSync('mkfifo', [path.join(chosen, 'pipe.md')]);
     await page.getByLabel('Follow links that lead outside the chosen folders').check();
     await page.getByLabel('Add files or folders by path (one per line)').fill(chosen);
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     const report = page.getByRole('status', { name: 'Ingest report' });
     await expect.poll(() => report.textContent(), { timeout: 30_000 }).toContain('1 added, 1 skipped');
     expect(await report.getByRole('list', { name: 'Skipped' }).getByRole('listitem').allTextContents()).toEqual([
@@ -88,7 +88,7 @@ describe('ingest progress, cancellation and the snapshot label in Chromium', () 
   it('labels the snapshot when the original file has changed since it was ingested', async () => {
     const file = writeFile(path.join(services.dir, 'docs'), 'memo.pdf', await makePdf(threePages()));
     await page.getByLabel('Add files or folders by path (one per line)').fill(file);
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('button', { name: 'memo.pdf' }).waitFor();
     fs.writeFileSync(file, await makePdf([{ lines: ['Someone edited this file after it was ingested.'] }]));
     await page.getByRole('button', { name: 'memo.pdf' }).click();

@@ -56,7 +56,7 @@ describe('the card shows how a quote was found and what the judge thinks; a quot
   it('turns the model judge on and imports an answer', async () => {
     await page.goto(app.host.url);
     await page.getByLabel('Add files or folders by path (one per line)').fill(path.join(docs, 'HR_Policy.pdf'));
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('1 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
     const judge = page.getByLabel(/Ask the model judge \(stub-judge\)/);

@@ -38,7 +38,7 @@ describe('a quote on a scanned page, highlighted on the scan in Chromium', () =>
   it('ingests the scan with OCR, verifies the quote on its OCR text and opens it marked word by word over the image', async () => {
     await page.goto(app.host.url);
     await page.getByLabel('Add files or folders by path (one per line)').fill(path.join(docs, 'board-minutes-scan.pdf'));
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('1 added').waitFor({ timeout: OCR_TIMEOUT });
 
     await page.getByRole('tab', { name: /Answers/ }).click();

@@ -57,7 +57,7 @@ describe('a PDF quote over a page break, highlighted on both pages in Chromium',
   it('verifies the quote across pp. 1–2 and opens it on p. 1 with the first part marked', async () => {
     await page.goto(app.host.url);
     await page.getByLabel('Add files or folders by path (one per line)').fill(path.join(docs, 'estates-plan.pdf'));
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('1 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
     const chooser = page.waitForEvent('filechooser');

@@ -34,7 +34,7 @@ describe('source health and relinking in Chromium: a renamed folder, one relink,
   it('ingests a folder of two PDFs and shows both files ok', async () => {
     await page.goto(host.url);
     await page.getByLabel('Add files or folders by path (one per line)').fill(oldDir);
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('2 added').waitFor();
     for (const name of ['contract.pdf', 'invoice.pdf']) {
       await expect.poll(() => row(name).locator('[data-health]').textContent()).toBe('✓ ok');

@@ -40,7 +40,7 @@ describe('the review trail on the desk, in Chromium', () => {
     const files = [writeFile(docs, 'HR_Policy.pdf', await makePdf(POLICY_PAGES, 'HR Policy')), writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT)];
     await page.goto(app.host.url);
     await page.getByLabel('Add files or folders by path (one per line)').fill(files.join('\n'));
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('2 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
     const chooser = page.waitForEvent('filechooser');

@@ -32,7 +32,7 @@ describe('the first slice in Chromium: ingest a PDF, list it, open it at page 3'
 
   it('ingests the PDF by path and lists it with the SHA-256 that sha256sum prints', async () => {
     await page.getByLabel('Add files or folders by path (one per line)').fill(pdfPath);
-    await page.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     const row = page.locator('tr', { has: page.getByRole('button', { name: 'three-pages.pdf' }) });
     await row.waitFor();
     const listed = await row.locator('code.sha').getAttribute('data-sha256');
