@@ -60,8 +60,11 @@ describe('the card shows how a quote was found and what the judge thinks; a quot
     await page.getByText('1 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
     const judge = page.getByLabel(/Ask the model judge \(stub-judge\)/);
-    await judge.check();
-    await expect.poll(async () => (await app.services.dispatch('workspace.settings', {})).ok && judge.isChecked()).toBe(true);
+    // The box follows the saved setting (it is checked once the workspace has stored it), so click and wait.
+    await judge.click();
+    await expect.poll(() => judge.isChecked()).toBe(true);
+    const stored = await app.services.dispatch('workspace.settings', {});
+    expect(stored.ok && (stored.value as { modelJudge: boolean }).modelJudge).toBe(true);
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Import answer…' }).click();
     await (await chooser).setFiles([writeFile(docs, 'leave.json', ANSWER)]);
