@@ -86,7 +86,7 @@ describe('evidesk mcp over stdio', () => {
   });
 
   it('verifies a correct citation at once, with the matched page and offsets', async () => {
-    const r = await agent.call('cite', { claim: 'Staff get 14 days of annual leave.', quote_context: LEAVE, verbatim_quote: '14 days of annual leave', source: sourceId, locator: { page: 3 } });
+    const r = await agent.call('cite', { claim: 'The leave policy gives 14 days of annual leave.', quote_context: LEAVE, verbatim_quote: '14 days of annual leave', source: sourceId, locator: { page: 3 } });
     expect(r.isError).toBe(false);
     expect(r.value).toMatchObject({ status: 'verified', verdict: 'supported', session_id: 'conv-1', marker: '[1]' });
     const matched = r.value.matched as { locator: { page: number; start: number; end: number }; text: string };
