@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuditService } from '../../../electron/services/audit/audit-service.ts';
+import { ChainStore } from '../../../electron/services/store/audit-chain-store.ts';
 import { openDatabase } from '../../../electron/services/store/database.ts';
 import { MIGRATIONS } from '../../../electron/services/store/migrations.ts';
 import { SourcesStore } from '../../../electron/services/store/sources-store.ts';
@@ -22,15 +23,21 @@ describe('migration 11: web fetch records', () => {
     const dir = tempDir();
     const before = openDatabase(dir, { targetVersion: previous });
     opened.push(before);
-    new SourcesStore(before).insert(
-      { sha256: 'a'.repeat(64), fileName: 'old.txt', byteSize: 12, path: '/docs/old.txt', stat: { size: 12, mtimeMs: 1 }, doc: { ...doc, kind: 'text' }, snapshot: null, predecessorId: null },
-      '2026-01-01T00:00:00.000Z',
+    // A source as the code of that version stored it (today's store writes columns of later migrations).
+    const id = Number(
+      before
+        .prepare("INSERT INTO sources (sha256, kind, file_name, byte_size, extraction_method, added_at) VALUES (?, 'text', 'old.txt', 12, 'm', ?)")
+        .run('a'.repeat(64), '2026-01-01T00:00:00.000Z').lastInsertRowid,
     );
+    const chain = new ChainStore(before);
+    chain.record('sources', id, '2026-01-01T00:00:00.000Z', 'source.add');
+    chain.publishHead();
     expect(before.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'web_fetches'").get()).toEqual({ n: 0 });
     expect(new AuditService(before).check()).toMatchObject({ ok: true });
     before.close();
 
-    const after = openDatabase(dir, { targetVersion: 11 });
+    // Migration 11 and those after it: the stores below write today's schema.
+    const after = openDatabase(dir);
     opened.push(after);
     expect(after.prepare('SELECT file_name FROM sources').all()).toEqual([{ file_name: 'old.txt' }]);
     const sources = new SourcesStore(after);
