@@ -17,8 +17,7 @@
 import { createRequire } from 'node:module';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { ExcerptBox, ReportExcerpt } from '../../../shared/report/schema.ts';
-import { MAX_IMAGE_PIXELS } from '../ingest/extractors/pdf.ts';
-import { loadPdfjs, PDFJS_ASSETS, TEXT_CONTENT_OPTIONS } from '../ingest/pdfjs.ts';
+import { DOCUMENT_OPTIONS, loadPdfjs, TEXT_CONTENT_OPTIONS } from '../ingest/pdfjs.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -84,13 +83,7 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({
     data: new Uint8Array(bytes),
-    enableXfa: false,
-    maxImageSize: MAX_IMAGE_PIXELS,
-    useSystemFonts: false,
-    cMapUrl: PDFJS_ASSETS.cMapUrl,
-    cMapPacked: true,
-    standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
-    wasmUrl: PDFJS_ASSETS.wasmUrl,
+    ...DOCUMENT_OPTIONS,
     verbosity: pdfjs.VerbosityLevel.ERRORS,
   });
   const close = () => task.destroy().catch(() => undefined);

@@ -25,5 +25,24 @@ export const PDFJS_ASSETS = {
   wasmUrl: path.join(pdfjsRoot, 'wasm') + path.sep,
 };
 
+/** Largest decoded image pdf.js may allocate (pixels): a hostile page cannot exhaust memory. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+/**
+ * The getDocument options every PDF is opened with, for reading text and for drawing excerpts
+ * alike: no XFA, no system fonts, capped images, and the bundled assets (cMaps, fonts, decoders).
+ * pdfjs-dist 6 has no eval-based font path any more (the isEvalSupported option is gone and the
+ * build contains no eval or new Function), so DESIGN.md §8's rule holds by construction.
+ */
+export const DOCUMENT_OPTIONS = {
+  enableXfa: false,
+  maxImageSize: MAX_IMAGE_PIXELS,
+  useSystemFonts: false,
+  cMapUrl: PDFJS_ASSETS.cMapUrl,
+  cMapPacked: true,
+  standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
+  wasmUrl: PDFJS_ASSETS.wasmUrl,
+} as const;
+
 /** The getTextContent options of pdf.js's own text layer: no normalisation, so offsets match spans. */
 export const TEXT_CONTENT_OPTIONS = { includeMarkedContent: true, disableNormalization: true } as const;

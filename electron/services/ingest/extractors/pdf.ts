@@ -3,7 +3,7 @@ import type { Warning } from '../../../../shared/contract/schemas.ts';
 import { assessText } from '../../../../shared/text/text-quality.ts';
 import { hasProperties, parseAuthors, parseDocumentDate, type DocumentProperties } from '../../../../shared/domain/document-properties.ts';
 import type { ExtractContext, ExtractedDocument, ExtractedSegment } from '../extracted.ts';
-import { loadPdfjs, PDFJS_ASSETS, PDFJS_VERSION, TEXT_CONTENT_OPTIONS } from '../pdfjs.ts';
+import { DOCUMENT_OPTIONS, loadPdfjs, PDFJS_VERSION, TEXT_CONTENT_OPTIONS } from '../pdfjs.ts';
 import { releaseEngine } from '../ocr/ocr-engine.ts';
 import { DEFAULT_OCR_LANGUAGES } from '../ocr/ocr-languages.ts';
 import { ocrPdfPage, type OcrOptions } from '../ocr/ocr-page.ts';
@@ -39,7 +39,7 @@ function describeHead(bytes: Uint8Array): string {
  * one 12,000 × 12,000 image took a worker to 1 GB. Images over this many pixels (an A4 page scanned
  * at 600 dpi is 35 million) are left undecoded; such a page then reads as blank, not as a scan.
  */
-export const MAX_IMAGE_PIXELS = 40_000_000;
+export { MAX_IMAGE_PIXELS } from '../pdfjs.ts';
 
 interface PdfjsError {
   name?: string;
@@ -100,16 +100,8 @@ async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
     const task = pdfjs.getDocument({
       data: new Uint8Array(bytes),
       password,
-      // pdfjs-dist 6 has no eval-based font path any more (the isEvalSupported option is gone and
-      // the build contains no eval or new Function), so DESIGN.md §8's rule holds by construction.
-      enableXfa: false,
-      maxImageSize: MAX_IMAGE_PIXELS,
+      ...DOCUMENT_OPTIONS,
       disableFontFace: true,
-      useSystemFonts: false,
-      cMapUrl: PDFJS_ASSETS.cMapUrl,
-      cMapPacked: true,
-      standardFontDataUrl: PDFJS_ASSETS.standardFontDataUrl,
-      wasmUrl: PDFJS_ASSETS.wasmUrl,
       verbosity: pdfjs.VerbosityLevel.ERRORS,
     });
     try {
