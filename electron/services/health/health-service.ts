@@ -6,6 +6,7 @@ import type { EventBus } from '../events.ts';
 import { sha256File } from '../hashing/sha256.ts';
 import type { CheckSourceRow, CurrentPathRow, HealthStore } from '../store/health-store.ts';
 import { mapPool, statMany, type StatOutcome } from './file-stats.ts';
+import { errorCode, searchRoot, walkTree } from './search-tree.ts';
 
 export type CheckedHealth = Exclude<Health, 'unchecked'>;
 
@@ -80,10 +81,6 @@ function fsProblem(code: string): string {
   if (code === 'ENOENT' || code === 'ENOTDIR') return 'no longer exists';
   if (code === 'EACCES' || code === 'EPERM') return 'cannot be reached (permission denied)';
   return `cannot be reached (${code})`;
-}
-
-function errorCode(e: unknown): string {
-  return (e as NodeJS.ErrnoException).code ?? 'EIO';
 }
 
 function plural(n: number, word: string): string {
@@ -399,35 +396,14 @@ export class HealthService {
     return this.searchFolderMany([sourceId], dir);
   }
 
-  /** A folder to search: it exists, is a folder, and is not the workspace (whose snapshots are copies). */
-  private async searchRoot(rawDir: string): Promise<{ dir: string; rootStat: fs.Stats }> {
-    const dir = path.resolve(rawDir);
-    let rootStat: fs.Stats;
-    try {
-      rootStat = await fs.promises.stat(dir);
-    } catch (e) {
-      const code = errorCode(e);
-      throw code === 'ENOENT' || code === 'ENOTDIR'
-        ? new AppError('FILE_MISSING', `The folder ${dir} does not exist. Check the path and search again.`, { path: dir })
-        : new AppError('FILE_UNREADABLE', `The folder ${dir} cannot be read (${code}).`, { path: dir });
-    }
-    if (!rootStat.isDirectory()) {
-      throw new AppError('FILE_UNREADABLE', `${dir} is a file, not a folder. To relink to this file, give it as the new path instead.`, { path: dir });
-    }
-    if (dir === this.workspaceDir || dir.startsWith(this.workspaceDir + path.sep)) {
-      throw new AppError('INVALID_INPUT', `${dir} is inside the workspace, whose snapshots are copies, not the original files. Search the folder where your documents live.`, { path: dir });
-    }
-    return { dir, rootStat };
-  }
-
   /**
    * A file with this SHA-256 under `rawDir`, for a link whose source the workspace lacks: every file
    * is hashed (no size is known), up to the walk's bound. Reads only; ingesting it is the user's choice.
    */
   async findByHash(sha256: string, rawDir: string): Promise<{ found: string | null; examined: number; truncated: boolean }> {
-    const { dir, rootStat } = await this.searchRoot(rawDir);
+    const { dir, rootStat } = await searchRoot(rawDir, this.workspaceDir);
     const files: string[] = [];
-    const walk = await this.walk(dir, rootStat, (file) => files.push(file));
+    const walk = await walkTree(dir, rootStat, this.workspaceDir, this.settings, (file) => files.push(file));
     for (const file of files) {
       const digest = await sha256File(file).catch(() => null);
       if (digest === sha256) return { found: file, examined: walk.examined, truncated: walk.truncated };
@@ -438,11 +414,11 @@ export class HealthService {
   /** One walk of `dir` for several sources (e.g. every missing one). */
   async searchFolderMany(sourceIds: readonly number[], rawDir: string): Promise<FolderSearchResult> {
     const sources = sourceIds.map((id) => this.requireSource(id));
-    const { dir, rootStat } = await this.searchRoot(rawDir);
+    const { dir, rootStat } = await searchRoot(rawDir, this.workspaceDir);
 
     const wanted = new Set(sources.map((s) => s.byte_size));
     const bySize = new Map<number, string[]>();
-    const walk = await this.walk(dir, rootStat, (file, size) => {
+    const walk = await walkTree(dir, rootStat, this.workspaceDir, this.settings, (file, size) => {
       if (!wanted.has(size)) return;
       const list = bySize.get(size) ?? [];
       list.push(file);
@@ -462,80 +438,5 @@ export class HealthService {
     return { dir, examined: walk.examined, hashed: distinct.length, truncated: walk.truncated, results };
   }
 
-  /**
-   * Breadth-first walk: hidden folders and the workspace itself (its snapshots hold the same bytes)
-   * are skipped; symlinked folders are followed once each, so a symlink loop ends; depth and file
-   * count are bounded so a search of a whole disk stops and says so.
-   */
-  private async walk(root: string, rootStat: fs.Stats, onFile: (file: string, size: number) => void): Promise<{ examined: number; truncated: boolean }> {
-    const visited = new Set<string>([`${rootStat.dev}:${rootStat.ino}`]);
-    // Marking the workspace as seen keeps the walk out of it by whatever path it is reached.
-    const ws = await fs.promises.stat(this.workspaceDir).catch(() => null);
-    if (ws) visited.add(`${ws.dev}:${ws.ino}`);
-    let queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
-    let examined = 0;
-    let truncated = false;
-    while (queue.length > 0) {
-      const nextQueue: { dir: string; depth: number }[] = [];
-      for (const { dir, depth } of queue) {
-        if (examined >= this.settings.maxSearchFiles) return { examined, truncated: true };
-        let entries: fs.Dirent[];
-        try {
-          entries = await fs.promises.readdir(dir, { withFileTypes: true });
-        } catch {
-          continue; // an unreadable folder is skipped, the rest of the search goes on
-        }
-        const files: string[] = [];
-        const dirs: string[] = [];
-        const links: string[] = [];
-        for (const e of entries) {
-          const full = path.join(dir, e.name);
-          if (e.isDirectory()) {
-            if (!e.name.startsWith('.')) dirs.push(full);
-          } else if (e.isFile()) files.push(full);
-          else if (e.isSymbolicLink()) links.push(full);
-        }
-        const room = this.settings.maxSearchFiles - examined;
-        if (files.length > room) truncated = true;
-        const take = files.slice(0, Math.max(0, room));
-        const fileStats = await statMany(take);
-        take.forEach((f, i) => {
-          const s = fileStats[i];
-          if (s?.found && s.isFile) onFile(f, s.size);
-        });
-        examined += take.length;
-        // A symlink may name a file or a folder; folders are entered only if not seen before.
-        const linkStats = await statMany(links);
-        for (const [i, link] of links.entries()) {
-          const s = linkStats[i];
-          if (!s?.found) continue;
-          if (s.isFile) {
-            if (examined >= this.settings.maxSearchFiles) truncated = true;
-            else {
-              examined++;
-              onFile(link, s.size);
-            }
-          } else if (!path.basename(link).startsWith('.')) dirs.push(link);
-        }
-        for (const d of dirs) {
-          if (depth + 1 > this.settings.maxSearchDepth) {
-            truncated = true;
-            continue;
-          }
-          let ds: fs.Stats;
-          try {
-            ds = await fs.promises.stat(d);
-          } catch {
-            continue;
-          }
-          const key = `${ds.dev}:${ds.ino}`;
-          if (!ds.isDirectory() || visited.has(key)) continue;
-          visited.add(key);
-          nextQueue.push({ dir: d, depth: depth + 1 });
-        }
-      }
-      queue = nextQueue;
-    }
-    return { examined, truncated };
-  }
+
 }
