@@ -155,11 +155,22 @@ describe('checklist: ingestion / parsing (the parser options)', () => {
     for (const build of ['build/pdf.mjs', 'build/pdf.worker.mjs', 'legacy/build/pdf.mjs', 'legacy/build/pdf.worker.mjs']) {
       expect(read(`node_modules/pdfjs-dist/${build}`), build).not.toMatch(/\bnew Function\s*\(|\beval\s*\(|isEvalSupported/);
     }
-    for (const file of ['electron/services/ingest/extractors/pdf.ts', 'renderer/src/features/viewer/pdfjs-setup.ts']) {
+    // The main process opens every PDF with one options object; the viewer has its own.
+    for (const file of ['electron/services/ingest/pdfjs.ts', 'renderer/src/features/viewer/pdfjs-setup.ts']) {
       const source = read(file);
       expect(source, file).toMatch(/enableXfa: false/);
       expect(source, file).not.toMatch(/enableXfa: true|enableScripting|isEvalSupported: true/);
     }
+    const opened: string[] = [];
+    for (const rel of fs.readdirSync(path.join(ROOT, 'electron'), { recursive: true }) as string[]) {
+      if (!/\.ts$/.test(rel)) continue;
+      const source = read(path.join('electron', rel));
+      for (const call of source.matchAll(/getDocument\(\{([^}]*)/g)) {
+        opened.push(rel);
+        expect(call[1], `${rel} opens a PDF without DOCUMENT_OPTIONS`).toMatch(/\.\.\.DOCUMENT_OPTIONS/);
+      }
+    }
+    expect(opened.length).toBeGreaterThanOrEqual(2); // ingestion and report excerpts
     // pdf.js's scripting sandbox is never loaded anywhere.
     for (const dir of ['electron', 'renderer/src']) {
       for (const rel of fs.readdirSync(path.join(ROOT, dir), { recursive: true }) as string[]) {
