@@ -7,7 +7,7 @@
  * its children (Chromium, extraction children) while it ran, and the HTML file's size. Without
  * the corpus, generated documents stand in (and the bench says so).
  * Goals from issue 9: HTML ≤ 5 s, PDF ≤ 20 s on this machine.
- * Run: npm run bench -- export
+ * Run: npm run bench -- export (EXPORT_BENCH_CITATIONS=100 for a quicker slice; EXPORT_BENCH_FORMATS=html for one format)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,8 @@ import { tempDir, testPlatform } from '../test/support/workspace.ts';
 import { treeRssSampler } from './process-memory.ts';
 import type { Bench, Figure } from './report.ts';
 
-const CITATIONS = 500;
+/** EXPORT_BENCH_CITATIONS=100 runs a smaller slice (to iterate or profile fast); the goals are for 500. */
+const CITATIONS = Number(process.env.EXPORT_BENCH_CITATIONS) > 0 ? Math.floor(Number(process.env.EXPORT_BENCH_CITATIONS)) : 500;
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs');
 /** Prose PDFs (4 of them, 154 pages) and one file of each text kind. */
 const CORPUS_FILES = [
@@ -96,7 +97,8 @@ export const bench: Bench = async () => {
     const { answerId, useCorpus } = await exportBenchAnswer(services, dir);
     const figures: Figure[] = [];
     const notes: string[] = [];
-    for (const format of ['html', 'pdf', 'json'] as const) {
+    const formats = (['html', 'pdf', 'json'] as const).filter((f) => !process.env.EXPORT_BENCH_FORMATS || process.env.EXPORT_BENCH_FORMATS.split(',').includes(f));
+    for (const format of formats) {
       const target = path.join(dir, `report.${format}`);
       const memory = treeRssSampler();
       const t0 = performance.now();

@@ -99,6 +99,6 @@ describe('the export dialog on a 720-citation answer: preview, progress, cancel,
     expect(fs.readdirSync(out)).toEqual(['records.html']);
     const html = fs.readFileSync(target, 'utf8');
     expect(html).toContain('Rae Reviewer');
-    expect(html).not.toContain('data:image/webp');
+    expect(html).not.toContain('data:image/jpeg');
   }, 600_000);
 });

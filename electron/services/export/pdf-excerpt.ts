@@ -1,13 +1,16 @@
 /**
  * The evidence excerpt of a PDF quote (issue 9): the band of the cited page around the quote,
  * rendered in Node by pdf.js's legacy build on @napi-rs/canvas (pdf.js's NodeCanvasFactory loads
- * it) and encoded as lossy WebP, with the quote's characters boxed from the page's own text-item
+ * it) and encoded as JPEG, with the quote's characters boxed from the page's own text-item
  * geometry.
  *
- * Why WebP at 800 px: a 500-citation report of PNG bands at 900 px was 34 MB of base64 (about
- * 80 KB a band), and hashing, writing and printing it dominated the export. WebP at quality 80
- * keeps 9-point type crisp (the boxes are drawn by the report over the image, not into it) at about
- * a third of the bytes, and the encoder runs on libuv's thread pool, beside the next page's render.
+ * What it costs (profiled on the export bench): drawing a page is dominated by pdf.js painting
+ * every glyph's path, whatever the canvas's size, so each cited page is read and drawn once for
+ * all its excerpts, onto a canvas only as tall as the rows they show. JPEG rather than WebP:
+ * at 800 px and quality 80 both keep 9-point type legible (the boxes are drawn by the report over
+ * the image, not into it), WebP is about two thirds of the bytes but takes six times as long to
+ * encode (about 10 ms a band against 1.6 ms); and the printed PDF report of the export bench
+ * shrank from 25 MB (WebP bands) to 16 MB (JPEG bands).
  *
  * The items are read with ingestion's getTextContent options (TEXT_CONTENT_OPTIONS) and joined as
  * ingestion joins them (extractors/pdf.ts), so the stored page text's [start, end) maps onto items
@@ -23,8 +26,8 @@ const require = createRequire(import.meta.url);
 
 /** Rendered width of the page in pixels (readable in the report at its column width). */
 export const TARGET_WIDTH = 800;
-/** WebP quality: below about 75 the edges of small type start to smear. */
-const WEBP_QUALITY = 80;
+/** JPEG quality: at 80, 9-point type at 800 px stays crisp enough to read; below, edges ring. */
+const JPEG_QUALITY = 80;
 /** The band never grows taller than this; a long quote is cut below its start. */
 const MAX_HEIGHT = 700;
 /** Lines of context above and below the quote. */
@@ -59,26 +62,43 @@ interface NapiCanvas {
   width: number;
   height: number;
   getContext(kind: '2d'): { font: string; measureText(text: string): { width: number }; drawImage(img: unknown, sx: number, sy: number, sw: number, sh: number, dx: number, dy: number, dw: number, dh: number): void };
-  encode(format: 'webp', quality: number): Promise<Buffer>;
+  encode(format: 'jpeg', quality: number): Promise<Buffer>;
 }
 
-/** One rendered page: its text items with their offsets in the joined text, and its pixels. */
-interface PageRender {
+interface Viewport {
+  width: number;
+  height: number;
+  convertToViewportPoint(x: number, y: number): number[];
+}
+
+/** The page, as pdf.js gives it, reduced to what an excerpt needs. */
+interface RenderablePage {
+  render(params: { canvas: unknown; viewport: Viewport; transform: number[]; background: string }): { promise: Promise<void> };
+  cleanup(): unknown;
+}
+
+/** One read page: its text items with their offsets in the joined text. */
+interface PageRead {
   items: { item: TextItemLike; at: number }[];
   text: string;
-  viewport: { width: number; height: number; convertToViewportPoint(x: number, y: number): number[] };
-  full: NapiCanvas | null;
+  viewport: Viewport;
+  page: RenderablePage;
 }
 
-/** Pages kept rendered (about 4 MB each), for citations on the same page. */
-const PAGE_CACHE = 6;
+/** Where one excerpt sits on its page: the band's rows [top, bottom) and the quote's boxes in page pixels. */
+interface Placed {
+  top: number;
+  bottom: number;
+  rects: ExcerptBox[];
+}
 
 export interface PdfExcerpts {
-  excerpt(req: Omit<PdfExcerptRequest, 'bytes'>): Promise<PdfExcerptResult>;
+  /** The excerpts asked of one page, in order: the page is read once and rendered once. */
+  pageExcerpts(page: number, reqs: readonly Omit<PdfExcerptRequest, 'bytes'>[]): Promise<PdfExcerptResult[]>;
   close(): Promise<void>;
 }
 
-/** Opens a PDF once for all the excerpts of its citations; each page is read and rendered once. */
+/** Opens a PDF once for all the excerpts of its citations. */
 export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({
@@ -95,20 +115,10 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
     throw e;
   }
   const { createCanvas } = require('@napi-rs/canvas') as { createCanvas(w: number, h: number): NapiCanvas };
-  // Promises, so that two excerpts of one page asked for at once share one render.
-  const pages = new Map<number, Promise<PageRender>>();
+  const measure = createCanvas(1, 1).getContext('2d');
+  measure.font = '100px sans-serif';
 
-  const pageRender = (n: number): Promise<PageRender> => {
-    const cached = pages.get(n);
-    if (cached) return cached;
-    const made = renderPage(n);
-    if (pages.size >= PAGE_CACHE) pages.delete(pages.keys().next().value ?? n);
-    pages.set(n, made);
-    made.catch(() => pages.delete(n));
-    return made;
-  };
-
-  const renderPage = async (n: number): Promise<PageRender> => {
+  const readPage = async (n: number): Promise<PageRead> => {
     const page = await doc.getPage(n);
     const content = await page.getTextContent(TEXT_CONTENT_OPTIONS);
     const items: { item: TextItemLike; at: number }[] = [];
@@ -122,32 +132,58 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
     }
     const base = page.getViewport({ scale: 1 });
     const viewport = page.getViewport({ scale: TARGET_WIDTH / base.width });
-    // Render the whole page (pdf.js draws pages, not regions); bands are cut out of it.
-    const full = createCanvas(Math.round(viewport.width), Math.round(viewport.height));
-    await page.render({ canvas: full as unknown as Parameters<typeof page.render>[0]['canvas'], viewport, background: 'white' }).promise;
-    page.cleanup();
-    return { items, text, viewport, full };
+    return { items, text, viewport, page: page as unknown as RenderablePage };
   };
 
-  const measure = createCanvas(1, 1).getContext('2d');
-  measure.font = '100px sans-serif';
-
-  const excerpt = async (req: Omit<PdfExcerptRequest, 'bytes'>): Promise<PdfExcerptResult> => {
-    if (req.page < 1 || req.page > doc.numPages) return { note: `The excerpt is left out: the PDF has no page ${req.page}.` };
-    const { items, text, viewport, full } = await pageRender(req.page);
-    if (req.ocr) return band(req, ocrRects(req, req.ocr, viewport), viewport, full, createCanvas);
-    if (text !== req.pageText) {
-      return { note: `The excerpt is left out: the text pdf.js reads on page ${req.pageLabel ?? req.page} now differs from the stored text, so the quote's characters cannot be placed exactly.` };
+  const pageExcerpts = async (n: number, reqs: readonly Omit<PdfExcerptRequest, 'bytes'>[]): Promise<PdfExcerptResult[]> => {
+    if (n < 1 || n > doc.numPages) return reqs.map(() => ({ note: `The excerpt is left out: the PDF has no page ${n}.` }));
+    const read = await readPage(n);
+    try {
+      const placed = reqs.map((req): Placed | { note: string } => {
+        // A scan's words are boxed from their OCR boxes, not from pdf.js's text (it has none).
+        if (req.ocr) return bandAround(req, ocrRects(req, req.ocr, read.viewport), read.viewport);
+        if (read.text !== req.pageText) {
+          return { note: `The excerpt is left out: the text pdf.js reads on page ${req.pageLabel ?? n} now differs from the stored text, so the quote's characters cannot be placed exactly.` };
+        }
+        return place(req, read, measure);
+      });
+      const bands = placed.filter((p): p is Placed => 'rects' in p);
+      if (bands.length === 0) return placed as { note: string }[];
+      // Only the rows the page's excerpts show are rasterised: a canvas that tall, the page shifted
+      // up by `top` (pdf.js applies `transform` before the viewport's). Drawing outside the canvas
+      // is clipped by the canvas itself, so what lies off the bands costs no pixels. One render per
+      // page: drawing a page (its glyphs' paths) is the excerpt's main cost, whatever the canvas.
+      const width = Math.round(read.viewport.width);
+      const top = Math.min(...bands.map((b) => b.top));
+      const bottom = Math.max(...bands.map((b) => b.bottom));
+      const canvas = createCanvas(width, bottom - top);
+      await read.page.render({ canvas, viewport: read.viewport, transform: [1, 0, 0, 1, 0, -top], background: 'white' }).promise;
+      const out: PdfExcerptResult[] = [];
+      for (let i = 0; i < reqs.length; i++) {
+        const p = placed[i]!;
+        if (!('rects' in p)) {
+          out.push(p);
+          continue;
+        }
+        let band = canvas;
+        if (p.top !== top || p.bottom !== bottom) {
+          band = createCanvas(width, p.bottom - p.top);
+          band.getContext('2d').drawImage(canvas, 0, p.top - top, width, p.bottom - p.top, 0, 0, width, p.bottom - p.top);
+        }
+        out.push(await encodeExcerpt(reqs[i]!, p, band, width));
+      }
+      return out;
+    } finally {
+      read.page.cleanup();
     }
-    return cut(req, items, viewport, full, measure, createCanvas);
   };
-  return { excerpt, close };
+  return { pageExcerpts, close };
 }
 
 /**
  * The excerpts of one PDF that an extraction child makes for the export (extract-worker.ts):
- * opened once, each page rendered once, a progress report per excerpt; stops between excerpts
- * when cancelled. A failed excerpt is a note; the others go on.
+ * opened once, each page read and rendered once for all its excerpts, a progress report per excerpt; stops between pages when cancelled.
+ * A failed page gives notes; the others go on.
  */
 export async function pdfExcerptBatch(
   bytes: Uint8Array,
@@ -156,15 +192,19 @@ export async function pdfExcerptBatch(
 ): Promise<PdfExcerptResult[]> {
   const pdf = await openPdfExcerpts(bytes);
   try {
-    const out: PdfExcerptResult[] = [];
-    for (const ask of asks) {
+    const out: PdfExcerptResult[] = new Array<PdfExcerptResult>(asks.length);
+    const byPage = new Map<number, number[]>();
+    asks.forEach((ask, i) => byPage.set(ask.page, [...(byPage.get(ask.page) ?? []), i]));
+    let done = 0;
+    for (const [page, at] of byPage) {
       if (ctx.signal?.aborted) throw new AppError('CANCELLED', 'The excerpts were cancelled.');
-      out.push(
-        await pdf.excerpt(ask).catch((e: unknown) => ({
-          note: `The excerpt is left out: page ${ask.pageLabel ?? ask.page} could not be rendered (${e instanceof Error ? e.message : String(e)}).`,
-        })),
+      const reqs = at.map((i) => asks[i]!);
+      const results = await pdf.pageExcerpts(page, reqs).catch((e: unknown) =>
+        reqs.map((ask) => ({ note: `The excerpt is left out: page ${ask.pageLabel ?? ask.page} could not be rendered (${e instanceof Error ? e.message : String(e)}).` })),
       );
-      ctx.onProgress?.(out.length, asks.length);
+      at.forEach((i, k) => (out[i] = results[k]!));
+      done += at.length;
+      ctx.onProgress?.(done, asks.length);
     }
     return out;
   } finally {
@@ -176,7 +216,8 @@ export async function pdfExcerptBatch(
 export async function renderPdfExcerpt(req: PdfExcerptRequest): Promise<PdfExcerptResult> {
   const pdf = await openPdfExcerpts(req.bytes);
   try {
-    return await pdf.excerpt(req);
+    const [result] = await pdf.pageExcerpts(req.page, [req]);
+    return result!;
   } finally {
     await pdf.close();
   }
@@ -184,14 +225,8 @@ export async function renderPdfExcerpt(req: PdfExcerptRequest): Promise<PdfExcer
 
 type Measure = ReturnType<NapiCanvas['getContext']>;
 
-async function cut(
-  req: Omit<PdfExcerptRequest, 'bytes'>,
-  items: PageRender['items'],
-  viewport: PageRender['viewport'],
-  full: NapiCanvas | null,
-  measure: Measure,
-  createCanvas: (w: number, h: number) => NapiCanvas,
-): Promise<PdfExcerptResult> {
+/** The quote's boxes and the band around them, in page pixels; a note when nothing can be boxed. */
+function place(req: Omit<PdfExcerptRequest, 'bytes'>, { items, viewport }: PageRead, measure: Measure): Placed | { note: string } {
   // The quote's characters, item by item, as rectangles in viewport pixels. Per-character x inside
   // an item: the item's width (pdf.js's, from the PDF's own glyph widths) shared out in proportion
   // to the widths a sans-serif font measures for the characters before it. Exact at item ends
@@ -220,14 +255,14 @@ async function cut(
     const h = Math.abs(p1[1]! - p0[1]!);
     if (w > 0 && h > 0) rects.push({ x, y, width: w, height: h });
   }
-  return band(req, rects, viewport, full, createCanvas);
+  return bandAround(req, rects, viewport);
 }
 
 /**
  * The quote's words on a scan, from their OCR boxes: a word partly in the quote is boxed in
  * proportion to its characters (OCR gives no glyph positions).
  */
-function ocrRects(req: Omit<PdfExcerptRequest, 'bytes'>, ocr: NonNullable<PdfExcerptRequest['ocr']>, viewport: PageRender['viewport']): ExcerptBox[] {
+function ocrRects(req: Omit<PdfExcerptRequest, 'bytes'>, ocr: NonNullable<PdfExcerptRequest['ocr']>, viewport: Viewport): ExcerptBox[] {
   const rects: ExcerptBox[] = [];
   ocr.itemStarts.forEach((at, i) => {
     const word = /^\S+/.exec(req.pageText.slice(at))?.[0] ?? '';
@@ -244,29 +279,21 @@ function ocrRects(req: Omit<PdfExcerptRequest, 'bytes'>, ocr: NonNullable<PdfExc
   return rects;
 }
 
-/** The band of the rendered page around the rectangles, and the rectangles in its coordinates. */
-async function band(
-  req: Omit<PdfExcerptRequest, 'bytes'>,
-  rects: ExcerptBox[],
-  viewport: PageRender['viewport'],
-  full: NapiCanvas | null,
-  createCanvas: (w: number, h: number) => NapiCanvas,
-): Promise<PdfExcerptResult> {
+/** The band's rows [top, bottom) around the quote's rectangles (page pixels); a note when nothing can be boxed. */
+function bandAround(req: Omit<PdfExcerptRequest, 'bytes'>, rects: ExcerptBox[], viewport: Viewport): Placed | { note: string } {
   if (rects.length === 0) return { note: `The excerpt is left out: the quote's characters on page ${req.pageLabel ?? req.page} have no visible text items to box.` };
-
   const lineHeight = Math.max(...rects.map((r) => r.height)) * 1.2;
   const quoteTop = Math.min(...rects.map((r) => r.y));
   const quoteBottom = Math.max(...rects.map((r) => r.y + r.height));
   const top = Math.max(0, Math.floor(quoteTop - (CONTEXT_LINES + 0.4) * lineHeight));
   const bottom = Math.min(Math.round(viewport.height), Math.ceil(quoteBottom + (CONTEXT_LINES + 0.4) * lineHeight), top + MAX_HEIGHT);
-  const width = Math.round(viewport.width);
-  const height = Math.max(1, bottom - top);
+  return { top, bottom: Math.max(top + 1, bottom), rects };
+}
 
-  if (!full) return { note: `The excerpt is left out: page ${req.pageLabel ?? req.page} could not be rendered.` };
-  const band = createCanvas(width, height);
-  band.getContext('2d').drawImage(full, 0, top, width, height, 0, 0, width, height);
-  const webp = await band.encode('webp', WEBP_QUALITY);
-
+/** The band as JPEG, with the quote's boxes moved into the band's rows. */
+async function encodeExcerpt(req: Omit<PdfExcerptRequest, 'bytes'>, { top, bottom, rects }: Placed, band: NapiCanvas, width: number): Promise<PdfExcerptResult> {
+  const height = bottom - top;
+  const jpeg = await band.encode('jpeg', JPEG_QUALITY);
   const boxes = rects
     .map((r) => ({ x: r.x, y: r.y - top, width: r.width, height: r.height }))
     .filter((r) => r.y + r.height > 0 && r.y < height)
@@ -278,7 +305,7 @@ async function band(
     .filter((r) => r.width > 0 && r.height > 0);
   return {
     excerpt: {
-      image: { dataUri: `data:image/webp;base64,${webp.toString('base64')}`, width, height },
+      image: { dataUri: `data:image/jpeg;base64,${jpeg.toString('base64')}`, width, height },
       boxes,
       caption: `p. ${req.pageLabel ?? req.page}, the lines around the quote (quote boxed${req.ocr ? ' from the OCR text of this scan' : ''})`,
     },

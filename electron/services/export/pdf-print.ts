@@ -5,6 +5,9 @@
  * every request anyway. Headings become the PDF's outline (bookmarks) and the text stays selectable.
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { AppError } from '../../../shared/contract/errors.ts';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
@@ -41,15 +44,23 @@ export function chromiumPrinter(env: NodeJS.ProcessEnv = process.env): PdfPrinte
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
     const stop = () => void browser.close().catch(() => undefined);
+    let tmp: string | null = null;
     signal?.addEventListener('abort', stop, { once: true });
     try {
       const context = await browser.newContext({ offline: true, javaScriptEnabled: false });
       const page = await context.newPage();
-      // Nothing leaves the page: the report is self-contained, and anything else is refused.
-      await page.route('**/*', (route) => route.abort());
-      // A long report with excerpt images (hundreds of PNG data URIs) takes Chromium well over
-      // Playwright's default 30 s to load on a busy machine.
-      await page.setContent(html, { waitUntil: 'load', timeout: 300_000 });
+      // Chromium reads the report from a private temporary file: handing a report of many MB to
+      // setContent sends it through the DevTools protocol as one escaped string, which took as
+      // long as the printing itself. Nothing else loads: the report is self-contained, and any
+      // other request (the report's own CSP forbids them anyway) is refused.
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-print-'));
+      const file = path.join(tmp, 'report.html');
+      fs.writeFileSync(file, html, { mode: 0o600 });
+      const url = pathToFileURL(file).href;
+      await page.route('**/*', (route) => (route.request().url() === url ? route.continue() : route.abort()));
+      // A long report with hundreds of excerpt images takes Chromium well over Playwright's
+      // default 30 s to load on a busy machine.
+      await page.goto(url, { waitUntil: 'load', timeout: 300_000 });
       const pdf = await page.pdf({ format: 'A4', printBackground: true, outline: true, tagged: true, margin: { top: '16mm', bottom: '16mm', left: '14mm', right: '14mm' } });
       if (signal?.aborted) throw new AppError('EXPORT_CANCELLED', 'The export was cancelled; nothing was written.');
       return new Uint8Array(pdf);
@@ -59,6 +70,7 @@ export function chromiumPrinter(env: NodeJS.ProcessEnv = process.env): PdfPrinte
     } finally {
       signal?.removeEventListener('abort', stop);
       await browser.close();
+      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
     }
   };
 }

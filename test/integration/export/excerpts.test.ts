@@ -89,7 +89,7 @@ describe('evidence excerpts', () => {
     expect(c?.status).toBe('verified');
     const x = c?.excerpt;
     if (!x || !('image' in x)) throw new Error(`no image excerpt: ${JSON.stringify(c?.notes)}`);
-    expect(x.image.dataUri.startsWith('data:image/webp;base64,')).toBe(true);
+    expect(x.image.dataUri.startsWith('data:image/jpeg;base64,')).toBe(true);
     expect(x.image.width).toBe(TARGET_WIDTH);
     // A band, not the page: the page would be TARGET_WIDTH × 1.29 TARGET_WIDTH pixels.
     expect(x.image.height).toBeGreaterThan(80);

@@ -103,7 +103,7 @@ describe('a 2,000-citation export: progress and cancel', () => {
     expect(fs.readdirSync(outDir)).toEqual(['report.html']);
     const html = fs.readFileSync(target, 'utf8');
     // Every PDF citation has its band image, every notes citation its marked line.
-    expect(html.match(/<img src="data:image\/webp;base64,/g)?.length).toBe(CITATIONS * 0.75);
+    expect(html.match(/<img src="data:image\/jpeg;base64,/g)?.length).toBe(CITATIONS * 0.75);
     expect(html.match(/<mark>invoices of batch/g)?.length).toBe(CITATIONS / 4);
 
     const phases = [...new Set(seen.map((e) => e.phase))];
