@@ -9,7 +9,8 @@
  * children, never in the app's own process: a PDF is untrusted input, and rendering is the export's
  * heaviest work. Each child gets a run of consecutive pages of one PDF, so a page cited several
  * times is rendered once; identical excerpts (same page and characters) are made once. Without a
- * pool (a bare service in tests) the same batches run here, one after another. Progress is
+ * pool (a bare service in tests) the same batches run here, one after another. Excerpts drawn
+ * before for the same bytes, page and quote come from the workspace's cache (excerpt-cache.ts). Progress is
  * reported per citation, and a cancel stops the children's work (EXPORT_CANCELLED).
  */
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ import { AppError } from '../../../shared/contract/errors.ts';
 import type { SourceInput } from '../../../shared/report/build.ts';
 import type { WorkerPool } from '../ingest/worker-pool.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
+import { ExcerptCache, excerptKey } from './excerpt-cache.ts';
 import { pdfExcerptBatch, type PdfExcerptAsk, type PdfExcerptResult } from './pdf-excerpt.ts';
 import { textExcerpt } from './text-excerpt.ts';
 
@@ -60,6 +62,8 @@ interface PdfJob {
   ask: PdfExcerptAsk;
   /** The citations that show this excerpt. */
   citationIds: number[];
+  /** Its name in the excerpt cache. */
+  key?: string;
 }
 
 /** Excerpts (or notes saying why there is none) by citation id; citations without a place get nothing. */
@@ -111,10 +115,22 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
   const settle = (job: PdfJob, result: PdfExcerptResult) => {
     for (const id of job.citationIds) out.set(id, result);
   };
+  // Excerpts drawn before (another format, an earlier export) are taken from the cache.
+  const cache = new ExcerptCache(deps.workspaceDir);
   const batches: { src: SourceInput; bytes: Uint8Array; jobs: PdfJob[] }[] = [];
   for (const [sourceId, jobs] of jobsBySource) {
     const src = byId.get(sourceId)!;
-    const all = [...jobs.values()].sort((a, b) => a.ask.page - b.ask.page);
+    const all: PdfJob[] = [];
+    for (const job of jobs.values()) {
+      job.key = excerptKey(src.sha256, job.ask);
+      const kept = cache.get(job.key);
+      if (kept) {
+        settle(job, { excerpt: kept });
+        tick(job.citationIds.length);
+      } else all.push(job);
+    }
+    if (all.length === 0) continue;
+    all.sort((a, b) => a.ask.page - b.ask.page);
     const bytes = sourceBytes(src, deps);
     if (!bytes) {
       for (const job of all) settle(job, { note: `The excerpt is left out: neither ${src.fileName} nor a snapshot of it could be opened to render.` });
@@ -151,7 +167,11 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
             { deadline: Date.now() + limit, onProgress, ...(deps.signal ? { signal: deps.signal } : {}) },
           )
         : await pdfExcerptBatch(bytes, asks, { onProgress, ...(deps.signal ? { signal: deps.signal } : {}) });
-      jobs.forEach((job, i) => settle(job, results[i] ?? { note: 'The excerpt is left out: it was not rendered.' }));
+      jobs.forEach((job, i) => {
+        const result = results[i] ?? { note: 'The excerpt is left out: it was not rendered.' };
+        if ('excerpt' in result && 'image' in result.excerpt && job.key) cache.put(job.key, result.excerpt);
+        settle(job, result);
+      });
     } catch (e) {
       throwIfCancelled(deps.signal);
       const first = asks[0]!;

@@ -32,6 +32,11 @@ const JPEG_QUALITY = 80;
 const MAX_HEIGHT = 700;
 /** Lines of context above and below the quote. */
 const CONTEXT_LINES = 3;
+/**
+ * What the drawing of an excerpt depends on besides its inputs: part of the name of each kept
+ * excerpt (excerpt-cache.ts). Change the revision when the drawing or the boxing changes.
+ */
+export const EXCERPT_RENDERING = `pdf-excerpt r1 jpeg q${JPEG_QUALITY} w${TARGET_WIDTH} h${MAX_HEIGHT} c${CONTEXT_LINES}`;
 
 export interface PdfExcerptRequest {
   bytes: Uint8Array;
