@@ -3,7 +3,8 @@
  * (../shared/corpus: several PDFs and text, Markdown, DOCX and HTML files; every quote a line of
  * their stored text, a tenth with a typo, a fifth reviewed), exported as HTML and PDF with
  * excerpts, then JSON, through the export service (build from the store, excerpts, render, atomic
- * write; PDF printed by Chromium). Prints each export's time, the peak memory of this process and
+ * write; PDF printed by Chromium). The first HTML export draws every PDF excerpt; the second HTML
+ * export and the PDF one take them from the workspace's excerpt cache. Prints each export's time, the peak memory of this process and
  * its children (Chromium, extraction children) while it ran, and the HTML file's size. Without
  * the corpus, generated documents stand in (and the bench says so).
  * Goals from issue 9: HTML ≤ 5 s, PDF ≤ 20 s on this machine.
@@ -97,19 +98,24 @@ export const bench: Bench = async () => {
     const { answerId, useCorpus } = await exportBenchAnswer(services, dir);
     const figures: Figure[] = [];
     const notes: string[] = [];
-    const formats = (['html', 'pdf', 'json'] as const).filter((f) => !process.env.EXPORT_BENCH_FORMATS || process.env.EXPORT_BENCH_FORMATS.split(',').includes(f));
-    for (const format of formats) {
+    const wanted = process.env.EXPORT_BENCH_FORMATS?.split(',');
+    // The first HTML export draws every excerpt; the PDF one after it, and HTML again, take them
+    // from the workspace's excerpt cache, as an analyst's second export of the same answer does.
+    const runs = (['html', 'html again', 'pdf', 'json'] as const).filter((r) => !wanted || wanted.includes(r.split(' ')[0]!));
+    for (const run of runs) {
+      const format = run === 'html again' ? 'html' : run;
       const target = path.join(dir, `report.${format}`);
       const memory = treeRssSampler();
       const t0 = performance.now();
       const result = await services.exports.export({ id: answerId, format, path: target });
       const ms = performance.now() - t0;
       const peak = memory.stop();
-      const goal = format === 'html' ? 5 : format === 'pdf' ? 20 : null;
-      figures.push({ name: `export ${format}, ${CITATIONS} citations with excerpts`, value: ms / 1000, unit: 's', ...(goal ? { goal: { op: '<=' as const, value: goal, of: 'value' as const } } : {}) });
-      figures.push({ name: `export ${format}: peak memory (this process and its children)`, value: peak.treeMb, unit: 'MB' });
-      figures.push({ name: `export ${format}: CPU time (this process and its children)`, value: peak.cpuSeconds, unit: 's' });
-      if (format === 'html') figures.push({ name: 'HTML report size', value: result.bytes / 1024 / 1024, unit: 'MB' });
+      const goal = run === 'html' ? 5 : run === 'pdf' ? 20 : null;
+      const label = run === 'html' ? 'html (drawing every excerpt)' : run === 'html again' ? 'html again (excerpts from the cache)' : run === 'pdf' ? 'pdf (excerpts from the cache)' : run;
+      figures.push({ name: `export ${label}, ${CITATIONS} citations with excerpts`, value: ms / 1000, unit: 's', ...(goal ? { goal: { op: '<=' as const, value: goal, of: 'value' as const } } : {}) });
+      figures.push({ name: `export ${run}: peak memory (this process and its children)`, value: peak.treeMb, unit: 'MB' });
+      figures.push({ name: `export ${run}: CPU time (this process and its children)`, value: peak.cpuSeconds, unit: 's' });
+      if (run === 'html') figures.push({ name: 'HTML report size', value: result.bytes / 1024 / 1024, unit: 'MB' });
       if (format === 'pdf') figures.push({ name: 'PDF report size', value: result.bytes / 1024 / 1024, unit: 'MB' });
     }
     notes.push(useCorpus ? `Over the corpus: ${CORPUS_FILES.join(', ')}.` : 'The corpus is absent: a generated 40-page PDF and a text file instead.');
