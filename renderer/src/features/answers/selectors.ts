@@ -126,7 +126,11 @@ export function claimedText(l: StoredClaimedLocator): string {
 export function foundText(place: MatchPlace, pageLabel: string | null): string {
   const { unit, at, endAt } = place;
   if (unit === 'page') return endAt !== at ? `pp. ${at}–${endAt}` : formatLocator({ page: at, ...(pageLabel ? { pageLabel } : {}) });
-  if (unit === 'block') return endAt !== at ? `¶ ${at}–${endAt}` : formatLocator({ paragraph: at, ...(place.cell ? { cell: place.cell } : {}) });
+  if (unit === 'block') {
+    // A slide or a sheet cell is named as such (formatLocator reads its slide, sheet, address and cell).
+    if (place.slide !== undefined || place.sheet !== undefined) return formatLocator(place);
+    return endAt !== at ? `¶ ${at}–${endAt}` : formatLocator({ paragraph: at, ...(place.cell ? { cell: place.cell } : {}) });
+  }
   return formatLocator({ line: at, lineEnd: endAt });
 }
 
