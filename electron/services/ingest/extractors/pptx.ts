@@ -335,7 +335,6 @@ export function createPptxExtractor(limits?: ZipLimits): Extractor {
       warnings.push({ code: 'FILE_EMPTY', message: `"${ctx.fileName}" contains no text (pictures only?); nothing in it can be cited.` });
     }
     const core = pkg.core();
-    ctx.onProgress?.(deck.slides.length, deck.slides.length);
     return {
       kind: 'pptx',
       method: PPTX_METHOD,

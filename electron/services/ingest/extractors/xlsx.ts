@@ -383,7 +383,6 @@ export function createXlsxExtractor(limits?: ZipLimits): Extractor {
       warnings.push({ code: 'FILE_EMPTY', message: `"${ctx.fileName}" has no filled cells; nothing in it can be cited.` });
     }
     const core = pkg.core();
-    ctx.onProgress?.(book.sheets.length, book.sheets.length);
     return {
       kind: 'xlsx',
       method: XLSX_METHOD,

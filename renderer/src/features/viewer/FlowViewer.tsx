@@ -5,13 +5,15 @@ import { useRelink } from '../relink/relink-store.ts';
 import { BlocksView } from './BlocksView.tsx';
 import { prepareDocx } from './docx-dom.ts';
 import { DocxView } from './DocxView.tsx';
+import { GridView } from './GridView.tsx';
+import { SlidesView } from './SlidesView.tsx';
 import { differingBlocks, differingLines, findAll, parseGoTo, piecesMatch, placeInBlocks, placeInLines, unitLabel, type FindUnit, type FlowUnit, type Placement } from './flow-place.ts';
 import { LinesView } from './LinesView.tsx';
 import { OriginNote } from './OriginNote.tsx';
 import { useViewer, type FlowTarget } from './viewer-store.ts';
 import './viewer.css';
 
-const KIND_LABEL: Record<SourceContent['kind'], string> = { pdf: 'PDF', docx: 'DOCX', html: 'HTML', text: 'Text', markdown: 'Markdown' };
+const KIND_LABEL: Record<SourceContent['kind'], string> = { pdf: 'PDF', docx: 'DOCX', html: 'HTML', text: 'Text', markdown: 'Markdown', pptx: 'PowerPoint', xlsx: 'Excel' };
 
 function count(n: number, unit: FlowUnit): string {
   const word = unit === 'block' ? 'block' : 'line';
@@ -77,8 +79,9 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
   const differs = useMemo(() => {
     if (!content) return new Set<number>();
     if (content.view === 'lines') return differingLines(content.lines, content.segments);
-    if (content.view === 'blocks') {
-      const shown = new Map(content.blocks.map((b) => [b.paragraph, b.text]));
+    if (content.view === 'blocks' || content.view === 'slides' || content.view === 'grid') {
+      const blocks = content.view === 'blocks' ? content.blocks : content.view === 'slides' ? content.slides.flatMap((s) => s.blocks) : content.sheets.flatMap((s) => s.cells);
+      const shown = new Map(blocks.map((b) => [b.paragraph, b.text]));
       return differingBlocks(content.segments, (p, text) => shown.get(p) === text);
     }
     return differingBlocks(content.segments, (p, text) => Boolean(docx?.blocks.has(p)) && piecesMatch(docx?.pieces.get(p) ?? [], text));
@@ -188,6 +191,8 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
       {content.view === 'lines' && <LinesView lines={content.lines} placement={placement} />}
       {content.view === 'blocks' && <BlocksView blocks={content.blocks} placement={placement} />}
       {content.view === 'docx' && docx && <DocxView dom={docx} placement={placement} />}
+      {content.view === 'slides' && <SlidesView slides={content.slides} placement={placement} />}
+      {content.view === 'grid' && <GridView sheets={content.sheets} placement={placement} />}
     </div>
   );
 }
