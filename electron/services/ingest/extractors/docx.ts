@@ -28,6 +28,7 @@ export const DEFAULT_DOCX_LIMITS: DocxLimits = DEFAULT_ZIP_LIMITS;
 
 const DOCX: PackageKind = {
   label: 'DOCX',
+  article: 'a',
   invalidCode: 'DOCX_INVALID',
   bombCode: 'DOCX_ZIP_BOMB',
   resave: 'Open it in Word or LibreOffice, save it as .docx, and ingest it again.',

@@ -16,6 +16,13 @@ export interface Relationship {
 
 const OFFICE_DOCUMENT = /\/officeDocument$/;
 
+/** Main-part content types of the Office formats, to name a file that is another one. */
+const OTHER_FORMATS = [
+  { type: /wordprocessingml|ms-word/, name: 'a Word document', ext: '.docx' },
+  { type: /presentationml|ms-powerpoint/, name: 'a PowerPoint presentation', ext: '.pptx' },
+  { type: /spreadsheetml|ms-excel/, name: 'an Excel workbook', ext: '.xlsx' },
+];
+
 export class OoxmlPackage {
   readonly entries: ZipEntry[];
   private readonly byName: Map<string, ZipEntry>;
@@ -63,14 +70,45 @@ export class OoxmlPackage {
     return out;
   }
 
-  /** The main part (presentation.xml, workbook.xml): the package relationship, else `fallback`. */
-  mainPart(fallback: string): string {
+  /**
+   * The main part (presentation.xml, workbook.xml): the package relationship, else `fallback`. Its
+   * content type must be the format's (`expected`): a Word or PowerPoint file under an Excel name is
+   * said to be what it is.
+   */
+  mainPart(fallback: string, expected: RegExp): string {
     const rel = [...this.relationships('').values()].find((r) => OFFICE_DOCUMENT.test(r.type) && !r.external);
     const part = rel?.target ?? fallback;
     if (!this.has(part)) {
       throw invalidPackage(this.kind, this.fileName, `it has no main part (${part}); it may be another kind of ZIP archive`, { stage: 'parts' });
     }
+    const type = this.contentType(part);
+    if (type !== null && !expected.test(type)) {
+      const other = OTHER_FORMATS.find((f) => f.type.test(type));
+      if (other) {
+        throw new AppError('WRONG_EXTENSION', `"${this.fileName}" is ${other.name}, not ${this.kind.article} ${this.kind.label}. Rename it with the ${other.ext} extension and ingest it again.`, {
+          fileName: this.fileName,
+          detected: other.ext,
+        });
+      }
+      throw invalidPackage(this.kind, this.fileName, `its main part is of type ${type}`, { stage: 'parts' });
+    }
     return part;
+  }
+
+  /** A part's content type from [Content_Types].xml (an override, else its extension's default), or null. */
+  private contentType(part: string): string | null {
+    const xml = this.xml('[Content_Types].xml');
+    if (xml === null) return null;
+    let byOverride: string | null = null;
+    let byExtension: string | null = null;
+    const ext = part.slice(part.lastIndexOf('.') + 1).toLowerCase();
+    walkXml(xml, {
+      open(name, a) {
+        if (name === 'Override' && (a['PartName'] ?? '').replace(/^\//, '').toLowerCase() === part.toLowerCase()) byOverride = a['ContentType'] ?? null;
+        if (name === 'Default' && (a['Extension'] ?? '').toLowerCase() === ext) byExtension = a['ContentType'] ?? null;
+      },
+    });
+    return byOverride ?? byExtension;
   }
 
   core(): { title: string | null; properties: DocumentProperties } {

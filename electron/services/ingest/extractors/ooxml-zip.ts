@@ -42,6 +42,8 @@ const MB = 1024 * 1024;
 export interface PackageKind {
   /** "DOCX", "PowerPoint (.pptx)", "Excel (.xlsx)". */
   label: string;
+  /** "a" or "an", as the label takes. */
+  article: 'a' | 'an';
   invalidCode: 'DOCX_INVALID' | 'OFFICE_INVALID';
   bombCode: 'DOCX_ZIP_BOMB' | 'OFFICE_ZIP_BOMB';
   /** The next step for a file that is not a good package. */
@@ -111,7 +113,7 @@ export function scanPackage(bytes: Uint8Array, fileName: string, kind: PackageKi
     throw invalid(`it is an OLE file: ${kind.legacy}`, { stage: 'signature' });
   }
   if (len >= 5 && new TextDecoder().decode(bytes.subarray(0, 5)) === '%PDF-') {
-    throw new AppError('WRONG_EXTENSION', `"${fileName}" is a PDF file, not a ${kind.label}. Rename it with the .pdf extension and ingest it again.`, {
+    throw new AppError('WRONG_EXTENSION', `"${fileName}" is a PDF file, not ${kind.article} ${kind.label}. Rename it with the .pdf extension and ingest it again.`, {
       fileName,
       detected: '.pdf',
     });

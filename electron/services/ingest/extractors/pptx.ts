@@ -14,6 +14,7 @@ import { TableTracker, type CellPlace } from './table-cells.ts';
 
 export const PPTX: PackageKind = {
   label: 'PowerPoint file (.pptx)',
+  article: 'a',
   invalidCode: 'OFFICE_INVALID',
   bombCode: 'OFFICE_ZIP_BOMB',
   resave: 'Open it in PowerPoint or LibreOffice Impress, save it as .pptx, and ingest it again.',
@@ -254,7 +255,7 @@ const SLIDE_REL = /\/slide$/;
 
 /** Reads the deck: each slide listed in presentation.xml, in its order. */
 export function readDeck(pkg: OoxmlPackage, signal?: AbortSignal): Deck {
-  const main = pkg.mainPart('ppt/presentation.xml');
+  const main = pkg.mainPart('ppt/presentation.xml', /presentationml|ms-powerpoint/);
   const rels = pkg.relationships(main);
   const order: string[] = [];
   walkXml(pkg.xml(main) ?? '', {

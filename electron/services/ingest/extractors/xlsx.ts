@@ -14,6 +14,7 @@ import type { PackageKind, ZipLimits } from './ooxml-zip.ts';
 
 export const XLSX: PackageKind = {
   label: 'Excel workbook (.xlsx)',
+  article: 'an',
   invalidCode: 'OFFICE_INVALID',
   bombCode: 'OFFICE_ZIP_BOMB',
   resave: 'Open it in Excel or LibreOffice Calc, save it as .xlsx, and ingest it again.',
@@ -287,7 +288,7 @@ const STYLES_REL = /\/styles$/;
 
 /** Reads the workbook: its worksheets in tab order (chart sheets hold no cells and are skipped). */
 export function readWorkbook(pkg: OoxmlPackage, signal?: AbortSignal): Workbook {
-  const main = pkg.mainPart('xl/workbook.xml');
+  const main = pkg.mainPart('xl/workbook.xml', /spreadsheetml|ms-excel/);
   const rels = pkg.relationships(main);
   const listed: { name: string; part: string | null }[] = [];
   let date1904 = false;
