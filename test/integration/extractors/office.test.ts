@@ -116,8 +116,9 @@ describe('quotes on slides and cells, through ingest and verification', () => {
       const result = (m: string) => byMarker.get(m)?.result;
 
       expect(result('1')).toMatchObject({ status: 'verified', place: { unit: 'block', slide: 2 } });
-      expect(result('2')).toMatchObject({ status: 'verified', method: 'exact', place: { slide: 2, cell: { table: 1, row: 2, col: 3, rowLabel: 'North', colLabel: 'FY2024' } } });
-      expect(result('3')).toMatchObject({ status: 'verified', place: { sheet: 'Revenue', address: 'C4', cell: { rowLabel: 'Total', colLabel: 'FY2024' } } });
+      // A figure is judged with what names its cell (table heading, row and column labels, formula).
+      expect(result('2')).toMatchObject({ status: 'verified', verdict: 'supported', method: 'exact', place: { slide: 2, cell: { table: 1, row: 2, col: 3, rowLabel: 'North', colLabel: 'FY2024' } } });
+      expect(result('3')).toMatchObject({ status: 'verified', verdict: 'supported', place: { sheet: 'Revenue', address: 'C4', cell: { rowLabel: 'Total', colLabel: 'FY2024' } } });
       // "1200" is the cell shown "1,200": the same number.
       expect(result('4')).toMatchObject({ status: 'verified', method: 'normalised', matchedText: '1,200', place: { sheet: 'Revenue', address: 'C2' } });
       expect(result('5')).toMatchObject({ status: 'verified', place: { slide: 2, notes: true } });

@@ -9,6 +9,7 @@ import { GridView } from './GridView.tsx';
 import { SlidesView } from './SlidesView.tsx';
 import { differingBlocks, differingLines, findAll, parseGoTo, piecesMatch, placeInBlocks, placeInLines, unitLabel, type FindUnit, type FlowUnit, type Placement } from './flow-place.ts';
 import { LinesView } from './LinesView.tsx';
+import { officeBlockLabels } from './office-labels.ts';
 import { OriginNote } from './OriginNote.tsx';
 import { useViewer, type FlowTarget } from './viewer-store.ts';
 import './viewer.css';
@@ -20,12 +21,21 @@ function count(n: number, unit: FlowUnit): string {
   return `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function targetLabel(unit: FlowUnit, t: FlowTarget): string {
-  return unitLabel(unit, t.at, t.endAt);
+/** How much the document holds, in its own terms: slides, filled cells, blocks or lines. */
+function extent(content: SourceContent, units: number, unit: FlowUnit): string {
+  const n = (k: number, word: string) => `${k.toLocaleString('en')} ${word}${k === 1 ? '' : 's'}`;
+  if (content.view === 'slides') return n(content.slides.length, 'slide');
+  if (content.view === 'grid') return `${n(content.sheets.length, 'sheet')}, ${n(units, 'filled cell')}`;
+  return count(units, unit);
 }
 
-function placementText(unit: FlowUnit, target: FlowTarget, p: Placement): string {
-  const where = targetLabel(unit, target);
+function targetLabel(unit: FlowUnit, t: FlowTarget, named: ReadonlyMap<number, string>): string {
+  const name = t.endAt === undefined || t.endAt === t.at ? named.get(t.at) : undefined;
+  return name ?? unitLabel(unit, t.at, t.endAt);
+}
+
+function placementText(unit: FlowUnit, target: FlowTarget, p: Placement, named: ReadonlyMap<number, string>): string {
+  const where = targetLabel(unit, target, named);
   if (!p.ok) return `⚠ No highlight: ${p.reason}. Showing ${p.units.length > 0 ? where : 'the document'} without one.`;
   if (target.range) return `Highlighted ${p.ranges.reduce((n, r) => n + r.to - r.from, 0)} characters at ${where}`;
   return `Showing ${where}`;
@@ -72,6 +82,7 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
   }, [sourceId, attempt]);
 
   const unit: FlowUnit = content?.view === 'lines' ? 'line' : 'block';
+  const named = useMemo(() => officeBlockLabels(content), [content]);
   const docx = useMemo(() => (content?.view === 'docx' ? prepareDocx(content.html) : null), [content]);
   const stored = useMemo(() => new Map((content?.segments ?? []).flatMap((s) => (s.paragraph === null ? [] : [[s.paragraph, s.text] as const]))), [content]);
 
@@ -143,7 +154,7 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
     <div className="flow-viewer">
       <nav className="flow-bar" aria-label={unit === 'block' ? 'Blocks' : 'Lines'}>
         <span className="flow-title" title={content.path ?? content.fileName}>
-          <strong>{content.fileName}</strong> <span className="muted">· {KIND_LABEL[content.kind]} · {count(units, unit)}</span>
+          <strong>{content.fileName}</strong> <span className="muted">· {KIND_LABEL[content.kind]} · {extent(content, units, unit)}</span>
         </span>
         <form onSubmit={submitGoTo} className="flow-form">
           <label>
@@ -179,7 +190,7 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
       {goToError && <p className="flow-note error" role="alert">{goToError}</p>}
       {target && placement && (
         <p className={`flow-note ${placement.ok ? '' : 'warn'}`} role="status" data-testid="target-status">
-          {placementText(unit, target, placement)}
+          {placementText(unit, target, placement, named)}
         </p>
       )}
       {(imagesOut > 0 || (content.view === 'docx' && content.unannotated > 0)) && (
