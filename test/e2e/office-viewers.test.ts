@@ -92,6 +92,14 @@ describe('PowerPoint and Excel sources in Chromium', () => {
     await expect.poll(() => page.getByTestId('target-status').textContent()).toBe('Highlighted 33 characters at slide 2');
     await expect.poll(() => viewer.locator('mark.quote-highlight').allTextContents()).toEqual(['enterprise renewals came in early']);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'pptx-slide-text-highlight.png') });
+
+    // Go to a slide by its number.
+    await page.getByLabel('Go to slide').fill('slide 3');
+    await page.getByLabel('Go to slide').press('Enter');
+    await expect.poll(() => page.getByTestId('target-status').textContent()).toBe('Showing slide 3');
+    await page.getByLabel('Go to slide').fill('9');
+    await page.getByLabel('Go to slide').press('Enter');
+    await page.getByRole('alert').getByText('This deck has no slide 9 (it has 3)').waitFor();
   });
 
   it('opens a sheet cell in the grid, scrolled to and marked, with its labels and formula in the bar', async () => {
@@ -111,8 +119,17 @@ describe('PowerPoint and Excel sources in Chromium', () => {
     await expect.poll(() => viewer.locator('td[data-address="C2"] mark.quote-highlight').textContent()).toBe('1,200');
     await expect.poll(() => page.getByTestId('cell-bar').textContent()).toBe('C2 · row North, column FY2024 · 1,200');
 
-    // The other sheets are a tab away.
+    // The other sheets are a tab away, or a cell address away.
     await viewer.getByRole('tab', { name: 'Notes' }).click();
     await viewer.locator('td[data-address="B3"]').getByText('Audited by Smith & Partners on 12 March.').waitFor();
+    await viewer.getByRole('tab', { name: 'Revenue' }).click();
+    await page.getByLabel('Go to cell').fill('notes!b3');
+    await page.getByLabel('Go to cell').press('Enter');
+    await expect.poll(() => page.getByTestId('target-status').textContent()).toBe('Showing sheet Notes · B3');
+    await expect.poll(() => viewer.getByRole('tab', { name: 'Notes' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => viewer.locator('td[data-address="B3"]').getAttribute('class')).toBe('current');
+    await page.getByLabel('Go to cell').fill('Z99');
+    await page.getByLabel('Go to cell').press('Enter');
+    await page.getByRole('alert').getByText('No sheet has a filled cell Z99').waitFor();
   });
 });

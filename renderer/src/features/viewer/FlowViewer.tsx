@@ -9,7 +9,7 @@ import { GridView } from './GridView.tsx';
 import { SlidesView } from './SlidesView.tsx';
 import { differingBlocks, differingLines, findAll, parseGoTo, piecesMatch, placeInBlocks, placeInLines, unitLabel, type FindUnit, type FlowUnit, type Placement } from './flow-place.ts';
 import { LinesView } from './LinesView.tsx';
-import { officeBlockLabels } from './office-labels.ts';
+import { officeBlockLabels, officeGoTo } from './office-labels.ts';
 import { OriginNote } from './OriginNote.tsx';
 import { useViewer, type FlowTarget } from './viewer-store.ts';
 import './viewer.css';
@@ -111,6 +111,15 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
 
   const submitGoTo = (e: FormEvent) => {
     e.preventDefault();
+    const office = content ? officeGoTo(content, goTo) : null;
+    if (office) {
+      if ('error' in office) setGoToError(office.error);
+      else {
+        setGoToError(null);
+        setTarget({ at: office.at });
+      }
+      return;
+    }
     const parsed = parseGoTo(goTo);
     if (!parsed) {
       setGoToError(unit === 'block' ? 'Type a block number, e.g. 12 or ¶ 4–6' : 'Type a line number, e.g. 120 or 120–130');
@@ -160,10 +169,10 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
           <label>
             Go to{' '}
             <input
-              aria-label={unit === 'block' ? 'Go to block' : 'Go to line'}
+              aria-label={content.view === 'slides' ? 'Go to slide' : content.view === 'grid' ? 'Go to cell' : unit === 'block' ? 'Go to block' : 'Go to line'}
               value={goTo}
               onChange={(e) => setGoTo(e.target.value)}
-              placeholder={unit === 'block' ? '¶ 12' : 'line 120'}
+              placeholder={content.view === 'slides' ? 'slide 3' : content.view === 'grid' ? 'Notes!B3' : unit === 'block' ? '¶ 12' : 'line 120'}
               size={9}
             />
           </label>
