@@ -68,6 +68,11 @@ export const MatchPlace = z.object({
   unit: z.enum(['page', 'block', 'line']),
   /** A quote inside one DOCX or HTML table cell: the cell, named by its headers where there are any. */
   cell: TableCellLocator.optional(),
+  /** PowerPoint and Excel blocks (issue 14): the slide (and whether in its notes), or the sheet and A1 address. */
+  slide: z.number().int().positive().optional(),
+  notes: z.boolean().optional(),
+  sheet: z.string().optional(),
+  address: z.string().optional(),
   at: z.number().int().nonnegative(),
   endAt: z.number().int().nonnegative(),
   start: z.number().int().nonnegative(),

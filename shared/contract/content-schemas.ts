@@ -30,6 +30,49 @@ export const ViewBlock = z.object({
 });
 export type ViewBlock = z.infer<typeof ViewBlock>;
 
+/** A PowerPoint slide's text blocks in reading order (issue 14), as the extraction read them. */
+export const SlideOutline = z.object({
+  number: z.number().int().positive(),
+  title: z.string().nullable(),
+  hidden: z.boolean(),
+  blocks: z.array(
+    z.object({
+      paragraph: z.number().int().nonnegative(),
+      role: z.enum(['title', 'text', 'cell', 'notes']),
+      text: z.string(),
+      cell: TableCellLocator.optional(),
+    }),
+  ),
+});
+export type SlideOutline = z.infer<typeof SlideOutline>;
+
+/** An Excel cell as shown (issue 14): the block index it is stored under, its A1 address and labels. */
+export const SheetCell = z.object({
+  paragraph: z.number().int().nonnegative(),
+  address: z.string(),
+  row: z.number().int().positive(),
+  col: z.number().int().positive(),
+  text: z.string(),
+  /** The formula whose cached value `text` is ("=SUM(B2:B4)"). */
+  formula: z.string().optional(),
+  rowLabel: z.string().optional(),
+  colLabel: z.string().optional(),
+});
+export type SheetCell = z.infer<typeof SheetCell>;
+
+export const SheetGrid = z.object({
+  name: z.string(),
+  /** 1-based, in tab order (the cell locator's `table`). */
+  index: z.number().int().positive(),
+  rows: z.number().int().nonnegative(),
+  cols: z.number().int().nonnegative(),
+  headerRow: z.number().int().positive().nullable(),
+  cells: z.array(SheetCell),
+  /** The sheet's part could not be read (a warning says why); the others were. */
+  unreadable: z.boolean().optional(),
+});
+export type SheetGrid = z.infer<typeof SheetGrid>;
+
 const common = {
   sourceId: SourceId,
   kind: SourceKind,
@@ -58,6 +101,10 @@ export const SourceContent = z.discriminatedUnion('view', [
     unannotated: z.number().int().nonnegative(),
   }),
   z.object({ ...common, view: z.literal('blocks'), blocks: z.array(ViewBlock) }),
+  /** PowerPoint: each slide's outline. */
+  z.object({ ...common, view: z.literal('slides'), slides: z.array(SlideOutline) }),
+  /** Excel: each sheet's filled cells. */
+  z.object({ ...common, view: z.literal('grid'), sheets: z.array(SheetGrid) }),
   /** Text and Markdown: the file's lines, decoded and with line endings normalised as at ingestion. */
   z.object({ ...common, view: z.literal('lines'), lines: z.array(z.string()) }),
 ]);

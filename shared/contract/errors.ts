@@ -39,6 +39,12 @@ export const ERROR_CODES = [
   'TEXT_LAYER_UNUSABLE',
   'DOCX_INVALID',
   'DOCX_ZIP_BOMB',
+  /** PowerPoint and Excel (issue 14): a damaged or foreign package, a ZIP bomb, a password-protected file. */
+  'OFFICE_INVALID',
+  'OFFICE_ZIP_BOMB',
+  'OFFICE_ENCRYPTED',
+  /** A warning: one sheet of a workbook (or slide of a deck) could not be read; the others were. */
+  'OFFICE_PART_UNREADABLE',
   'TEXT_ENCODING_UNKNOWN',
   /** A warning: the text was decoded from a detected, non-UTF-8 encoding. */
   'TEXT_ENCODING_DETECTED',

@@ -10,7 +10,7 @@ export const ErrorDataSchema = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const SourceKind = z.enum(['pdf', 'docx', 'text', 'markdown', 'html']);
+export const SourceKind = z.enum(['pdf', 'docx', 'text', 'markdown', 'html', 'pptx', 'xlsx']);
 export type SourceKind = z.infer<typeof SourceKind>;
 
 /** Where a segment sits in its source (DESIGN.md §4). start/end are offsets inside the segment. */
@@ -34,8 +34,16 @@ export const Locator = z.object({
   headingPath: z.array(z.string()).optional(),
   line: z.number().int().positive().optional(),
   lineEnd: z.number().int().positive().optional(),
-  /** DOCX and HTML table cells. */
+  /** DOCX and HTML table cells; PowerPoint table cells (table counted on its slide); Excel cells (table = sheet number). */
   cell: TableCellLocator.optional(),
+  /** PowerPoint (issue 14): the slide (1-based, in presentation order); notes = the slide's speaker notes. */
+  slide: z.number().int().positive().optional(),
+  notes: z.boolean().optional(),
+  /** Excel (issue 14): the sheet's name and the cell's A1 address ("B3"). */
+  sheet: z.string().optional(),
+  address: z.string().optional(),
+  /** Excel: the formula whose cached value the cell's text is. */
+  formula: z.string().optional(),
   start: z.number().int().nonnegative(),
   end: z.number().int().nonnegative(),
 });

@@ -47,6 +47,10 @@ export const ClaimedLocator = z.object({
   line: z.number().int().positive().optional(),
   lineEnd: z.number().int().positive().optional(),
   section: z.string().min(1).optional(),
+  /** PowerPoint: the slide (1-based). Excel: the sheet's name and a cell's A1 address ("B3"). */
+  slide: z.number().int().positive().optional(),
+  sheet: z.string().min(1).max(200).optional(),
+  cell: z.string().regex(/^\$?[A-Za-z]{1,3}\$?\d{1,7}$/, 'an A1 cell address such as "B3"').optional(),
   charStart: z.number().int().nonnegative().optional(),
   charEnd: z.number().int().nonnegative().optional(),
 });

@@ -19,8 +19,16 @@ export interface ExtractedSegment {
   /** PDF: the page's text was recognised by OCR; one box per item (shared/ocr/ocr-text.ts). */
   ocr?: { method: string; confidence: number | null; boxes: [number, number, number, number][] };
   blockType?: 'page' | 'paragraph' | 'heading' | 'list_item' | 'table_cell' | 'footnote' | 'lines';
-  /** DOCX/HTML: the table cell the block is in. */
+  /** DOCX/HTML: the table cell the block is in. PowerPoint: a table cell; Excel: the cell (table = sheet number). */
   cell?: TableCellLocator;
+  /** PowerPoint: the slide (1-based) and whether the block is its speaker notes. */
+  slide?: number;
+  notes?: boolean;
+  /** Excel: the sheet's name and the cell's A1 address. */
+  sheet?: string;
+  address?: string;
+  /** Excel: the formula whose cached value `text` is. */
+  formula?: string;
 }
 
 export interface ExtractedDocument {

@@ -6,6 +6,11 @@ const BY_EXTENSION: Record<string, SourceKind> = {
   '.docx': 'docx',
   // Macro-enabled Word documents are DOCX with a macro part, which is never read, let alone run.
   '.docm': 'docx',
+  // PowerPoint and Excel; the macro-enabled kinds are read the same way, their macros never touched.
+  '.pptx': 'pptx',
+  '.pptm': 'pptx',
+  '.xlsx': 'xlsx',
+  '.xlsm': 'xlsx',
   '.txt': 'text',
   '.text': 'text',
   // Data exports and logs are cited by line like any text. JSON is not among them: answer files
@@ -23,7 +28,7 @@ const BY_EXTENSION: Record<string, SourceKind> = {
 export const SUPPORTED_EXTENSIONS = Object.keys(BY_EXTENSION);
 
 /** The supported types in words, for messages. */
-export const SUPPORTED_TYPES_IN_WORDS = 'PDF, Word (.docx, .docm), HTML, Markdown and plain text (.txt, .csv, .tsv, .log)';
+export const SUPPORTED_TYPES_IN_WORDS = 'PDF, Word (.docx, .docm), PowerPoint (.pptx, .pptm), Excel (.xlsx, .xlsm), HTML, Markdown and plain text (.txt, .csv, .tsv, .log)';
 
 export function kindForPath(filePath: string): SourceKind | null {
   return BY_EXTENSION[path.extname(filePath).toLowerCase()] ?? null;

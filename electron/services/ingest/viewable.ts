@@ -3,15 +3,19 @@
 // stored segments' by construction. Runs in an extraction worker: documents are untrusted input.
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { SourceKind } from '../../../shared/contract/schemas.ts';
-import type { ViewBlock } from '../../../shared/contract/content-schemas.ts';
+import type { SheetGrid, SlideOutline, ViewBlock } from '../../../shared/contract/content-schemas.ts';
 import { docxView } from './extractors/docx.ts';
 import { htmlDocumentBlocks } from './extractors/html.ts';
+import { pptxView } from './extractors/pptx.ts';
 import { decodeLines } from './extractors/text.ts';
+import { xlsxView } from './extractors/xlsx.ts';
 
 export type ViewPayload =
   | { view: 'docx'; html: string; imagesOmitted: number; unannotated: number }
   | { view: 'blocks'; blocks: ViewBlock[] }
-  | { view: 'lines'; lines: string[] };
+  | { view: 'lines'; lines: string[] }
+  | { view: 'slides'; slides: SlideOutline[] }
+  | { view: 'grid'; sheets: SheetGrid[] };
 
 export async function viewableContent(kind: SourceKind, bytes: Uint8Array, fileName: string, reader = false): Promise<ViewPayload> {
   switch (kind) {
@@ -38,6 +42,10 @@ export async function viewableContent(kind: SourceKind, bytes: Uint8Array, fileN
       if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
       return { view: 'lines', lines };
     }
+    case 'pptx':
+      return { view: 'slides', slides: pptxView(bytes, fileName) };
+    case 'xlsx':
+      return { view: 'grid', sheets: xlsxView(bytes, fileName) };
     case 'pdf':
       throw new AppError('UNSUPPORTED_TYPE', `${fileName} is a PDF: the viewer reads it page by page through its source URL.`);
   }

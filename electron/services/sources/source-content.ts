@@ -11,6 +11,9 @@ import type { SourceFiles } from './source-files.ts';
 /** Text-like files larger than this are not sent to the viewer whole (their text stays searchable). */
 export const MAX_VIEW_TEXT_BYTES = 64 * 1024 * 1024;
 
+/** DOCX, PowerPoint and Excel: ZIP packages whose pictures and media are never sent to the viewer. */
+const ZIPPED_KINDS: ReadonlySet<string> = new Set(['docx', 'pptx', 'xlsx']);
+
 /** Recently viewed documents, by SHA-256: going back and forth between citations converts once. */
 const CACHE_ENTRIES = 4;
 
@@ -54,7 +57,8 @@ export class SourceContentService {
       throw new AppError('UNSUPPORTED_TYPE', `${src.file_name} is a PDF: the viewer reads it page by page (sources.pageText and its source URL).`);
     }
     const file = await this.files.resolve(id);
-    if (src.kind !== 'docx' && file.size > MAX_VIEW_TEXT_BYTES) {
+    // Office packages are mostly media the viewer never reads: their size says little about their text.
+    if (!ZIPPED_KINDS.has(src.kind) && file.size > MAX_VIEW_TEXT_BYTES) {
       throw new AppError(
         'FILE_TOO_LARGE',
         `${src.file_name} is too large to show in the viewer (${Math.round(file.size / 1024 / 1024)} MB; the limit is ${MAX_VIEW_TEXT_BYTES / 1024 / 1024} MB). Its text is stored and can be searched and cited.`,

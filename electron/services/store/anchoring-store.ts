@@ -89,6 +89,23 @@ export class AnchoringStore {
       .all(sourceId) as { page: number; page_label: string }[];
   }
 
+  /** PowerPoint: the blocks of one slide (its notes too). */
+  segmentsBySlide(sourceId: number, slide: number): SegmentRow[] {
+    return this.db
+      .prepare("SELECT * FROM segments WHERE source_id = ? AND json_extract(locator, '$.slide') = ? ORDER BY ordinal")
+      .all(sourceId, slide) as SegmentRow[];
+  }
+
+  /** Excel: the cells of a sheet (named without regard to case), or the one cell at `address`. */
+  segmentsBySheet(sourceId: number, sheet: string, address: string | null): SegmentRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM segments WHERE source_id = ? AND lower(json_extract(locator, '$.sheet')) = lower(?)
+           AND (? IS NULL OR json_extract(locator, '$.address') = ?) ORDER BY ordinal`,
+      )
+      .all(sourceId, sheet, address, address) as SegmentRow[];
+  }
+
   segmentsByParagraphs(sourceId: number, from: number, to: number): SegmentRow[] {
     return this.db
       .prepare('SELECT * FROM segments WHERE source_id = ? AND paragraph BETWEEN ? AND ? ORDER BY ordinal')
@@ -128,6 +145,13 @@ export class AnchoringStore {
    * first: candidate narrowing where FTS has no tokens to offer (Han and kana are not split into
    * words by FTS5's unicode61 tokenizer).
    */
+  /** Table and sheet cells short enough to be a figure and holding a digit (numbers compared as numbers). */
+  figureCells(sourceId: number, limit: number): SegmentRow[] {
+    return this.db
+      .prepare("SELECT * FROM segments WHERE source_id = ? AND block_type = 'table_cell' AND length(text) <= 40 AND text GLOB '*[0-9]*' ORDER BY ordinal LIMIT ?")
+      .all(sourceId, limit) as SegmentRow[];
+  }
+
   segmentsContaining(sourceId: number, needles: readonly string[], limit: number): SegmentRow[] {
     if (needles.length === 0) return [];
     const hits = needles.map(() => '(instr(text, ?) > 0)').join(' + ');

@@ -87,11 +87,20 @@ function migrate(db: Db, target: number): number[] {
   }
   const pending = MIGRATIONS.filter((m: Migration) => m.version > current && m.version <= target);
   for (const m of pending) {
-    db.transaction(() => {
-      db.exec(m.sql);
-      m.run?.(db);
-      db.pragma(`user_version = ${m.version}`);
-    }).immediate();
+    // PRAGMA foreign_keys is a no-op inside a transaction: it is switched around it.
+    if (m.rebuildsReferencedTable) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(m.sql);
+        m.run?.(db);
+        if (m.rebuildsReferencedTable && (db.pragma('foreign_key_check') as unknown[]).length > 0) {
+          throw new Error(`Migration ${m.version} would leave rows pointing at nothing; the workspace was left as it was.`);
+        }
+        db.pragma(`user_version = ${m.version}`);
+      }).immediate();
+    } finally {
+      if (m.rebuildsReferencedTable) db.pragma('foreign_keys = ON');
+    }
   }
   return pending.map((m) => m.version);
 }

@@ -11,6 +11,12 @@ export interface Migration {
   sql: string;
   /** A step SQL cannot do (hashing), run after `sql` in the same transaction. */
   run?: (db: Db) => void;
+  /**
+   * Rebuilds a table others reference: run with foreign keys off (SQLite's own procedure for a
+   * schema change; with them on, dropping the old table would cascade-delete its children), then
+   * checked by foreign_key_check before the transaction commits.
+   */
+  rebuildsReferencedTable?: boolean;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -460,6 +466,36 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE segments ADD COLUMN ocr_method TEXT;
       ALTER TABLE segments ADD COLUMN ocr_confidence REAL CHECK (ocr_confidence IS NULL OR (ocr_confidence >= 0 AND ocr_confidence <= 100));
       ALTER TABLE segments ADD COLUMN ocr_boxes TEXT CHECK (ocr_boxes IS NULL OR json_valid(ocr_boxes));
+    `,
+  },
+  {
+    version: 13,
+    name: 'PowerPoint and Excel sources',
+    // Issue 14: sources.kind admits 'pptx' and 'xlsx'. A CHECK cannot be changed in place, so the
+    // table is rebuilt as migration 8 rebuilt review_decisions: the same ids and values (the audit
+    // chain's row hashes stay valid), its UNIQUE index comes back with it. sources has no triggers.
+    // The tables that reference sources(id) name it, so they point at the new table after the rename.
+    rebuildsReferencedTable: true,
+    sql: `
+      CREATE TABLE sources_v13 (
+        id INTEGER PRIMARY KEY,
+        sha256 TEXT NOT NULL UNIQUE CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*'),
+        kind TEXT NOT NULL CHECK (kind IN ('pdf', 'docx', 'text', 'markdown', 'html', 'pptx', 'xlsx')),
+        file_name TEXT NOT NULL CHECK (length(file_name) > 0),
+        byte_size INTEGER NOT NULL CHECK (byte_size >= 0),
+        page_count INTEGER CHECK (page_count IS NULL OR page_count >= 0),
+        title TEXT,
+        extraction_method TEXT NOT NULL,
+        warnings TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(warnings)),
+        predecessor_id INTEGER REFERENCES sources(id),
+        snapshot TEXT,
+        restricted INTEGER NOT NULL DEFAULT 0 CHECK (restricted IN (0, 1)),
+        added_at TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO sources_v13 (id, sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, restricted, added_at)
+        SELECT id, sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, restricted, added_at FROM sources ORDER BY id;
+      DROP TABLE sources;
+      ALTER TABLE sources_v13 RENAME TO sources;
     `,
   },
 ];

@@ -85,6 +85,11 @@ function segmentLocator(seg: ExtractedSegment): Locator {
   if (seg.line !== undefined) loc.line = seg.line;
   if (seg.lineEnd !== undefined) loc.lineEnd = seg.lineEnd;
   if (seg.cell !== undefined) loc.cell = seg.cell;
+  if (seg.slide !== undefined) loc.slide = seg.slide;
+  if (seg.notes) loc.notes = true;
+  if (seg.sheet !== undefined) loc.sheet = seg.sheet;
+  if (seg.address !== undefined) loc.address = seg.address;
+  if (seg.formula !== undefined) loc.formula = seg.formula;
   return loc;
 }
 

@@ -11,6 +11,7 @@ import type { SearchStore } from '../store/search-store.ts';
 import type { SegmentRow } from '../store/sources-store.ts';
 import { toAnchorSegment, type AnchorSegment } from './anchor-segment.ts';
 import { ClaimedLocations } from './claimed-location.ts';
+import { isFigure, numberCellMatch } from './number-cells.ts';
 
 /** Sources up to this many characters are scanned whole when the narrowed search finds nothing. */
 export const SMALL_SOURCE_CHARS = 400_000;
@@ -18,6 +19,8 @@ export const SMALL_SOURCE_CHARS = 400_000;
 const FTS_CANDIDATES = 24;
 /** The best FTS candidates also bring their neighbours: a quote may run across a page break. */
 const FTS_WITH_NEIGHBOURS = 4;
+/** Cells read when a figure is compared as a number. */
+const FIGURE_CELLS = 200_000;
 /** Short blocks (table cells, list items) bring up to this many neighbours each way, to cover the quote. */
 const MAX_BLOCK_NEIGHBOURS = 12;
 
@@ -203,6 +206,11 @@ export class SourceAnchorer {
         const rows = this.anchoring.segmentsContaining(sourceId, needles, FTS_CANDIDATES);
         if (rows.length > 0) tryRows([...rows, ...this.withNeighbours(sourceId, rows.slice(0, FTS_WITH_NEIGHBOURS), quote.length)]);
       }
+    }
+    if (!found() && isFigure(quote)) {
+      // A figure alone ("1200") is a cell shown "1,200": compared as numbers, before a fuzzy scan
+      // could take a near figure for it.
+      consider(numberCellMatch(quote, this.anchoring.figureCells(sourceId, FIGURE_CELLS), claimed.hint?.segmentIds ?? []));
     }
     if (!found()) {
       const chars = this.textLength(sourceId);

@@ -13,6 +13,11 @@ export interface AnchorSegment extends Segment {
   sourceId: number;
   /** The text was recognised by OCR (a scanned page), with this mean word confidence. */
   ocrConfidence?: number | null;
+  /**
+   * A table or sheet cell: what names it (its heading, row and column labels, an Excel formula).
+   * A figure alone says little: the verdict reads it with these (issue 14).
+   */
+  cellWords?: string;
 }
 
 export function toAnchorSegment(row: SegmentRow): AnchorSegment {
@@ -26,7 +31,22 @@ export function toAnchorSegment(row: SegmentRow): AnchorSegment {
     lineStart: row.line_start,
     sourceId: row.source_id,
     ...(row.ocr_method != null ? { ocrConfidence: row.ocr_confidence ?? null } : {}),
+    ...(row.block_type === 'table_cell' ? cellWordsOf(row) : {}),
   };
+}
+
+/** A slide-table or sheet cell's naming words from its stored locator and heading path, or nothing. */
+function cellWordsOf(row: SegmentRow): { cellWords?: string } {
+  try {
+    const loc = JSON.parse(row.locator) as { cell?: { rowLabel?: string; colLabel?: string }; slide?: number; sheet?: string; formula?: string };
+    // PowerPoint and Excel cells (DOCX and HTML cells keep the verdict they had before).
+    if (loc.slide === undefined && loc.sheet === undefined) return {};
+    const heading = row.heading_path ? (JSON.parse(row.heading_path) as string[]) : [];
+    const words = [...heading.slice(-1), loc.cell?.rowLabel, loc.cell?.colLabel, loc.formula].filter((w): w is string => typeof w === 'string' && w.length > 0);
+    return words.length > 0 ? { cellWords: words.join(' · ') } : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The line of `offset` in a text segment (its first line when the segment carries no lines). */

@@ -128,6 +128,27 @@ export class ClaimedLocations {
         nearby = this.anchoring.segmentsByOrdinalRange(sourceId, Math.max(0, at.ordinal - 1), at.ordinal + 1);
       }
     }
+    // PowerPoint and Excel: the claimed slide, or sheet and cell, are those blocks (a cell with its row around it).
+    if (l.slide !== undefined) {
+      const rows = this.anchoring.segmentsBySlide(sourceId, l.slide);
+      if (rows.length === 0) {
+        missing = true;
+        notes.push(`the source has no slide ${l.slide} with text`);
+      }
+      segmentIds.push(...rows.map((r) => r.id));
+      add(rows);
+    }
+    if (l.sheet !== undefined) {
+      const address = l.cell !== undefined ? l.cell.toUpperCase().replace(/\$/g, '') : null;
+      const rows = this.anchoring.segmentsBySheet(sourceId, l.sheet, address);
+      if (rows.length === 0) {
+        missing = true;
+        notes.push(address ? `the source has no filled cell ${address} on a sheet "${l.sheet}"` : `the source has no sheet "${l.sheet}" with filled cells`);
+      }
+      segmentIds.push(...rows.map((r) => r.id));
+      add(rows);
+      add(this.anchoring.segmentsByOrdinals(sourceId, ordinalsAround(rows)));
+    }
     if (l.section !== undefined && segmentIds.length === 0 && pages.length === 0) {
       const rows = this.anchoring.segmentsBySection(sourceId, l.section, 200);
       segmentIds.push(...rows.map((r) => r.id));

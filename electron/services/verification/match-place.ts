@@ -1,20 +1,25 @@
 /** A stored match as the viewers locate it: page, block or line, with offsets from there. */
 import type { MatchPlace } from '../../../shared/contract/answer-schemas.ts';
-import { TableCellLocator } from '../../../shared/contract/schemas.ts';
+import { Locator } from '../../../shared/contract/schemas.ts';
 import type { SegmentRow } from '../store/sources-store.ts';
 
 type Located = Pick<SegmentRow, 'page' | 'paragraph' | 'line_start' | 'text'> & Partial<Pick<SegmentRow, 'locator'>>;
 
-/** The table cell a segment sits in, from its stored locator. */
-function cellOf(seg: Located): TableCellLocator | undefined {
-  if (!seg.locator) return undefined;
+/** The table cell a segment sits in, and its slide or sheet (PowerPoint, Excel), from its stored locator. */
+function cellOf(seg: Located): Pick<MatchPlace, 'cell' | 'slide' | 'notes' | 'sheet' | 'address'> {
+  if (!seg.locator) return {};
   try {
-    const parsed = TableCellLocator.safeParse((JSON.parse(seg.locator) as { cell?: unknown }).cell);
-    return parsed.success ? parsed.data : undefined;
+    const parsed = OfficePlace.safeParse(JSON.parse(seg.locator));
+    if (!parsed.success) return {};
+    const out: Pick<MatchPlace, 'cell' | 'slide' | 'notes' | 'sheet' | 'address'> = {};
+    for (const [k, v] of Object.entries(parsed.data)) if (v !== undefined) Object.assign(out, { [k]: v });
+    return out;
   } catch {
-    return undefined;
+    return {};
   }
 }
+
+const OfficePlace = Locator.pick({ cell: true, slide: true, notes: true, sheet: true, address: true });
 
 /** The line of `offset` in a text segment and the offset's column in that line. */
 function lineColumn(seg: Located & { line_start: number }, offset: number): { line: number; column: number } {
@@ -39,9 +44,11 @@ export function matchPlace(first: Located, start: number, last: Located | undefi
   const split = last && parts ? parts : {};
   if (first.page !== null && final.page !== null) return { unit: 'page', at: first.page, endAt: final.page, start, end, ...split };
   if (first.paragraph !== null && final.paragraph !== null) {
-    // A quote inside one table cell is cited by that cell.
-    const cell = first.paragraph === final.paragraph ? cellOf(first) : undefined;
-    return { unit: 'block', at: first.paragraph, endAt: final.paragraph, start, end, ...split, ...(cell ? { cell } : {}) };
+    // A quote inside one table cell is cited by that cell; one on a slide or sheet, by that slide or sheet.
+    const where = cellOf(first);
+    if (first.paragraph !== final.paragraph) delete where.cell;
+    if (first.paragraph !== final.paragraph) delete where.address;
+    return { unit: 'block', at: first.paragraph, endAt: final.paragraph, start, end, ...split, ...where };
   }
   if (first.line_start !== null && final.line_start !== null) {
     const a = lineColumn({ ...first, line_start: first.line_start }, start);

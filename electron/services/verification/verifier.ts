@@ -186,7 +186,9 @@ export class Verifier {
     const contextOf = (m: QuoteMatch<AnchorSegment>): string => {
       const startCtx = sentenceContext(m.segment.text, m.start, m.end);
       const endCtx = m.endSegment ? sentenceContext(m.endSegment.text, m.endStart ?? 0, m.endOffset ?? 0) : '';
-      return `${startCtx}\n${endCtx}`.trim();
+      // A cell is read with what names it: its table's heading, its row and column labels, its formula.
+      const named = !m.endSegment && m.segment.cellWords ? `\n(${m.segment.cellWords})` : '';
+      return `${startCtx}\n${endCtx}`.trim() + named;
     };
     if (quote) {
       const anchored = this.anchor(source.id, searchableQuote(quote), c.locator, { prefix: c.prefix, suffix: c.suffix });

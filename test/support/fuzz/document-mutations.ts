@@ -1,8 +1,10 @@
 /**
- * Corpus-like documents (a PDF, a DOCX, an HTML page, a text file, Markdown) generated here, and
- * byte-level damage to them: bit flips, truncation, a chunk duplicated or deleted, a range zeroed
- * or overwritten. Shared by the mutated-documents fuzz test and bench/fuzz.bench.ts.
+ * Corpus-like documents (a PDF, a DOCX, a PowerPoint deck, an Excel workbook, an HTML page, a text
+ * file, Markdown) generated here, and byte-level damage to them: bit flips, truncation, a chunk
+ * duplicated or deleted, a range zeroed or overwritten. Shared by the mutated-documents fuzz test
+ * and bench/fuzz.bench.ts.
  */
+import { buildDeck, buildWorkbook } from '../office-fixtures.ts';
 import fc from 'fast-check';
 import { PDFDocument } from 'pdf-lib';
 import { makePdf, type PageSpec } from '../pdf-fixtures.ts';
@@ -33,10 +35,10 @@ function wordDocument(): Promise<Uint8Array> {
   });
 }
 
-export const DOC_KINDS = ['pdf', 'pdf-objstm', 'docx', 'html', 'txt', 'md'] as const;
+export const DOC_KINDS = ['pdf', 'pdf-objstm', 'docx', 'pptx', 'xlsx', 'html', 'txt', 'md'] as const;
 export type DocKind = (typeof DOC_KINDS)[number];
 
-export const EXTENSION: Record<DocKind, string> = { pdf: 'pdf', 'pdf-objstm': 'pdf', docx: 'docx', html: 'html', txt: 'txt', md: 'md' };
+export const EXTENSION: Record<DocKind, string> = { pdf: 'pdf', 'pdf-objstm': 'pdf', docx: 'docx', pptx: 'pptx', xlsx: 'xlsx', html: 'html', txt: 'txt', md: 'md' };
 
 const HTML = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Leave policy</title><script>var x = "<p>not text</p>";</script><style>p{color:red}</style></head>
 <body><nav>Home · Policies</nav><h1>Section 3: Leave</h1><p>Employees receive <b>14 days</b> of annual leave per calendar year.</p>
@@ -55,6 +57,8 @@ export async function baseDocuments(): Promise<Record<DocKind, Uint8Array>> {
     pdf: await makePdf(PAGES, 'HR Policy'),
     'pdf-objstm': await withObjectStreams(await makePdf(PAGES.slice(0, 2), 'HR Policy (object streams)')),
     docx: await wordDocument(),
+    pptx: await buildDeck(),
+    xlsx: await buildWorkbook(),
     html: utf8(HTML),
     txt: utf8(TEXT),
     md: utf8(MARKDOWN),

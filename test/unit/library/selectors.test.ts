@@ -11,6 +11,11 @@ describe('library Length column', () => {
       expect(sourceExtent({ kind, pageCount: null, segmentCount: 1645 }).label).toBe('—');
     }
   });
+
+  it('counts slides for PowerPoint and filled cells for Excel', () => {
+    expect(sourceExtent({ kind: 'pptx', pageCount: 3, segmentCount: 16 })).toEqual({ label: '3 slides', title: '3 slides, 16 text blocks (titles, text boxes, table cells, notes)' });
+    expect(sourceExtent({ kind: 'xlsx', pageCount: null, segmentCount: 17 }).label).toBe('17 cells');
+  });
 });
 
 describe('ingest progress line and skipped sentences', () => {

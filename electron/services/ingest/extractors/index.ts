@@ -4,6 +4,8 @@ import type { ExtractContext, ExtractedDocument, Extractor } from '../extracted.
 import { extractDocx } from './docx.ts';
 import { extractHtml } from './html.ts';
 import { extractPdf } from './pdf.ts';
+import { extractPptx } from './pptx.ts';
+import { extractXlsx } from './xlsx.ts';
 import { extractMarkdown, extractText } from './text.ts';
 
 const EXTRACTORS: Record<SourceKind, Extractor> = {
@@ -12,6 +14,8 @@ const EXTRACTORS: Record<SourceKind, Extractor> = {
   text: extractText,
   markdown: extractMarkdown,
   html: extractHtml,
+  pptx: extractPptx,
+  xlsx: extractXlsx,
 };
 
 export function extractorFor(kind: SourceKind, fileName: string): Extractor {

@@ -119,6 +119,9 @@ export function claimedText(l: StoredClaimedLocator): string {
     ...(l.section ? { headingPath: [l.section] } : {}),
   });
   if (rest) parts.push(rest);
+  if (l.slide !== undefined) parts.push(`slide ${l.slide}`);
+  if (l.sheet !== undefined) parts.push(`sheet ${l.sheet}`);
+  if (l.cell !== undefined) parts.push(l.cell.toUpperCase().replace(/\$/g, ''));
   return parts.join(' · ');
 }
 
@@ -126,7 +129,11 @@ export function claimedText(l: StoredClaimedLocator): string {
 export function foundText(place: MatchPlace, pageLabel: string | null): string {
   const { unit, at, endAt } = place;
   if (unit === 'page') return endAt !== at ? `pp. ${at}–${endAt}` : formatLocator({ page: at, ...(pageLabel ? { pageLabel } : {}) });
-  if (unit === 'block') return endAt !== at ? `¶ ${at}–${endAt}` : formatLocator({ paragraph: at, ...(place.cell ? { cell: place.cell } : {}) });
+  if (unit === 'block') {
+    // A slide or a sheet cell is named as such (formatLocator reads its slide, sheet, address and cell).
+    if (place.slide !== undefined || place.sheet !== undefined) return formatLocator(place);
+    return endAt !== at ? `¶ ${at}–${endAt}` : formatLocator({ paragraph: at, ...(place.cell ? { cell: place.cell } : {}) });
+  }
   return formatLocator({ line: at, lineEnd: endAt });
 }
 
@@ -196,7 +203,7 @@ function parts(place: MatchPlace): Pick<Highlight, 'firstEnd' | 'lastStart'> {
 const PLACED: ReadonlySet<CitationStatus> = new Set(['verified', 'verified_elsewhere', 'partial']);
 
 function claimedTarget(kind: SourceKind, l: StoredClaimedLocator): FlowTarget | null {
-  if ((kind === 'docx' || kind === 'html') && l.paragraph !== undefined) return { at: l.paragraph };
+  if ((kind === 'docx' || kind === 'html' || kind === 'pptx' || kind === 'xlsx') && l.paragraph !== undefined) return { at: l.paragraph };
   if ((kind === 'text' || kind === 'markdown') && l.line !== undefined) {
     return l.lineEnd !== undefined && l.lineEnd > l.line ? { at: l.line, endAt: l.lineEnd } : { at: l.line };
   }

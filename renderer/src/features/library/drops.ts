@@ -4,7 +4,7 @@ import { useLibrary } from './library-store.ts';
 
 // The kinds the library reads (electron/services/ingest/file-kinds.ts); JSON is never a document:
 // answer files are JSON.
-const DOCUMENT = /\.(pdf|docx|docm|txt|text|csv|tsv|log|md|markdown|html?|xhtml)$/i;
+const DOCUMENT = /\.(pdf|docx|docm|pptx|pptm|xlsx|xlsm|txt|text|csv|tsv|log|md|markdown|html?|xhtml)$/i;
 const ANSWER = /\.(jsonl?|md|markdown)$/i;
 
 type Panel = 'sources' | 'answers';

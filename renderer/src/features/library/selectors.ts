@@ -28,6 +28,13 @@ export function sourceExtent(s: Pick<SourceSummary, 'kind' | 'pageCount' | 'segm
     const pages = s.pageCount ?? s.segmentCount;
     return { label: `${pages} pp.`, title: `${pages} ${pages === 1 ? 'page' : 'pages'}` };
   }
+  if (s.kind === 'pptx') {
+    const slides = s.pageCount ?? 0;
+    return { label: `${slides} slides`, title: `${slides} ${slides === 1 ? 'slide' : 'slides'}, ${s.segmentCount} text blocks (titles, text boxes, table cells, notes)` };
+  }
+  if (s.kind === 'xlsx') {
+    return { label: `${s.segmentCount} cells`, title: `${s.segmentCount} filled ${s.segmentCount === 1 ? 'cell' : 'cells'}, each cited by sheet and address` };
+  }
   if (s.kind === 'docx' || s.kind === 'html') {
     return { label: `${s.segmentCount} ¶`, title: `${s.segmentCount} ${s.segmentCount === 1 ? 'block' : 'blocks'} (paragraphs, list items, table cells)` };
   }

@@ -5,25 +5,37 @@ import { useRelink } from '../relink/relink-store.ts';
 import { BlocksView } from './BlocksView.tsx';
 import { prepareDocx } from './docx-dom.ts';
 import { DocxView } from './DocxView.tsx';
+import { GridView } from './GridView.tsx';
+import { SlidesView } from './SlidesView.tsx';
 import { differingBlocks, differingLines, findAll, parseGoTo, piecesMatch, placeInBlocks, placeInLines, unitLabel, type FindUnit, type FlowUnit, type Placement } from './flow-place.ts';
 import { LinesView } from './LinesView.tsx';
+import { officeBlockLabels, officeGoTo } from './office-labels.ts';
 import { OriginNote } from './OriginNote.tsx';
 import { useViewer, type FlowTarget } from './viewer-store.ts';
 import './viewer.css';
 
-const KIND_LABEL: Record<SourceContent['kind'], string> = { pdf: 'PDF', docx: 'DOCX', html: 'HTML', text: 'Text', markdown: 'Markdown' };
+const KIND_LABEL: Record<SourceContent['kind'], string> = { pdf: 'PDF', docx: 'DOCX', html: 'HTML', text: 'Text', markdown: 'Markdown', pptx: 'PowerPoint', xlsx: 'Excel' };
 
 function count(n: number, unit: FlowUnit): string {
   const word = unit === 'block' ? 'block' : 'line';
   return `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function targetLabel(unit: FlowUnit, t: FlowTarget): string {
-  return unitLabel(unit, t.at, t.endAt);
+/** How much the document holds, in its own terms: slides, filled cells, blocks or lines. */
+function extent(content: SourceContent, units: number, unit: FlowUnit): string {
+  const n = (k: number, word: string) => `${k.toLocaleString('en')} ${word}${k === 1 ? '' : 's'}`;
+  if (content.view === 'slides') return n(content.slides.length, 'slide');
+  if (content.view === 'grid') return `${n(content.sheets.length, 'sheet')}, ${n(units, 'filled cell')}`;
+  return count(units, unit);
 }
 
-function placementText(unit: FlowUnit, target: FlowTarget, p: Placement): string {
-  const where = targetLabel(unit, target);
+function targetLabel(unit: FlowUnit, t: FlowTarget, named: ReadonlyMap<number, string>): string {
+  const name = t.endAt === undefined || t.endAt === t.at ? named.get(t.at) : undefined;
+  return name ?? unitLabel(unit, t.at, t.endAt);
+}
+
+function placementText(unit: FlowUnit, target: FlowTarget, p: Placement, named: ReadonlyMap<number, string>): string {
+  const where = targetLabel(unit, target, named);
   if (!p.ok) return `⚠ No highlight: ${p.reason}. Showing ${p.units.length > 0 ? where : 'the document'} without one.`;
   if (target.range) return `Highlighted ${p.ranges.reduce((n, r) => n + r.to - r.from, 0)} characters at ${where}`;
   return `Showing ${where}`;
@@ -70,6 +82,7 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
   }, [sourceId, attempt]);
 
   const unit: FlowUnit = content?.view === 'lines' ? 'line' : 'block';
+  const named = useMemo(() => officeBlockLabels(content), [content]);
   const docx = useMemo(() => (content?.view === 'docx' ? prepareDocx(content.html) : null), [content]);
   const stored = useMemo(() => new Map((content?.segments ?? []).flatMap((s) => (s.paragraph === null ? [] : [[s.paragraph, s.text] as const]))), [content]);
 
@@ -77,8 +90,9 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
   const differs = useMemo(() => {
     if (!content) return new Set<number>();
     if (content.view === 'lines') return differingLines(content.lines, content.segments);
-    if (content.view === 'blocks') {
-      const shown = new Map(content.blocks.map((b) => [b.paragraph, b.text]));
+    if (content.view === 'blocks' || content.view === 'slides' || content.view === 'grid') {
+      const blocks = content.view === 'blocks' ? content.blocks : content.view === 'slides' ? content.slides.flatMap((s) => s.blocks) : content.sheets.flatMap((s) => s.cells);
+      const shown = new Map(blocks.map((b) => [b.paragraph, b.text]));
       return differingBlocks(content.segments, (p, text) => shown.get(p) === text);
     }
     return differingBlocks(content.segments, (p, text) => Boolean(docx?.blocks.has(p)) && piecesMatch(docx?.pieces.get(p) ?? [], text));
@@ -97,6 +111,15 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
 
   const submitGoTo = (e: FormEvent) => {
     e.preventDefault();
+    const office = content ? officeGoTo(content, goTo) : null;
+    if (office) {
+      if ('error' in office) setGoToError(office.error);
+      else {
+        setGoToError(null);
+        setTarget({ at: office.at });
+      }
+      return;
+    }
     const parsed = parseGoTo(goTo);
     if (!parsed) {
       setGoToError(unit === 'block' ? 'Type a block number, e.g. 12 or ¶ 4–6' : 'Type a line number, e.g. 120 or 120–130');
@@ -140,16 +163,16 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
     <div className="flow-viewer">
       <nav className="flow-bar" aria-label={unit === 'block' ? 'Blocks' : 'Lines'}>
         <span className="flow-title" title={content.path ?? content.fileName}>
-          <strong>{content.fileName}</strong> <span className="muted">· {KIND_LABEL[content.kind]} · {count(units, unit)}</span>
+          <strong>{content.fileName}</strong> <span className="muted">· {KIND_LABEL[content.kind]} · {extent(content, units, unit)}</span>
         </span>
         <form onSubmit={submitGoTo} className="flow-form">
           <label>
             Go to{' '}
             <input
-              aria-label={unit === 'block' ? 'Go to block' : 'Go to line'}
+              aria-label={content.view === 'slides' ? 'Go to slide' : content.view === 'grid' ? 'Go to cell' : unit === 'block' ? 'Go to block' : 'Go to line'}
               value={goTo}
               onChange={(e) => setGoTo(e.target.value)}
-              placeholder={unit === 'block' ? '¶ 12' : 'line 120'}
+              placeholder={content.view === 'slides' ? 'slide 3' : content.view === 'grid' ? 'Notes!B3' : unit === 'block' ? '¶ 12' : 'line 120'}
               size={9}
             />
           </label>
@@ -176,7 +199,7 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
       {goToError && <p className="flow-note error" role="alert">{goToError}</p>}
       {target && placement && (
         <p className={`flow-note ${placement.ok ? '' : 'warn'}`} role="status" data-testid="target-status">
-          {placementText(unit, target, placement)}
+          {placementText(unit, target, placement, named)}
         </p>
       )}
       {(imagesOut > 0 || (content.view === 'docx' && content.unannotated > 0)) && (
@@ -188,6 +211,8 @@ export function FlowViewer({ sourceId }: { sourceId: number }) {
       {content.view === 'lines' && <LinesView lines={content.lines} placement={placement} />}
       {content.view === 'blocks' && <BlocksView blocks={content.blocks} placement={placement} />}
       {content.view === 'docx' && docx && <DocxView dom={docx} placement={placement} />}
+      {content.view === 'slides' && <SlidesView slides={content.slides} placement={placement} />}
+      {content.view === 'grid' && <GridView sheets={content.sheets} placement={placement} />}
     </div>
   );
 }
