@@ -65,8 +65,8 @@ export const SourceListSummary = z.object({
   kinds: z.array(z.object({ kind: SourceKind, count: z.number().int().nonnegative() })),
   restricted: z.number().int().nonnegative(),
   health: z.object({ ok: z.number().int().nonnegative(), modified: z.number().int().nonnegative(), missing: z.number().int().nonnegative(), unchecked: z.number().int().nonnegative() }),
-  /** Sources whose file is missing or changed (what "Find missing files" looks for). */
-  needRelink: z.array(z.number().int().positive()),
+  /** Sources whose file is missing or changed, by the last check (what "Find missing files" looks for). */
+  attention: z.array(z.object({ id: z.number().int().positive(), health: z.enum(['missing', 'modified']) })),
   pageSize: z.number().int().positive(),
   pageStarts: z.array(PageCursor.nullable()),
 });

@@ -34,10 +34,10 @@ export class SourceList {
     const all = this.store.count({ ...q, filter: {} });
     // Health is the last check's, held by the health service rather than stored: counted from it.
     const health = { ok: 0, modified: 0, missing: 0, unchecked: 0 };
-    const needRelink: number[] = [];
+    const attention: { id: number; health: 'missing' | 'modified' }[] = [];
     for (const [id, h] of this.health.known()) {
       health[h.health] += 1;
-      if (h.health !== 'ok') needRelink.push(id);
+      if (h.health !== 'ok') attention.push({ id, health: h.health });
     }
     health.unchecked = Math.max(0, all - health.ok - health.modified - health.missing);
     // A page starts after every pageSize-th row, except after the very last row.
@@ -48,7 +48,7 @@ export class SourceList {
       kinds: this.store.kindCounts(),
       restricted: this.store.restrictedCount(),
       health,
-      needRelink: needRelink.sort((a, b) => a - b),
+      attention: attention.sort((a, b) => a.id - b.id),
       pageSize,
       pageStarts: [null, ...starts],
     };

@@ -97,7 +97,7 @@ describe('the library in pages (keyset cursor, issue 16)', () => {
     await callHandler(services, 'sources.check', {});
     const checked = await callHandler<SourceListSummary>(services, 'sources.listSummary', {});
     expect(checked.health).toEqual({ ok: 300, modified: 0, missing: 0, unchecked: 0 });
-    expect(checked.needRelink).toEqual([]);
+    expect(checked.attention).toEqual([]);
   });
 
   it('reaches any page by the skip index with the same rows as walking to it', async () => {

@@ -1,5 +1,4 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import type { Health } from '../../../../shared/contract/schemas.ts';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useLibrary } from '../library/library-store.ts';
 import { useExport } from '../reports/export-store.ts';
 import { useAnswers } from './answers-store.ts';
@@ -22,9 +21,11 @@ function typing(target: EventTarget): boolean {
  */
 export function AnswerReview() {
   const { detail, detailError, busy, currentId, expanded, filter, select, verify, open, setCurrent, toggleExpanded, setDraft, live } = useAnswers();
-  const sources = useLibrary((s) => s.sources);
+  // Subscribed so a check or relink redraws the badges; healthOf answers for sources not on screen too.
+  useLibrary((s) => s.summary);
+  useLibrary((s) => s.sources);
+  const healthOf = useLibrary((s) => s.healthOf);
   const openExport = useExport((s) => s.open);
-  const health = useMemo(() => new Map<number, Health>(sources.map((s) => [s.id, s.health])), [sources]);
   const cards = useRef(new Map<number, HTMLElement>());
   const moved = useRef(false);
 
@@ -129,7 +130,7 @@ export function AnswerReview() {
                     else cards.current.delete(c.id);
                   }}
                   citation={c}
-                  health={c.source ? (health.get(c.source.id) ?? null) : null}
+                  health={c.source ? healthOf(c.source.id) : null}
                   current={c.id === currentId}
                   expanded={expanded[c.id] === true}
                   onOpen={() => {
