@@ -77,7 +77,9 @@ export const useLibrary = create<LibraryState>((set, get) => ({
   summary: null,
   window: emptyWindow(LIBRARY_PAGE),
   setQuery: async (patch) => {
-    set({ query: { ...get().query, ...patch }, window: emptyWindow(LIBRARY_PAGE), sources: [] });
+    // The old summary's page starts are keys of the old sort: nothing is fetched by them meanwhile.
+    generation += 1;
+    set({ query: { ...get().query, ...patch }, summary: null, window: emptyWindow(LIBRARY_PAGE), sources: [] });
     await get().refresh();
   },
   ensureRows: async (first, last) => {
