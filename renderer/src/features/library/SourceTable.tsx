@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { INITIAL_RECT, keepSizeWhileHidden, overscanFor } from '../../app/virtual-lists.ts';
 import type { SourceSummary } from '../../../../shared/contract/schemas.ts';
 import { rowAt } from '../../app/page-window.ts';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
@@ -33,7 +34,9 @@ export function SourceTable() {
     count: total,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_ESTIMATE,
-    overscan: 6,
+    overscan: overscanFor(total, 6),
+    initialRect: INITIAL_RECT,
+    observeElementRect: keepSizeWhileHidden,
     paddingStart: HEADER,
     scrollPaddingStart: HEADER,
   });
