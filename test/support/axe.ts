@@ -2,10 +2,10 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 
 /** Serious and critical accessibility violations axe-core finds on the page as it is now, as readable lines. */
-export async function seriousViolations(page: Page, include?: string): Promise<string[]> {
+export async function seriousViolations(page: Page, include?: string | readonly string[]): Promise<string[]> {
   // @axe-core/playwright is typed against playwright's Page; playwright-core's is the same object.
   let builder = new AxeBuilder({ page: page as unknown as ConstructorParameters<typeof AxeBuilder>[0]['page'] });
-  if (include) builder = builder.include(include);
+  for (const part of typeof include === 'string' ? [include] : (include ?? [])) builder = builder.include(part);
   const result = await builder.analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -42,7 +42,7 @@ export function addSmallSources(sources: SourcesStore, dir: string, count: numbe
             byteSize: stat.size,
             path: file,
             stat: { size: stat.size, mtimeMs: stat.mtimeMs },
-            doc: { kind: 'text', method: 'text@scale', title: null, pageCount: null, warnings: [], segments: [{ text, line: 1, lineEnd: 1, blockType: 'lines' }] },
+            doc: { kind: 'text', method: 'text@scale', title: null, pageCount: null, warnings: [], segments: [{ text: text.trimEnd(), line: 1, lineEnd: 1, blockType: 'lines' }] },
             snapshot: null,
             predecessorId: null,
           },
@@ -54,4 +54,27 @@ export function addSmallSources(sources: SourcesStore, dir: string, count: numbe
   // Inside the outer transaction each insert left the head file alone: publish it once.
   new ChainStore(sources.db).publishHead();
   return ids;
+}
+
+/**
+ * A native answer of `count` citations over the sources `addSmallSources` made (`sourceCount` of
+ * them): each quotes its note, except every `missEvery`-th, whose quote is in no note (not found).
+ */
+export function bigAnswer(count: number, sourceCount: number, missEvery = 7, name = (i: number) => `note-${String(i).padStart(6, '0')}.txt`): string {
+  const sentences: string[] = [];
+  const citations: unknown[] = [];
+  for (let i = 0; i < count; i++) {
+    const j = i % sourceCount;
+    const missing = missEvery > 0 && i % missEvery === missEvery - 1;
+    const marker = String(i + 1);
+    sentences.push(`Item ${j} is kept in the record [${marker}].`);
+    citations.push({
+      marker,
+      claim: `Item ${j} is kept in the record.`,
+      quote: missing ? `the archive lost item ${j} of the matter` : `the record keeps item ${j} of the matter`,
+      source: { file: name(j) },
+      locator: { line: 1 },
+    });
+  }
+  return JSON.stringify({ format: 'evidence-desk/answer@1', question: `Where are the ${count} items kept?`, answer: sentences.join(' '), citations });
 }

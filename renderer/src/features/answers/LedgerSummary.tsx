@@ -59,7 +59,7 @@ export function LedgerSummary({ summary, riskFlags, compact = false, onVerdict, 
                   <>
                     {' · '}
                     <button type="button" className="link" aria-pressed={activeFlag === f.code} onClick={() => onFlag(f.code)} aria-label={`Show the ${f.markers.length === 1 ? 'citation' : `${f.markers.length} citations`}: ${f.message}`}>
-                      {activeFlag === f.code ? 'shown' : 'show'}
+                      show
                     </button>
                   </>
                 )}
