@@ -17,6 +17,7 @@ import { SearchService } from './search/search-service.ts';
 import { SourceFiles } from './sources/source-files.ts';
 import { SourceContentService } from './sources/source-content.ts';
 import { setRestricted } from './sources/restriction.ts';
+import { SourceList } from './sources/source-list.ts';
 import { BlobStore } from './store/blobs.ts';
 import { openDatabase, schemaVersion, type Db } from './store/database.ts';
 import { HealthStore } from './store/health-store.ts';
@@ -158,6 +159,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
     ...options.citations,
   });
 
+  const sourceList = new SourceList(db, health, (row) => summary(row, health.healthOf(row.id), inbox, webFetches));
+
   const requireSource = (id: number): SourceRow => {
     const row = sources.get(id);
     if (!row) throw new AppError('SOURCE_NOT_FOUND', `There is no source with id ${id} in this workspace.`);
@@ -193,6 +196,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
       warmViewer();
       return sources.list().map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
     },
+    'sources.page': (input) => {
+      warmViewer();
+      return sourceList.page(input);
+    },
+    'sources.listSummary': (input) => sourceList.summary(input),
     'sources.setRestricted': ({ ids, restricted }) => {
       const changed = setRestricted(sources, answersStore, ids, restricted);
       const rows = [...new Set(ids)].map(requireSource);

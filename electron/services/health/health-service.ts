@@ -112,6 +112,11 @@ export class HealthService {
     return this.last.get(sourceId)?.health ?? 'unchecked';
   }
 
+  /** Every source a check has judged, with its last health (the library's counts). */
+  known(): ReadonlyMap<number, SourceHealth> {
+    return this.last;
+  }
+
   lastResult(sourceId: number): SourceHealth | undefined {
     return this.last.get(sourceId);
   }

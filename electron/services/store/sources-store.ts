@@ -3,6 +3,7 @@ import type { ExtractedDocument, ExtractedSegment } from '../ingest/extracted.ts
 import { hasProperties, type DocumentProperties } from '../../../shared/domain/document-properties.ts';
 import { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
+import { StatementCache } from './statement-cache.ts';
 
 export interface SourceRow {
   id: number;
@@ -71,7 +72,7 @@ export interface NewSource {
   predecessorId: number | null;
 }
 
-const SOURCE_SELECT = `
+export const SOURCE_SELECT = `
   SELECT s.*, (SELECT count(*) FROM segments g WHERE g.source_id = s.id) AS segment_count,
          (SELECT p.path FROM source_paths p WHERE p.source_id = s.id AND p.current = 1 ORDER BY p.last_seen_at DESC LIMIT 1) AS current_path
   FROM sources s`;
@@ -97,9 +98,12 @@ function segmentLocator(seg: ExtractedSegment): Locator {
 export class SourcesStore {
   readonly db: Db;
   private readonly chain: ChainStore;
+  /** Ingestion runs the same inserts per document: prepared once (preparing them costs more than running them). */
+  private readonly statements: StatementCache;
   constructor(db: Db) {
     this.db = db;
     this.chain = new ChainStore(db);
+    this.statements = new StatementCache(db);
   }
 
   count(): number {
@@ -156,13 +160,13 @@ export class SourcesStore {
    * it never fails half-way on a lock): after a crash it is fully present or absent.
    */
   insert(src: NewSource, now: string, alsoInTransaction?: (id: number) => void): number {
-    const insertSource = this.db.prepare(
+    const insertSource = this.statements.get(
       // A new version of a restricted document is restricted too: its text is the same secret.
       `INSERT INTO sources (sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, restricted, added_at)
        VALUES (@sha256, @kind, @fileName, @byteSize, @pageCount, @title, @method, @warnings, @predecessorId, @snapshot,
                coalesce((SELECT restricted FROM sources WHERE id = @predecessorId), 0), @now)`,
     );
-    const insertSegment = this.db.prepare(
+    const insertSegment = this.statements.get(
       `INSERT INTO segments (source_id, ordinal, locator, page, page_label, paragraph, line_start, line_end, heading_path, block_type, text, item_starts, no_text_layer, ocr_method, ocr_confidence, ocr_boxes)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -202,13 +206,13 @@ export class SourcesStore {
         );
       });
       if (src.predecessorId !== null && src.path !== null) {
-        this.db.prepare('UPDATE source_paths SET current = 0 WHERE source_id = ? AND path = ?').run(src.predecessorId, src.path);
+        this.statements.get('UPDATE source_paths SET current = 0 WHERE source_id = ? AND path = ?').run(src.predecessorId, src.path);
       }
       const pathRow =
         src.path === null
           ? null
-          : this.db
-              .prepare(
+          : this.statements
+              .get(
                 `INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at, current) VALUES (?, ?, ?, ?, ?, ?, 1)`,
               )
               .run(id, src.path, src.stat.size, src.stat.mtimeMs, now, now);
@@ -219,8 +223,8 @@ export class SourcesStore {
       });
       if (pathRow) this.chain.record('source_paths', Number(pathRow.lastInsertRowid), now);
       if (hasProperties(src.doc.properties)) {
-        const props = this.db
-          .prepare('INSERT INTO source_properties (source_id, authors, published, created_at) VALUES (?, ?, ?, ?)')
+        const props = this.statements
+          .get('INSERT INTO source_properties (source_id, authors, published, created_at) VALUES (?, ?, ?, ?)')
           .run(id, JSON.stringify(src.doc.properties.authors), src.doc.properties.published, now);
         this.chain.record('source_properties', Number(props.lastInsertRowid), now);
       }

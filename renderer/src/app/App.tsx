@@ -30,7 +30,7 @@ export function App() {
   const [info, setInfo] = useState<WorkspaceInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<Tab>(savedTab);
-  const sourceCount = useLibrary((s) => s.sources.length);
+  const sourceCount = useLibrary((s) => s.count);
   const answerCount = useAnswers((s) => s.answers.length);
   useCheckOnFocus();
   useLinkRoute();

@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import type { Health } from '../../../../shared/contract/schemas.ts';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { ResultRiskFlagCode } from '../../../../shared/verification/result-schema.ts';
 import { useLibrary } from '../library/library-store.ts';
 import { useExport } from '../reports/export-store.ts';
 import { useAnswers } from './answers-store.ts';
 import { AnswerText } from './AnswerText.tsx';
-import { CitationCard } from './CitationCard.tsx';
 import { LedgerSummary } from './LedgerSummary.tsx';
+import { VirtualCards } from './VirtualCards.tsx';
 import { CardFilterBar, ReviewerName } from './ReviewControls.tsx';
 import { filterCitations } from './review-trail.ts';
 import { answerOrigin, answerTitle, reviewProgress, stepCitation } from './selectors.ts';
@@ -21,18 +21,21 @@ function typing(target: EventTarget): boolean {
  * decides). A filter narrows the cards; the reviewer's name goes on every decision.
  */
 export function AnswerReview() {
-  const { detail, detailError, busy, currentId, expanded, filter, select, verify, open, setCurrent, toggleExpanded, setDraft, live } = useAnswers();
-  const sources = useLibrary((s) => s.sources);
+  const { detail, detailError, busy, currentId, expanded, filter, flagFilter, setFlagFilter, setFilter, select, verify, open, setCurrent, toggleExpanded, setDraft, live } = useAnswers();
+  // Subscribed so a check or relink redraws the badges; healthOf answers for sources not on screen too.
+  useLibrary((s) => s.summary);
+  useLibrary((s) => s.sources);
+  const healthOf = useLibrary((s) => s.healthOf);
   const openExport = useExport((s) => s.open);
-  const health = useMemo(() => new Map<number, Health>(sources.map((s) => [s.id, s.health])), [sources]);
-  const cards = useRef(new Map<number, HTMLElement>());
+  const scrollRef = useRef<HTMLDivElement>(null);
   const moved = useRef(false);
+  const [scrollTarget, setScrollTarget] = useState<{ id: number; tick: number } | null>(null);
 
-  // Keyboard moves and marker clicks bring the current card into view.
+  // Keyboard moves and marker clicks bring the current card into view (the list draws it there).
   useEffect(() => {
     if (!moved.current || currentId === null) return;
     moved.current = false;
-    cards.current.get(currentId)?.scrollIntoView({ block: 'nearest' });
+    setScrollTarget((t) => ({ id: currentId, tick: (t?.tick ?? 0) + 1 }));
   }, [currentId]);
 
   if (detailError && !detail) {
@@ -49,7 +52,7 @@ export function AnswerReview() {
   }
   if (!detail) return <p className="muted review-loading">Opening the answer…</p>;
 
-  const shown = filterCitations(detail.citations, filter);
+  const shown = flagged(filterCitations(detail.citations, filter), flagFilter, detail.run?.riskFlags ?? []);
   const ids = shown.map((c) => c.id);
   const onKeyDown = (e: KeyboardEvent) => {
     if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -93,7 +96,7 @@ export function AnswerReview() {
         </button>
       </div>
       {/* Focusable as a whole (not card by card): a click focuses it without scrolling a card away under the pointer. */}
-      <div className="review-scroll" tabIndex={0} data-keys role="region" aria-label="Answer review">
+      <div className="review-scroll" ref={scrollRef} tabIndex={0} data-keys role="region" aria-label="Answer review">
         <div className="review-head">
           <h3 className="review-title">{answerTitle({ question: answer.question, origin: answer.origin })}</h3>
           <p className="muted answer-origin">{answerOrigin(answer)}</p>
@@ -103,7 +106,7 @@ export function AnswerReview() {
               {detail.citations.length} {detail.citations.length === 1 ? 'citation' : 'citations'} so far; new ones appear here as the agent cites.
             </p>
           )}
-          {run && <LedgerSummary summary={run.summary} riskFlags={run.riskFlags} />}
+          {run && <LedgerSummary summary={run.summary} riskFlags={run.riskFlags} onVerdict={(v) => setFilter(`verdict:${v}`)} onFlag={setFlagFilter} activeFlag={flagFilter} />}
           {detailError && (
             <p className="error" role="alert">
               {detailError}
@@ -115,31 +118,31 @@ export function AnswerReview() {
           void open(id);
         }} />
         {detail.citations.length > 0 && <CardFilterBar citations={detail.citations} />}
+        {flagFilter !== null && (
+          <p className="flag-filter" role="status">
+            Showing {shown.length} {shown.length === 1 ? 'citation' : 'citations'}: {detail.run?.riskFlags.find((f) => f.code === flagFilter)?.message ?? flagFilter}.{' '}
+            <button type="button" className="link" onClick={() => setFlagFilter(null)}>
+              Show all
+            </button>
+          </p>
+        )}
         {detail.citations.length === 0 ? (
           <p className="muted">This answer cites nothing.</p>
         ) : shown.length === 0 ? (
           <p className="muted no-match">No citation is shown by this filter.</p>
         ) : (
-          <div className="cards" role="list" aria-label="Citations">
-            {shown.map((c) => (
-              <div role="listitem" key={c.id}>
-                <CitationCard
-                  ref={(el) => {
-                    if (el) cards.current.set(c.id, el);
-                    else cards.current.delete(c.id);
-                  }}
-                  citation={c}
-                  health={c.source ? (health.get(c.source.id) ?? null) : null}
-                  current={c.id === currentId}
-                  expanded={expanded[c.id] === true}
-                  onOpen={() => {
-                    setCurrent(c.id);
-                    void open(c.id);
-                  }}
-                />
-              </div>
-            ))}
-          </div>
+          <VirtualCards
+            shown={shown}
+            scrollElement={scrollRef}
+            currentId={currentId}
+            expanded={expanded}
+            healthOf={healthOf}
+            scrollTarget={scrollTarget}
+            onOpen={(id) => {
+              setCurrent(id);
+              void open(id);
+            }}
+          />
         )}
       </div>
       <p className="key-hints muted" aria-hidden="true">
@@ -147,4 +150,11 @@ export function AnswerReview() {
       </p>
     </div>
   );
+}
+
+/** The cards of one risk flag, by their markers (a flag group clicked in the ledger). */
+function flagged<C extends { marker: string }>(cards: C[], code: ResultRiskFlagCode | null, flags: readonly { code: ResultRiskFlagCode; markers: readonly string[] }[]): C[] {
+  if (code === null) return cards;
+  const markers = new Set(flags.find((f) => f.code === code)?.markers ?? []);
+  return cards.filter((c) => markers.has(c.marker));
 }

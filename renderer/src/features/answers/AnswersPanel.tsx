@@ -76,7 +76,7 @@ export function AnswersPanel() {
 }
 
 function AnswersHome() {
-  const sourceCount = useLibrary((s) => s.sources.length);
+  const sourceCount = useLibrary((s) => s.count);
   return (
     <div className="answers-home">
       <ImportBar />

@@ -1,8 +1,23 @@
-import type { VerificationRiskFlag, VerificationSummary } from '../../../../shared/verification/result-schema.ts';
-import { percent, verdictCounts } from './selectors.ts';
+import type { ClaimVerdict } from '../../../../shared/verification/verdict.ts';
+import type { ResultRiskFlagCode, VerificationRiskFlag, VerificationSummary } from '../../../../shared/verification/result-schema.ts';
+import { markerSample, percent, verdictCounts } from './selectors.ts';
 
-/** Coverage (claims with a supported citation), citations per verdict, and the run's risk flags. */
-export function LedgerSummary({ summary, riskFlags, compact = false }: { summary: VerificationSummary; riskFlags: readonly VerificationRiskFlag[]; compact?: boolean }) {
+interface Props {
+  summary: VerificationSummary;
+  riskFlags: readonly VerificationRiskFlag[];
+  compact?: boolean;
+  /** Given on the review desk: a verdict count or a flag group, clicked, shows those cards only. */
+  onVerdict?: (verdict: ClaimVerdict) => void;
+  onFlag?: (code: ResultRiskFlagCode) => void;
+  activeFlag?: ResultRiskFlagCode | null;
+}
+
+/**
+ * Coverage (claims with a supported citation), citations per verdict, and the run's risk flags as
+ * groups with their counts, never as walls of markers (issue 16): on the desk each group is a way
+ * to the cards it names.
+ */
+export function LedgerSummary({ summary, riskFlags, compact = false, onVerdict, onFlag, activeFlag = null }: Props) {
   return (
     <div className={`ledger ${compact ? 'compact' : ''}`} data-testid="ledger">
       <span className="coverage" title="Share of claims with at least one supported citation">
@@ -11,26 +26,43 @@ export function LedgerSummary({ summary, riskFlags, compact = false }: { summary
         </span>
         Coverage {percent(summary.coverage)}
       </span>
-      {verdictCounts(summary).map(({ verdict, count, label }) => (
-        <span key={verdict} className={`count tone-${label.tone}`} title={label.hint}>
-          <span aria-hidden="true">{label.icon}</span> {count} {label.text}
-        </span>
-      ))}
+      {verdictCounts(summary).map(({ verdict, count, label }) =>
+        onVerdict ? (
+          <button key={verdict} type="button" className={`count tone-${label.tone} count-button`} title={`${label.hint}. Show these cards only.`} onClick={() => onVerdict(verdict)}>
+            <span aria-hidden="true">{label.icon}</span> {count} {label.text}
+          </button>
+        ) : (
+          <span key={verdict} className={`count tone-${label.tone}`} title={label.hint}>
+            <span aria-hidden="true">{label.icon}</span> {count} {label.text}
+          </span>
+        ),
+      )}
       {riskFlags.length > 0 &&
         (compact ? (
           <span className="risk-flags">
             {riskFlags.map((f) => (
-              <span key={f.code} className="risk-flag" title={`${f.message} (${f.markers.map((m) => `[${m}]`).join(' ')})`}>
-                ⚑ {f.code}
+              <span key={f.code} className="risk-flag" title={`${f.message} (${markerSample(f.markers)})`}>
+                ⚑ {f.markers.length > 0 ? `${f.markers.length} ` : ''}
+                {f.code.replace(/_/g, ' ')}
               </span>
             ))}
           </span>
         ) : (
           <ul className="risk-list" aria-label="Risk flags">
             {riskFlags.map((f) => (
-              <li key={f.code}>
-                <span className="risk-flag">⚑ {f.code}</span> {f.message}
-                {f.markers.length > 0 && <span className="muted"> · {f.markers.map((m) => `[${m}]`).join(' ')}</span>}
+              <li key={f.code} data-flag={f.code}>
+                <span className="risk-flag" title={markerSample(f.markers)}>
+                  ⚑ {f.code}
+                </span>{' '}
+                {f.message}
+                {onFlag && f.markers.length > 0 && (
+                  <>
+                    {' · '}
+                    <button type="button" className="link" aria-pressed={activeFlag === f.code} onClick={() => onFlag(f.code)} aria-label={`Show the ${f.markers.length === 1 ? 'citation' : `${f.markers.length} citations`}: ${f.message}`}>
+                      show
+                    </button>
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { ResultRiskFlagCode } from '../../../../shared/verification/result-schema.ts';
 import { MAX_ANSWER_CHARS, type AnswerDetail, type AnswerSummaryData, type ReviewData, type ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
 import type { ErrorCode } from '../../../../shared/contract/errors.ts';
 import { client, ClientError } from '../../api/client.ts';
@@ -45,6 +46,9 @@ interface AnswersState {
   reviewer: string | null;
   /** Which cards are shown (and stepped through with j/k). */
   filter: CardFilter;
+  /** A risk flag whose citations alone are shown (a flag group clicked in the ledger), beside `filter`. */
+  flagFilter: ResultRiskFlagCode | null;
+  setFlagFilter(code: ResultRiskFlagCode | null): void;
   opened: Opened | null;
   refresh(): Promise<void>;
   select(id: number | null): Promise<void>;
@@ -137,6 +141,8 @@ export const useAnswers = create<AnswersState>((set, get) => ({
   reviewError: null,
   reviewer: null,
   filter: 'all',
+  flagFilter: null,
+  setFlagFilter: (flagFilter) => set({ filter: 'all', flagFilter }),
   opened: null,
 
   refresh: async () => {
@@ -148,7 +154,7 @@ export const useAnswers = create<AnswersState>((set, get) => ({
   },
 
   select: async (id) => {
-    set({ selectedId: id, detailError: null, draft: null, reviewError: null, expanded: {}, filter: 'all' });
+    set({ selectedId: id, detailError: null, draft: null, reviewError: null, expanded: {}, filter: 'all', flagFilter: null });
     if (id === null) {
       set({ detail: null, currentId: null });
       return;
@@ -250,7 +256,7 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     set({ reviewer: (await client.call('answers.setReviewer', { name: trimmed === '' ? null : trimmed })).name });
   },
 
-  setFilter: (filter) => set({ filter }),
+  setFilter: (filter) => set({ filter, flagFilter: null }),
 
   open: async (citationId) => {
     const c = get().detail?.citations.find((x) => x.id === citationId);

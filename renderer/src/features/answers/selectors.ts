@@ -299,3 +299,9 @@ export function reviewProgress(citations: readonly Pick<CitationDetail, 'review'
   const done = citations.filter((c) => c.review).length;
   return done === 0 ? '' : `${done} of ${citations.length} reviewed`;
 }
+
+/** A few of a flag's markers for a tooltip ("[13] [14] … and 382 more"), never the whole wall. */
+export function markerSample(markers: readonly string[], max = 12): string {
+  const shown = markers.slice(0, max).map((m) => `[${m}]`).join(' ');
+  return markers.length > max ? `${shown} … and ${markers.length - max} more` : shown;
+}

@@ -1,29 +1,25 @@
 import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
-import type { SourceSummary } from '../../../../shared/contract/schemas.ts';
 import { client } from '../../api/client.ts';
 import { dropFiles } from './drops.ts';
-import { HealthBadge } from '../relink/HealthBadge.tsx';
 import { useFindMissing } from '../relink/find-missing-store.ts';
 import { useRelink } from '../relink/relink-store.ts';
-import { healthSummary, needsRelink } from '../relink/selectors.ts';
-import { useViewer } from '../viewer/viewer-store.ts';
+import { healthCountsSummary } from '../relink/selectors.ts';
 import { useLibrary } from './library-store.ts';
 import { AddWebPage } from './AddWebPage.tsx';
-import { RestrictedToggle } from './RestrictedToggle.tsx';
-import { formatBytes, ingestSummary, progressLine, skippedLines, sourceExtent } from './selectors.ts';
+import { LibraryToolbar } from './LibraryToolbar.tsx';
+import { SourceTable } from './SourceTable.tsx';
+import { ingestSummary, progressLine, skippedLines } from './selectors.ts';
 import { SkippedList } from './SkippedList.tsx';
 
 export function LibraryPanel() {
-  const { sources, error, ingesting, uploading, progress, walk, skipped, lastIngest, refresh, ingest, setProgress, onWalk, cancel, setRestricted } = useLibrary();
-  const openSource = useViewer((s) => s.open);
-  const openId = useViewer((s) => s.sourceId);
+  const { summary, error, ingesting, uploading, progress, walk, skipped, lastIngest, refresh, ingest, setProgress, onWalk, cancel } = useLibrary();
   const [pathText, setPathText] = useState('');
   const [password, setPassword] = useState('');
   const [followLinks, setFollowLinks] = useState(false);
   const [dropNote, setDropNote] = useState<string | null>(null);
-  const { checking, checkError, byId: healthById, check, open: openRelink } = useRelink();
+  const { checking, checkError, check } = useRelink();
   const openFindMissing = useFindMissing((s) => s.open);
-  const missingIds = sources.filter((s) => needsRelink(s.health)).map((s) => s.id);
+  const missingIds = (summary?.attention ?? []).map((a) => a.id);
 
   useEffect(() => {
     void refresh();
@@ -101,11 +97,11 @@ export function LibraryPanel() {
         </div>
       )}
       <div className="check-bar">
-        <button type="button" onClick={() => void check()} disabled={checking || sources.length === 0}>
+        <button type="button" onClick={() => void check()} disabled={checking || (summary?.all ?? 0) === 0}>
           {checking ? 'Checking…' : 'Check files'}
         </button>
         <span className="check-summary" role="status">
-          {checking ? '' : healthSummary(sources.map((s) => s.health))}
+          {checking || !summary ? '' : healthCountsSummary(summary.health)}
         </span>
         {!checking && missingIds.length > 0 && (
           <button type="button" onClick={() => openFindMissing(missingIds)}>
@@ -114,62 +110,8 @@ export function LibraryPanel() {
         )}
         {checkError && <span className="error" role="alert">{checkError}</span>}
       </div>
-      <table className="sources">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Length</th>
-            <th scope="col">Health</th>
-            <th scope="col">Size</th>
-            <th scope="col">SHA-256</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sources.map((s) => (
-            <tr key={s.id} className={[s.id === openId && 'selected', s.restricted && 'restricted'].filter(Boolean).join(' ') || undefined} data-source-id={s.id}>
-              <td>
-                <div className="name-cell">
-                  <span>
-                    <button type="button" className="link" onClick={() => openSource(s.id, s.kind)} title={s.path ?? s.archivedFrom?.url ?? s.fileName}>
-                      {s.fileName}
-                    </button>
-                    {s.warnings.length > 0 && <span className="badge" title={s.warnings.map((w) => w.message).join('\n')}>⚠ {s.warnings.length}</span>}
-                  </span>
-                  {s.uploaded && <span className="muted">Uploaded from the browser: the workspace’s copy is the source of record.</span>}
-                  <RestrictedToggle fileName={s.fileName} restricted={s.restricted} onToggle={() => void setRestricted(s.id, !s.restricted)} />
-                </div>
-              </td>
-              <ExtentCell source={s} />
-              <td>
-                <div className="health-cell">
-                  <HealthBadge health={s.health} title={healthById[s.id]?.detail ?? s.path ?? undefined} />
-                  {needsRelink(s.health) && (
-                    <button type="button" className="link" onClick={() => openRelink({ id: s.id, fileName: s.fileName, path: s.path, health: s.health })} aria-label={`Relink ${s.fileName}`}>
-                      Relink…
-                    </button>
-                  )}
-                </div>
-              </td>
-              <td>{formatBytes(s.byteSize)}</td>
-              <td>
-                <code className="sha" title={s.sha256} data-sha256={s.sha256}>
-                  {s.sha256.slice(0, 12)}…
-                </code>
-              </td>
-            </tr>
-          ))}
-          {sources.length === 0 && (
-            <tr>
-              <td colSpan={5} className="empty">No sources yet. Add a PDF by its path above, or drop files here.</td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      <LibraryToolbar />
+      <SourceTable />
     </section>
   );
-}
-
-function ExtentCell({ source }: { source: SourceSummary }) {
-  const { label, title } = sourceExtent(source);
-  return <td title={title}>{label}</td>;
 }

@@ -1,10 +1,36 @@
 import { create } from 'zustand';
 import type { IngestResult, SkippedEntry, SourceSummary } from '../../../../shared/contract/schemas.ts';
 import type { IngestProgress, IngestWalk } from '../../../../shared/contract/events.ts';
+import type { Health } from '../../../../shared/contract/schemas.ts';
+import type { SourceFilter, SourceListSummary, SourceSort, SortDirection } from '../../../../shared/contract/list-schemas.ts';
 import { client, ClientError } from '../../api/client.ts';
+import { emptyWindow, heldRows, holdPage, type PageWindow } from '../../app/page-window.ts';
+
+/** Rows per page, and how many pages the renderer holds at most (issue 16: never the whole library). */
+export const LIBRARY_PAGE = 100;
+const MAX_PAGES = 6;
+
+export interface LibraryQuery {
+  filter: SourceFilter;
+  sort: SourceSort;
+  dir: SortDirection;
+}
 
 interface LibraryState {
+  /** The rows held now (a few pages around what is on screen), in list order. */
   sources: SourceSummary[];
+  /** Sources in the workspace, whatever the filter. */
+  count: number;
+  query: LibraryQuery;
+  /** Counts and page starts of the filtered, sorted library. */
+  summary: SourceListSummary | null;
+  window: PageWindow<SourceSummary>;
+  /** Filter or sort anew: the counts and the first page are fetched again. */
+  setQuery(patch: Partial<LibraryQuery>): Promise<void>;
+  /** Fetches the pages covering list positions first..last that are not held yet. */
+  ensureRows(first: number, last: number): Promise<void>;
+  /** A source's last known health, for sources not on screen too (missing and changed ones are listed by the summary). */
+  healthOf(id: number): Health;
   loading: boolean;
   error: string | null;
   ingesting: boolean;
@@ -34,8 +60,60 @@ function message(e: unknown): string {
   return e instanceof ClientError ? `${e.message} (${e.code})` : String(e);
 }
 
+/** Each new query or refresh; a page arriving for an older one is dropped. */
+let generation = 0;
+const inFlight = new Set<string>();
+
+async function fetchPage(query: LibraryQuery, summary: SourceListSummary, k: number): Promise<SourceSummary[]> {
+  const after = summary.pageStarts[k];
+  const page = await client.call('sources.page', { ...query, limit: summary.pageSize, ...(after ? { after } : {}) });
+  return page.rows.map((r) => r.source);
+}
+
 export const useLibrary = create<LibraryState>((set, get) => ({
   sources: [],
+  count: 0,
+  query: { filter: {}, sort: 'added', dir: 'desc' },
+  summary: null,
+  window: emptyWindow(LIBRARY_PAGE),
+  setQuery: async (patch) => {
+    // The old summary's page starts are keys of the old sort: nothing is fetched by them meanwhile.
+    generation += 1;
+    set({ query: { ...get().query, ...patch }, summary: null, window: emptyWindow(LIBRARY_PAGE), sources: [] });
+    await get().refresh();
+  },
+  ensureRows: async (first, last) => {
+    const { summary, query } = get();
+    if (!summary) return;
+    const gen = generation;
+    const needed: number[] = [];
+    for (let k = Math.floor(Math.max(0, first) / summary.pageSize); k <= Math.floor(last / summary.pageSize) && k < summary.pageStarts.length; k++) needed.push(k);
+    await Promise.all(
+      needed
+        .filter((k) => !get().window.pages.has(k) && !inFlight.has(`${gen}:${k}`))
+        .map(async (k) => {
+          inFlight.add(`${gen}:${k}`);
+          try {
+            const rows = await fetchPage(query, summary, k);
+            if (gen !== generation) return;
+            const window = holdPage(get().window, k, rows, MAX_PAGES, needed);
+            set({ window, sources: heldRows(window) });
+          } catch (e) {
+            if (gen === generation) set({ error: message(e) });
+          } finally {
+            inFlight.delete(`${gen}:${k}`);
+          }
+        }),
+    );
+  },
+  healthOf: (id) => {
+    const held = get().sources.find((s) => s.id === id);
+    if (held) return held.health;
+    const summary = get().summary;
+    const listed = summary?.attention.find((a) => a.id === id);
+    if (listed) return listed.health;
+    return summary && summary.health.unchecked === 0 ? 'ok' : 'unchecked';
+  },
   loading: false,
   error: null,
   ingesting: false,
@@ -45,11 +123,21 @@ export const useLibrary = create<LibraryState>((set, get) => ({
   batchId: null,
   lastIngest: null,
   refresh: async () => {
+    const gen = ++generation;
     set({ loading: true, error: null });
     try {
-      set({ sources: await client.call('sources.list', {}), loading: false });
+      const query = get().query;
+      const summary = await client.call('sources.listSummary', { ...query, pageSize: LIBRARY_PAGE });
+      if (gen !== generation) return;
+      // The pages held are fetched again under the new starts (rows may have moved), page 0 at least.
+      const held = [...get().window.pages.keys()].filter((k) => k < summary.pageStarts.length);
+      const wanted = held.length > 0 ? held : summary.pageStarts.length > 0 ? [0] : [];
+      const pages = await Promise.all(wanted.map(async (k) => [k, await fetchPage(query, summary, k)] as const));
+      if (gen !== generation) return;
+      const window = pages.reduce((w, [k, rows]) => holdPage(w, k, rows, MAX_PAGES), emptyWindow<SourceSummary>(LIBRARY_PAGE));
+      set({ summary, window, sources: heldRows(window), count: summary.all, loading: false });
     } catch (e) {
-      set({ loading: false, error: message(e) });
+      if (gen === generation) set({ loading: false, error: message(e) });
     }
   },
   ingest: async (paths, password, followSymlinks) => {
@@ -114,7 +202,11 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     try {
       const result = await client.call('sources.setRestricted', { ids: [id], restricted });
       const now = new Map(result.sources.map((s) => [s.id, s]));
-      set({ sources: get().sources.map((s) => now.get(s.id) ?? s) });
+      const w = get().window;
+      const window = { pageSize: w.pageSize, pages: new Map([...w.pages].map(([k, rows]) => [k, rows.map((s) => now.get(s.id) ?? s)])) };
+      set({ window, sources: heldRows(window) });
+      // The restricted count (and a restricted filter) follow.
+      await get().refresh();
     } catch (e) {
       set({ error: message(e) });
     }

@@ -29,8 +29,15 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /** The library's health at a glance, from the sources' last known health (it follows relinks too). */
 export function healthSummary(healths: readonly Health[]): string {
-  const count = (h: Health) => healths.filter((x) => x === h).length;
-  const checked = healths.length - count('unchecked');
+  const counts = { ok: 0, modified: 0, missing: 0, unchecked: 0 };
+  for (const h of healths) counts[h] += 1;
+  return healthCountsSummary(counts);
+}
+
+/** The same sentence from counts (the library's summary counts them in SQL and the health service). */
+export function healthCountsSummary(counts: Readonly<Record<Health, number>>): string {
+  const count = (h: Health) => counts[h];
+  const checked = count('ok') + count('modified') + count('missing');
   if (checked === 0) return '';
   const parts = [`${count('ok')} ok`];
   if (count('modified')) parts.push(`${count('modified')} modified`);

@@ -1,0 +1,23 @@
+import { observeElementRect, type Virtualizer } from '@tanstack/react-virtual';
+
+/** Lists this short are drawn whole: a screenful of rows costs little, and every row stays findable. */
+export const DRAW_WHOLE_BELOW = 40;
+
+export function overscanFor(count: number, near: number): number {
+  return count <= DRAW_WHOLE_BELOW ? count : near;
+}
+
+/** The size a list assumes before it is first measured (it may start in a hidden tab). */
+export const INITIAL_RECT = { width: 480, height: 720 };
+
+/**
+ * A list in a hidden tab measures 0 high, which would empty it; it keeps the size it last had, so
+ * its rows, its place and its focus target survive switching tabs.
+ */
+export function keepSizeWhileHidden<S extends Element, I extends Element>(instance: Virtualizer<S, I>, cb: (rect: { width: number; height: number }) => void): void | (() => void) {
+  let last = INITIAL_RECT;
+  return observeElementRect(instance, (rect) => {
+    if (rect.height > 0) last = rect;
+    cb(rect.height > 0 ? rect : last);
+  });
+}

@@ -1,0 +1,117 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { DRAW_WHOLE_BELOW, INITIAL_RECT, keepSizeWhileHidden } from '../../app/virtual-lists.ts';
+import type { CitationDetail } from '../../../../shared/contract/answer-schemas.ts';
+import type { Health } from '../../../../shared/contract/schemas.ts';
+import { CitationCard } from './CitationCard.tsx';
+
+interface Props {
+  shown: readonly CitationDetail[];
+  /** The review's scroll area: the cards scroll with the ledger and the answer text above them. */
+  scrollElement: RefObject<HTMLDivElement | null>;
+  currentId: number | null;
+  expanded: Record<number, boolean>;
+  healthOf: (sourceId: number) => Health;
+  onOpen: (citationId: number) => void;
+  /** Bring this card into view (a keyboard move, a marker clicked); `tick` asks again for the same card. */
+  scrollTarget: { id: number; tick: number } | null;
+}
+
+/** Space between cards: the rows are placed absolutely, so the list's gap is each row's padding. */
+const GAP = 8;
+
+/**
+ * The citation cards drawn virtually (issue 16): a 5,000-citation answer puts a screenful of cards in
+ * the page, each sized as drawn. The current card lives in the store, so it stays current while it
+ * is scrolled out of the page; screen readers hear the list's size and each card's place in it.
+ */
+export function VirtualCards(props: Props) {
+  return props.shown.length <= DRAW_WHOLE_BELOW ? <WholeCards {...props} /> : <DrawnCards {...props} />;
+}
+
+/** A short list drawn whole, in the page's flow; a requested card is scrolled to by its element. */
+function WholeCards({ shown, currentId, expanded, healthOf, onOpen, scrollTarget }: Props) {
+  const cards = useRef(new Map<number, HTMLElement>());
+  useEffect(() => {
+    if (scrollTarget) cards.current.get(scrollTarget.id)?.scrollIntoView({ block: 'nearest' });
+  }, [scrollTarget]);
+  return (
+    <div className="cards" role="list" aria-label="Citations">
+      {shown.map((c, i) => (
+        <div role="listitem" key={c.id} aria-setsize={shown.length} aria-posinset={i + 1}>
+          <CitationCard
+            ref={(el) => {
+              if (el) cards.current.set(c.id, el);
+              else cards.current.delete(c.id);
+            }}
+            citation={c}
+            health={c.source ? healthOf(c.source.id) : null}
+            current={c.id === currentId}
+            expanded={expanded[c.id] === true}
+            onOpen={() => onOpen(c.id)}
+          />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function DrawnCards({ shown, scrollElement, currentId, expanded, healthOf, onOpen, scrollTarget }: Props) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const [margin, setMargin] = useState(0);
+  // Where the list starts inside the scroll area (below the ledger and the answer text).
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    const scroller = scrollElement.current;
+    if (!list || !scroller) return;
+    const m = list.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+    if (Math.abs(m - margin) > 1) setMargin(m);
+  });
+
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scrollElement.current,
+    estimateSize: () => 140,
+    overscan: 4,
+    initialRect: INITIAL_RECT,
+    observeElementRect: keepSizeWhileHidden,
+    scrollMargin: margin,
+    getItemKey: (i) => shown[i]?.id ?? i,
+  });
+
+  useEffect(() => {
+    if (!scrollTarget) return;
+    const index = shown.findIndex((c) => c.id === scrollTarget.id);
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
+    // Only a new request scrolls: the list changing under a card already in view leaves it be.
+  }, [scrollTarget]);
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div ref={listRef} className="cards virtual" role="list" aria-label="Citations" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      {items.map((item) => {
+        const c = shown[item.index];
+        if (!c) return null;
+        return (
+          <div
+            role="listitem"
+            key={item.key}
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            aria-setsize={shown.length}
+            aria-posinset={item.index + 1}
+            style={{ position: 'absolute', top: 0, left: 0, width: '100%', paddingBottom: GAP, transform: `translateY(${item.start - margin}px)` }}
+          >
+            <CitationCard
+              citation={c}
+              health={c.source ? healthOf(c.source.id) : null}
+              current={c.id === currentId}
+              expanded={expanded[c.id] === true}
+              onOpen={() => onOpen(c.id)}
+            />
+          </div>
+        );
+      })}
+    </div>
+  );
+}
