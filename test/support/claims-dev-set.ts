@@ -40,9 +40,13 @@ export function clauseOf(sentence: string, marker: string): string {
   return claimFinder(splitSentences(sentence))(at) ?? sentence;
 }
 
-export function loadDevSet(): DevPair[] {
+/**
+ * The pairs of one file: `pairs.jsonl` (the development set) or `holdout.jsonl` (pairs written on
+ * passages of their own before the checks were tuned on the development set's failures).
+ */
+export function loadDevSet(file: 'pairs.jsonl' | 'holdout.jsonl' = 'pairs.jsonl'): DevPair[] {
   const passages = JSON.parse(fs.readFileSync(path.join(DIR, 'passages.json'), 'utf8')) as Record<string, string>;
-  const lines = fs.readFileSync(path.join(DIR, 'pairs.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+  const lines = fs.readFileSync(path.join(DIR, file), 'utf8').split('\n').filter((l) => l.trim());
   return lines.map((line) => {
     const r = JSON.parse(line) as RawPair;
     const passage = passages[r.p];
