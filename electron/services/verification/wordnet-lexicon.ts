@@ -83,20 +83,46 @@ export class WordNetLexicon implements Lexicon {
     return false;
   }
 
-  /** Senses opposite to some sense of the word, with the senses one step narrower or broader than those. */
-  private oppositeSenses(word: string): Set<number> {
-    const out = new Set<number>();
-    for (const s of this.senses(word)) for (const o of this.index.opposites(s)) out.add(o);
+  /**
+   * A word's senses and the senses above them, each with its distance (up to two steps for the
+   * word's three commonest senses of a part of speech, which WordNet lists first; one for the
+   * rest) and whether it was reached from a common sense.
+   */
+  private reach(word: string): Map<number, { depth: number; common: boolean }> {
+    const rankOf = new Map<number, number>();
+    const out = new Map<number, { depth: number; common: boolean }>();
+    for (const s of this.senses(word)) {
+      const pos = Math.floor(s / 1e8);
+      const rank = rankOf.get(pos) ?? 0;
+      rankOf.set(pos, rank + 1);
+      const common = rank < 3;
+      let level = [s];
+      for (let depth = 0; depth <= (common ? 2 : 1); depth++) {
+        for (const x of level) {
+          const had = out.get(x);
+          if (!had || had.depth > depth || (had.depth === depth && common)) out.set(x, { depth, common });
+        }
+        level = level.flatMap((x) => this.index.broader(x));
+      }
+    }
     return out;
   }
 
   opposite(a: string, b: string): boolean {
     if (closedClassOpposite(a.toLowerCase(), b.toLowerCase())) return true;
-    const opposites = this.oppositeSenses(b);
-    const near = (word: string, targets: ReadonlySet<number>): boolean =>
-      this.senses(word).some((s) => targets.has(s) || (this.index.broader(s)).some((up) => targets.has(up)));
-    // "dropped" is a kind of "decrease", whose opposite is "increase".
-    return near(a, opposites) || near(b, this.oppositeSenses(a));
+    // Two words that share a sense are no opposites, whatever their other senses say.
+    if (this.covers(a, b) || this.covers(b, a)) return false;
+    // Senses of the two, or senses above them, that WordNet gives as opposites: one step in all
+    // from any sense; two from common senses only ("drop" → "decrease" ↔ "increase", but what a
+    // rare sense of "leave" is a kind of says little).
+    const rb = this.reach(b);
+    for (const [s, x] of this.reach(a)) {
+      for (const o of this.index.opposites(s)) {
+        const y = rb.get(o);
+        if (y && (x.depth + y.depth <= 1 || (x.depth + y.depth === 2 && x.common && y.common))) return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -19,6 +19,7 @@ import {
   swappedRoles,
   type Finding,
 } from './checks.ts';
+import { exchangedAttributes, exchangedParticipants } from './exchange.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
 import { readWords } from './words.ts';
 
@@ -101,7 +102,10 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
       note: polarityNote(clash, { claim: firstNegator(claimWords), evidence: firstNegator(coreWords) }),
     });
   }
-  const roles = swappedRoles(focusWords, coreWords, focusMatches, lexicon);
+  const roles =
+    swappedRoles(focusWords, coreWords, focusMatches, lexicon) ??
+    exchangedParticipants(focusWords, coreWords, focusMatches, lexicon) ??
+    exchangedAttributes(focusWords, coreWords, focusMatches, lexicon);
   if (roles && opposite) {
     // Both turned round ("older … more likely than younger" for "younger … less likely than older"): the same statement.
     findings.splice(findings.findIndex((f) => f.code === 'direction'), 1);
