@@ -143,6 +143,10 @@ export class WordNetLexicon implements Lexicon {
     return senses.length > 0 && senses.filter((s) => this.index.agent(s)).length * 2 >= senses.length;
   }
 
+  noun(word: string): boolean {
+    return this.senses(word).some((s) => s < 2e8);
+  }
+
   senseCount(word: string): number {
     return this.senses(word).length;
   }

@@ -53,6 +53,10 @@ function relating(words: readonly Word[], at: number, lexicon: Lexicon): boolean
   return !lexicon.verbal(before) && before !== 'up' && !((words[at] as Word).word === 'to' && lexicon.verbal(after));
 }
 
+// Words after which a participle describes a noun ("of paid leave", "the revised plan"): no relation.
+const DETERMINERS = new Set(['the', 'a', 'an', 'of', 'its', 'their', 'his', 'her', 'our', 'this', 'these', 'those', 'no', 'any', 'some', 'all', 'each', 'every']);
+const attributive = (words: readonly Word[], at: number): boolean => DETERMINERS.has(words[at - 1]?.word ?? '');
+
 /**
  * The same verb in the same frame: the same stem, written as a verb on both sides, in the same
  * voice, and with the same preposition (or none) before its next argument ("be given to children"
@@ -61,7 +65,7 @@ function relating(words: readonly Word[], at: number, lexicon: Lexicon): boolean
 function sameVerb(claim: readonly Word[], ci: number, evidence: readonly Word[], ei: number, lexicon: Lexicon): boolean {
   const c = claim[ci] as Word;
   const e = evidence[ei] as Word;
-  if (e.minor || e.stem !== c.stem || !lexicon.verbal(e.word)) return false;
+  if (e.minor || e.stem !== c.stem || !lexicon.verbal(e.word) || attributive(evidence, ei)) return false;
   if (passive(claim, ci) !== passive(evidence, ei)) return false;
   const frame = (words: readonly Word[], at: number): string => {
     for (let i = at + 1; i < words.length; i++) {
@@ -100,7 +104,7 @@ export function exchangedParticipants(claim: readonly Word[], evidence: readonly
   const relations: { ci: number; ei: number[] }[] = [];
   claim.forEach((w, ci) => {
     const prep = RELATION_PREPOSITIONS.has(w.word);
-    if (!prep && (w.minor || w.name || !lexicon.verbal(w.word))) return;
+    if (!prep && (w.minor || w.name || !lexicon.verbal(w.word) || attributive(claim, ci))) return;
     if (prep && !relating(claim, ci, lexicon)) return;
     const ei = evidence
       .map((e, i) => ({ e, i }))

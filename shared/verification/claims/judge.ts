@@ -20,6 +20,8 @@ import {
   type Finding,
 } from './checks.ts';
 import { exchangedAttributes, exchangedParticipants } from './exchange.ts';
+import { bothForbid, sameForceWords } from './deontic.ts';
+import { unmentionedThing, unstatedCause } from './overclaim.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
 import { readWords } from './words.ts';
 
@@ -67,7 +69,12 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
   const claimWords = readWords(input.claim);
   const coreWords = readWords(input.core);
   const contextWords = readWords(input.context);
-  const matches = matchTerms(claimWords, coreWords, contextWords, lexicon);
+  // A modal word of the claim whose force the quote carries in other words ("required" for "must",
+  // "banned" for "not allowed") is said.
+  const forceSaid = sameForceWords(claimWords, coreWords);
+  const matches = matchTerms(claimWords, coreWords, contextWords, lexicon).map((m): TermMatch =>
+    m.where !== 'core' && forceSaid.has(m.word) ? { ...m, where: 'core', evidence: [] } : m,
+  );
   let overlap = overlapOf(matches);
   const findings: Finding[] = [];
   const supportedByWords = (o: number | null): boolean => o !== null && o >= SUPPORT_OVERLAP - 1e-9;
@@ -80,14 +87,16 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
   const focusWords = claimWords.filter((w) => w.sentence === focus);
   const focusMatches = matches.filter((m) => m.word.sentence === focus);
 
-  const clash = polarityClash(focusMatches);
+  // Both forbid ("banned" / "not allowed"): a negation on one side only is how it words the ban.
+  const forbid = bothForbid(focusWords, coreWords);
+  const clash = forbid ? null : polarityClash(focusMatches);
   const opposite = oppositeWords(focusWords, coreWords, lexicon, contextWords);
   if (opposite) {
     // The opposite word says the same thing with the other sign: it counts as said for the overlap.
     const i = matches.findIndex((m) => m.word === opposite.claim);
     if (i >= 0 && matches[i]?.where === null) overlap = overlapOf(matches.map((m, k) => (k === i ? { ...m, where: 'core' as const } : m)));
   }
-  if (opposite && clash) {
+  if (opposite && (clash || forbid)) {
     // Two turns make the same statement: "banned" for "not allowed", "failed to rise" for "fell".
   } else if (opposite) {
     findings.push({
@@ -116,7 +125,8 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
     substitutedName(claimWords, coreWords, contextWords),
     opposite || roles ? null : substitutedWord(focusWords, coreWords, focusMatches, lexicon),
     // Added words matter where most words are said: otherwise the low overlap says it all.
-    supportedByWords(overlap) ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) : null,
+    supportedByWords(overlap) ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) ?? unmentionedThing(claimWords, coreWords, input.core, matches, lexicon) : null,
+    unstatedCause(input.claim, input.core),
   ]) {
     if (f) findings.push(f);
   }

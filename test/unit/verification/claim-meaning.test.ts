@@ -1,0 +1,116 @@
+/**
+ * The claim checks that read argument order, overclaim, deontic force and list negation, against
+ * the real WordNet data: each on sentences of its own (not the development set's), with the case
+ * it must catch and the paraphrase it must leave supported.
+ */
+import { describe, expect, it } from 'vitest';
+import { wordNetLexicon } from '../../../electron/services/verification/wordnet-lexicon.ts';
+import { judgeClaim } from '../../../shared/verification/index.ts';
+import { exchangedAttributes, exchangedParticipants } from '../../../shared/verification/claims/exchange.ts';
+import { matchTerms } from '../../../shared/verification/claims/overlap.ts';
+import { forces } from '../../../shared/verification/claims/deontic.ts';
+import { unstatedCause } from '../../../shared/verification/claims/overclaim.ts';
+import { readWords } from '../../../shared/verification/claims/words.ts';
+
+const lexicon = wordNetLexicon();
+const judge = (claim: string, quote: string, context = ''): ReturnType<typeof judgeClaim> => judgeClaim(claim, quote, context || quote, lexicon);
+const codes = (v: ReturnType<typeof judgeClaim>): string[] => v.findings.map((f) => f.code);
+const exchange = (claim: string, evidence: string): { participants: unknown; attributes: unknown } => {
+  const c = readWords(claim);
+  const e = readWords(evidence);
+  const m = matchTerms(c, e, [], lexicon);
+  return { participants: exchangedParticipants(c, e, m, lexicon), attributes: exchangedAttributes(c, e, m, lexicon) };
+};
+
+describe('opposites above a word', () => {
+  it('finds opposites one or two senses up from a common sense', () => {
+    expect(lexicon.opposite('dropped', 'increased')).toBe(true);
+    expect(lexicon.opposite('raised', 'cut')).toBe(true);
+    expect(lexicon.opposite('shrank', 'expanded')).toBe(true);
+  });
+  it('does not make opposites of synonyms or of rare senses', () => {
+    expect(lexicon.opposite('increased', 'rose')).toBe(false);
+    expect(lexicon.opposite('taken', 'leave')).toBe(false);
+    expect(lexicon.opposite('cut', 'reduced')).toBe(false);
+  });
+  it('contradicts a claim that turns the direction round', () => {
+    const v = judge('Ticket sales dropped by 4 percent in the spring.', 'Ticket sales increased by 4 percent in the spring');
+    expect(v.verdict).toBe('contradicted');
+    expect(codes(v)).toContain('direction');
+  });
+});
+
+describe('participants exchanged across a relation', () => {
+  it('finds two parties on the other sides of the same verb or preposition', () => {
+    expect(exchange('Orbis Media bought Kestrel Radio in 2019.', 'Kestrel Radio bought Orbis Media in 2019').participants).not.toBeNull();
+    expect(exchange('The clinic replaced its paper records with digital files.', 'The clinic replaced its digital files with paper records').participants).not.toBeNull();
+    expect(exchange('The warden handed the keys to the caretaker.', 'The caretaker handed the keys to the warden').participants).not.toBeNull();
+    const v = judge('The gallery lent the painting to the library.', 'The library lent the painting to the gallery');
+    expect(v.verdict).toBe('contradicted');
+    expect(codes(v)).toContain('roles');
+  });
+  it('leaves a voice change, a symmetric pair and a dative passive alone', () => {
+    expect(exchange('Kestrel Radio was bought by Orbis Media.', 'Orbis Media bought Kestrel Radio').participants).toBeNull();
+    expect(exchange('Orbis Media and Kestrel Radio merged.', 'Kestrel Radio and Orbis Media merged').participants).toBeNull();
+    expect(exchange('Antibiotics must not be given to infants.', 'Infants must not be given antibiotics').participants).toBeNull();
+    expect(exchange('Up to ten days of credit may be moved to the next term.', 'Credit may be moved to the next term, up to ten days').participants).toBeNull();
+    expect(judge('Kestrel Radio was bought by Orbis Media in 2019.', 'Orbis Media bought Kestrel Radio in 2019').verdict).toBe('supported');
+  });
+  it('finds two pairs exchanged between clauses', () => {
+    const found = exchange('Prices were highest in the north and lowest in the harbour district.', 'Prices were highest in the harbour district and lowest in the north');
+    expect(found.attributes ?? found.participants).not.toBeNull();
+    expect(exchange('The chair opened the meeting, and the secretary closed it.', 'The secretary opened the meeting, and the chair closed it').attributes).not.toBeNull();
+    expect(exchange('Prices were highest in the north.', 'Prices were highest in the north and lowest in the harbour district').attributes).toBeNull();
+  });
+});
+
+describe('overclaim', () => {
+  it('makes a claim weak that speaks of a thing the source never mentions', () => {
+    const v = judge('The new boilers cut heating costs and repair costs by 20 percent.', 'The new boilers cut heating costs by 20 percent');
+    expect(v.verdict).toBe('weak');
+    expect(v.reasons.join(' ')).toContain('"repair"');
+  });
+  it('reads verbs where they stand, not as things', () => {
+    expect(judge('Release 7 drops Windows 8.', 'Release 7 removes support for Windows 8').verdict).toBe('supported');
+    expect(judge('Ferries run every 30 minutes in summer.', 'Ferries depart every 30 minutes in summer').verdict).toBe('supported');
+  });
+  it('lets the claim name what a pronoun subject of the source stands for', () => {
+    expect(judge('The tunnel replaced a ferry that had crossed since 1900.', 'It replaced a ferry that had crossed since 1900').verdict).toBe('supported');
+  });
+  it('makes a claim weak that gives a cause the source does not state', () => {
+    expect(unstatedCause('Sales fell because of the strike.', 'Sales fell in May')).not.toBeNull();
+    expect(unstatedCause('Sales fell because of the strike.', 'Sales fell in May, mainly due to the strike')).toBeNull();
+    const v = judge('Bird numbers declined because of new housing.', 'Bird numbers declined sharply over the decade');
+    expect(v.verdict).toBe('weak');
+    expect(v.reasons.join(' ')).toContain('cause');
+  });
+});
+
+describe('deontic force', () => {
+  it('reads the force however it is worded', () => {
+    expect([...forces(readWords('Guests must not smoke.'))]).toEqual(['prohibition']);
+    expect([...forces(readWords('Guests are not permitted to smoke.'))]).toEqual(['prohibition']);
+    expect([...forces(readWords('Guests have to sign in.'))]).toEqual(['obligation']);
+    expect([...forces(readWords('Guests need not sign in.'))]).toEqual(['permission']);
+  });
+  it('holds a claim that words the same force differently', () => {
+    expect(judge('Smoking is prohibited on the platform.', 'Smoking is not allowed on the platform').verdict).toBe('supported');
+    expect(judge('Drivers are required to carry a licence at all times.', 'Drivers must carry a licence at all times').verdict).toBe('supported');
+  });
+  it('still contradicts a claim that permits what the source forbids', () => {
+    expect(judge('Smoking is allowed on the platform.', 'Smoking is not allowed on the platform').verdict).toBe('contradicted');
+  });
+});
+
+describe('negation over a list', () => {
+  it('reaches every item of a list under one negation', () => {
+    const ws = readWords('Tenants must not paint, drill or wallpaper the walls.');
+    expect(ws.find((w) => w.word === 'drill')?.negated).toBe(true);
+    expect(ws.find((w) => w.word === 'wallpaper')?.negated).toBe(true);
+    expect(readWords('Staff must not share passwords, and managers may reset them.').find((w) => w.word === 'reset')?.negated).toBe(false);
+  });
+  it('contradicts a claim that permits an item of a forbidden list, and supports one that forbids it', () => {
+    expect(judge('Tenants may drill the walls.', 'Tenants must not paint, drill or wallpaper the walls').verdict).toBe('contradicted');
+    expect(judge('Tenants must not drill the walls.', 'Tenants must not paint, drill or wallpaper the walls').verdict).toBe('supported');
+  });
+});
