@@ -155,7 +155,7 @@ export function exchangedAttributes(claim: readonly Word[], evidence: readonly W
       if (x.w.clause !== y.w.clause || x.w.stem === y.w.stem || clauseOf(x.at) === clauseOf(y.at)) continue;
       // Two pairs exchanged: u, v together in another clause of the claim, with E(u) = E(y) and E(v) = E(x).
       for (const u of placed) {
-        if (u.w.clause === x.w.clause || clauseOf(u.at) !== clauseOf(y.at) || u.w.stem === y.w.stem) continue;
+        if (u.w.clause === x.w.clause || clauseOf(u.at) !== clauseOf(y.at) || u.w.stem === y.w.stem || !exchangeable(x.w, u.w, lexicon)) continue;
         const v = placed.find((p) => p.w.clause === u.w.clause && p !== u && clauseOf(p.at) === clauseOf(x.at) && p.w.stem !== x.w.stem);
         if (v) {
           return {
