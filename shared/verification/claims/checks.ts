@@ -6,6 +6,7 @@
  */
 import type { Lexicon } from '../lexicon.ts';
 import { CLOSED_CLASS_WORDS, NO_LEXICON } from '../lexicon.ts';
+import { party } from './exchange.ts';
 import type { TermMatch } from './overlap.ts';
 import { sameTerm } from './overlap.ts';
 import type { Word } from './words.ts';
@@ -310,7 +311,7 @@ export function substitutedWord(claim: readonly Word[], evidence: readonly Word[
       if (!((cl !== null && cl === el) || (cr !== null && cr === er))) continue;
       // Another party in the same place ("ordered the buyer" for "ordered the seller"); the one the
       // source names there standing elsewhere in the claim means the parties were exchanged.
-      if (!c.name && !e.name && lexicon.agent(c.word) && lexicon.agent(e.word) && !lexicon.covers(c.word, e.word)) {
+      if (!c.name && !e.name && party(c, lexicon) && party(e, lexicon) && !lexicon.covers(c.word, e.word)) {
         if (claimStems.has(e.stem)) return { code: 'roles', effect: 'contradicts', note: `the claim puts "${c.word}" where the source has "${e.word}", and "${e.word}" in another role` };
         return { code: 'substitution', effect: 'weakens', note: `the claim says "${c.word}" where the source says "${e.word}"` };
       }

@@ -57,6 +57,11 @@ function relating(words: readonly Word[], at: number, lexicon: Lexicon): boolean
 const DETERMINERS = new Set(['the', 'a', 'an', 'of', 'its', 'their', 'his', 'her', 'our', 'this', 'these', 'those', 'no', 'any', 'some', 'all', 'each', 'every']);
 const attributive = (words: readonly Word[], at: number): boolean => DETERMINERS.has(words[at - 1]?.word ?? '');
 
+/** The small words that link two words (determiners aside): "after", "for", "of", or none. */
+function linkWords(words: readonly Word[], from: number, to: number): string {
+  return words.slice(from + 1, to).filter((w) => w.minor && !DETERMINERS.has(w.word)).map((w) => w.word).join(' ');
+}
+
 /**
  * The same verb in the same frame: the same stem, written as a verb on both sides, in the same
  * voice, and with the same preposition (or none) before its next argument ("be given to children"
@@ -153,6 +158,17 @@ export function exchangedAttributes(claim: readonly Word[], evidence: readonly W
   for (const x of placed) {
     for (const y of placed) {
       if (x.w.clause !== y.w.clause || x.w.stem === y.w.stem || clauseOf(x.at) === clauseOf(y.at)) continue;
+      // The source says y with the opposite of x ("lowest downstream" where it has "highest
+      // downstream … and lowest upstream"): y must follow the opposite as its complement, not
+      // precede it as a subject both clauses share ("the wing was closed … and reopened").
+      const opposite = evidence.findIndex((e, j) => e.clause === clauseOf(y.at) && j < y.at && !e.minor && !e.negated && e.stem !== x.w.stem && lexicon.opposite(x.w.word, e.word));
+      const o = evidence[opposite];
+      // In the same frame on both sides: "lowest downstream" / "highest downstream", not "reopened after a renovation" / "closed for renovation".
+      const xi = claim.indexOf(x.w);
+      const yi = claim.indexOf(y.w);
+      if (o && xi < yi && linkWords(claim, xi, yi) === linkWords(evidence, opposite, y.at) && !claim.some((c) => c.stem === o.stem || lexicon.covers(c.word, o.word))) {
+        return { code: 'roles', effect: 'contradicts', note: `the claim says "${x.w.word}" of "${y.w.word}"; the source says "${o.word}" of it` };
+      }
       // Two pairs exchanged: u, v together in another clause of the claim, with E(u) = E(y) and E(v) = E(x).
       for (const u of placed) {
         if (u.w.clause === x.w.clause || clauseOf(u.at) !== clauseOf(y.at) || u.w.stem === y.w.stem || !exchangeable(x.w, u.w, lexicon)) continue;
@@ -165,6 +181,54 @@ export function exchangedAttributes(claim: readonly Word[], evidence: readonly W
           };
         }
       }
+    }
+  }
+  return null;
+}
+
+// "Both parties", "either party", "each side": the claim speaks of the parties together.
+const QUANTIFIED = new Set(['both', 'either', 'each', 'any', 'all', 'every']);
+
+/** A party: a name, a person or body of people, or a word made a party by its ending ("licensor" from "license"). */
+export function party(w: Word, lexicon: Lexicon): boolean {
+  if (w.name || lexicon.agent(w.word)) return true;
+  if (lexicon.senseCount(w.word) > 0) return false;
+  const m = w.word.match(/^(.{3,}?)(?:ee|or|er)s?$/);
+  return !!m && [`${m[1]}`, `${m[1]}e`].some((base) => lexicon.verbal(base) || lexicon.predicative(base));
+}
+
+/**
+ * What the claim says of one party that the source says of another: most of the claim's clause
+ * (two words or more) sits in a clause of the source that names a different party where the
+ * claim has its own ("the tenant is responsible for structural repairs" where the source has
+ * "the landlord is responsible for structural repairs, while the tenant …"; "the licensee
+ * retains the rights" for "the licensor retains the rights").
+ */
+export function reassignedRole(claim: readonly Word[], evidence: readonly Word[], matches: readonly TermMatch[], lexicon: Lexicon): Finding | null {
+  const byWord = new Map(matches.map((m) => [m.word, m]));
+  const saidStems = new Set(matches.filter((m) => m.where !== null).flatMap((m) => [m.word.stem, ...m.evidence.map((e) => e.stem)]));
+  const claimStems = new Set(claim.map((w) => w.stem));
+  for (let i = 0; i < claim.length; i++) {
+    const x = claim[i] as Word;
+    // A party the source never mentions is a substitution (substitutedWord), not a role moved.
+    if (x.minor || !party(x, lexicon) || !byWord.get(x)?.where) continue;
+    if (claim.slice(Math.max(0, i - 3), i).some((w) => QUANTIFIED.has(w.word))) continue;
+    const xAt = placeOf(byWord.get(x), evidence);
+    // The rest of the claim's clause that the source says in one place.
+    const rest = claim
+      .map((w) => ({ w, at: w === x || w.minor || w.clause !== x.clause || party(w, lexicon) ? null : placeOf(byWord.get(w), evidence) }))
+      .filter((r): r is { w: Word; at: number } => r.at !== null);
+    const clauses = new Set(rest.map((r) => (evidence[r.at] as Word).clause));
+    if (rest.length < 2 || clauses.size !== 1) continue;
+    const clause = [...clauses][0] as number;
+    if (xAt !== null && (evidence[xAt] as Word).clause === clause) continue;
+    // The party the source names there, on the side of the claim's words the claim's party is on.
+    const before = rest.every((r) => claim.indexOf(r.w) > i);
+    const firstAt = Math.min(...rest.map((r) => r.at));
+    const lastAt = Math.max(...rest.map((r) => r.at));
+    const other = evidence.find((e, j) => e.clause === clause && !e.minor && party(e, lexicon) && !claimStems.has(e.stem) && !saidStems.has(e.stem) && (before ? j < firstAt : j > lastAt));
+    if (other) {
+      return { code: 'roles', effect: 'contradicts', note: `the claim says of "${x.word}" what the source says of "${other.word}"` };
     }
   }
   return null;

@@ -19,7 +19,7 @@ import {
   swappedRoles,
   type Finding,
 } from './checks.ts';
-import { exchangedAttributes, exchangedParticipants } from './exchange.ts';
+import { exchangedAttributes, exchangedParticipants, reassignedRole } from './exchange.ts';
 import { bothForbid, sameForceWords } from './deontic.ts';
 import { unmentionedThing, unstatedCause } from './overclaim.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
@@ -114,7 +114,8 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
   const roles =
     swappedRoles(focusWords, coreWords, focusMatches, lexicon) ??
     exchangedParticipants(focusWords, coreWords, focusMatches, lexicon) ??
-    exchangedAttributes(focusWords, coreWords, focusMatches, lexicon);
+    exchangedAttributes(focusWords, coreWords, focusMatches, lexicon) ??
+    reassignedRole(focusWords, coreWords, focusMatches, lexicon);
   if (roles && opposite) {
     // Both turned round ("older … more likely than younger" for "younger … less likely than older"): the same statement.
     findings.splice(findings.findIndex((f) => f.code === 'direction'), 1);

@@ -43,7 +43,8 @@ export function stem(word: string): string {
 /** Words of `text` with their negation scopes, clauses and names. */
 export function readWords(text: string): Word[] {
   const out: Word[] = [];
-  const re = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*|[.;:!?,()\u2013\u2014]|\s-\s/gu;
+  // A number's decimal point or thousands separator is no full stop: "0.40", "12,500".
+  const re = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{N}]+(?:['’][\p{L}]+)*|[.;:!?,()\u2013\u2014]|\s-\s/gu;
   let sentenceStart = true;
   let clause = 0;
   let sentence = 0;

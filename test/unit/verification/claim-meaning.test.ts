@@ -64,6 +64,28 @@ describe('participants exchanged across a relation', () => {
   });
 });
 
+describe('a role given to another party', () => {
+  it('contradicts a claim that says of one party of the source what it says of another', () => {
+    const v = judge('The buyer pays the survey fees.', 'The seller pays the survey fees, while the buyer pays the stamp duty');
+    expect(v.verdict).toBe('contradicted');
+    expect(v.reasons.join(' ')).toContain('what the source says of "seller"');
+  });
+  it('makes weak a party the source never mentions, even one WordNet does not know ("lessor")', () => {
+    const v = judge('The lessee keeps the title to the vehicle.', 'The lessor keeps the title to the vehicle');
+    expect(v.verdict).toBe('weak');
+    expect(codes(v)).toContain('substitution');
+  });
+  it('does not take "employer" for "employee", nor "shareholders" for "share"', () => {
+    expect(judge('The employer pays the pension contribution.', 'The employee pays the pension contribution').verdict).not.toBe('supported');
+    const found = exchange('Members proposed a fee of 2.50 euros per share, which the board approved.', 'The board proposed a fee of 2.50 euros per share, which members approved');
+    expect(found.participants).not.toBeNull();
+  });
+  it('contradicts an attribute said of what the source gives its opposite, in the same frame only', () => {
+    expect(judge('Queues were shortest at the north gate.', 'Queues were longest at the north gate and shortest at the east gate').verdict).toBe('contradicted');
+    expect(judge('The pool reopened after a repair.', 'The pool was closed for repair in May and reopened a month later').verdict).not.toBe('contradicted');
+  });
+});
+
 describe('overclaim', () => {
   it('makes a claim weak that speaks of a thing the source never mentions', () => {
     const v = judge('The new boilers cut heating costs and repair costs by 20 percent.', 'The new boilers cut heating costs by 20 percent');
