@@ -7,6 +7,7 @@
 import type { Lexicon } from '../lexicon.ts';
 import { CLOSED_CLASS_WORDS, NO_LEXICON } from '../lexicon.ts';
 import { party } from './exchange.ts';
+import { predicateAt } from './overclaim.ts';
 import type { TermMatch } from './overlap.ts';
 import { sameTerm } from './overlap.ts';
 import type { Word } from './words.ts';
@@ -243,6 +244,8 @@ export function swappedRoles(claim: readonly Word[], evidence: readonly Word[], 
     // The pivot is what the sentence asserts (a verb or an adjective), not a thing it names.
     if (m.where !== 'core' || (!lexicon.predicative(m.word.word) && lexicon !== NO_LEXICON)) continue;
     const ci = claim.indexOf(m.word);
+    // A noun with a verb sense ("the train service") is no pivot where it stands.
+    if (lexicon !== NO_LEXICON && !predicateAt(claim, ci, lexicon)) continue;
     if ([...claim.slice(0, ci), ...claim.slice(ci + 1)].some((w) => SYMMETRIC.has(w.word) && w.clause === m.word.clause)) continue;
     const c = around(claim, ci, inClaim);
     // The pivot is the same word on both sides: a synonym's place in its sentence tells nothing.

@@ -8,6 +8,7 @@
 import type { Lexicon } from '../lexicon.ts';
 import type { TermMatch } from './overlap.ts';
 import type { Finding } from './checks.ts';
+import { predicateAt } from './overclaim.ts';
 import type { Word } from './words.ts';
 
 // Prepositions that relate two participants as verbs do ("replaced A with B", "moved from A to B").
@@ -50,7 +51,9 @@ function passive(words: readonly Word[], at: number): boolean {
 function relating(words: readonly Word[], at: number, lexicon: Lexicon): boolean {
   const before = words[at - 1]?.word ?? '';
   const after = words[at + 1]?.word ?? '';
-  return !lexicon.verbal(before) && before !== 'up' && !((words[at] as Word).word === 'to' && lexicon.verbal(after));
+  // A preposition after a verb or predicate ("pay for", "free for", "merged with") is the verb's own, not a link of two participants.
+  const predicate = at > 0 && !(words[at - 1] as Word).minor && predicateAt(words, at - 1, lexicon);
+  return !predicate && !lexicon.verbal(before) && before !== 'up' && !((words[at] as Word).word === 'to' && lexicon.verbal(after));
 }
 
 // Words after which a participle describes a noun ("of paid leave", "the revised plan"): no relation.

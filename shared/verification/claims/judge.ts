@@ -21,6 +21,7 @@ import {
 } from './checks.ts';
 import { exchangedAttributes, exchangedParticipants, reassignedRole } from './exchange.ts';
 import { bothForbid, sameForceWords } from './deontic.ts';
+import { judgeClash } from './negation.ts';
 import { unmentionedThing, unstatedCause } from './overclaim.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
 import { readWords } from './words.ts';
@@ -105,11 +106,9 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
       note: `the claim says "${opposite.claim.word}"; the source says the opposite, "${opposite.evidence.word}"`,
     });
   } else if (clash) {
-    findings.push({
-      code: 'polarity',
-      effect: supportedByWords(overlap) ? 'contradicts' : 'weakens',
-      note: polarityNote(clash, { claim: firstNegator(claimWords), evidence: firstNegator(coreWords) }),
-    });
+    // Read by what each negation is about: a denial of something only one side says weakens.
+    const judged = judgeClash(clash, focusWords, coreWords, focusMatches, polarityNote(clash, { claim: firstNegator(claimWords), evidence: firstNegator(coreWords) }), lexicon);
+    if (judged) findings.push(supportedByWords(overlap) ? judged : { ...judged, effect: 'weakens' });
   }
   const roles =
     swappedRoles(focusWords, coreWords, focusMatches, lexicon) ??

@@ -34,7 +34,7 @@ const PRONOUN_START = /^\s*(?:it|they|this|these|he|she|we)\b/i;
  * after a modal, "to" or a subject pronoun, an adjective or participle after "be", or a word in
  * -s with a verb sense before a determiner.
  */
-function predicateAt(words: readonly Word[], i: number, lexicon: Lexicon): boolean {
+export function predicateAt(words: readonly Word[], i: number, lexicon: Lexicon): boolean {
   const w = words[i] as Word;
   if (lexicon.verbal(w.word)) return true;
   const prev = words[i - 1]?.word ?? '';

@@ -9,6 +9,7 @@ import { judgeClaim } from '../../../shared/verification/index.ts';
 import { exchangedAttributes, exchangedParticipants } from '../../../shared/verification/claims/exchange.ts';
 import { matchTerms } from '../../../shared/verification/claims/overlap.ts';
 import { forces } from '../../../shared/verification/claims/deontic.ts';
+import { negationFocus } from '../../../shared/verification/claims/negation.ts';
 import { unstatedCause } from '../../../shared/verification/claims/overclaim.ts';
 import { readWords } from '../../../shared/verification/claims/words.ts';
 
@@ -121,6 +122,24 @@ describe('deontic force', () => {
   });
   it('still contradicts a claim that permits what the source forbids', () => {
     expect(judge('Smoking is allowed on the platform.', 'Smoking is not allowed on the platform').verdict).toBe('contradicted');
+  });
+});
+
+describe('what a negation is about', () => {
+  it('finds the word denied: the first content word, the verb after a catenative, each list item', () => {
+    const focus = (t: string): string[] => [...negationFocus(readWords(t))].map((w) => w.word);
+    expect(focus('Members do not pay for parking.')).toEqual(['pay']);
+    expect(focus('Users do not need to reinstall the app.')).toEqual(['need', 'reinstall']);
+    expect(focus('Guests must not feed, touch or photograph the animals.')).toEqual(['feed', 'touch', 'photograph']);
+    // Two negations in a clause state a condition.
+    expect(focus('Staff may not leave without signing out.')).toEqual([]);
+  });
+  it('contradicts only where the denied word is said on both sides, or said otherwise in its place', () => {
+    expect(judge('Parking is not free for members.', 'Parking is free for members').verdict).toBe('contradicted');
+    expect(judge('Bus fares will rise this year.', 'Bus fares will not increase this year').verdict).toBe('contradicted');
+    // "do not pay" against "free": a denial of what the source does not mention is no contradiction.
+    expect(judge('Members do not pay for parking.', 'Parking is free for members and for residents').verdict).not.toBe('contradicted');
+    expect(judge('Except in an emergency, staff have to sign out before leaving.', 'Staff may not leave without signing out, except in an emergency').verdict).not.toBe('contradicted');
   });
 });
 
