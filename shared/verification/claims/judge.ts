@@ -21,7 +21,7 @@ import {
 } from './checks.ts';
 import { exchangedAttributes, exchangedParticipants, reassignedRole } from './exchange.ts';
 import { bothForbid, sameForceWords } from './deontic.ts';
-import { judgeClash } from './negation.ts';
+import { absoluteForConditional, broaderDenial, judgeClash } from './negation.ts';
 import { unmentionedThing, unstatedCause } from './overclaim.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
 import { readWords } from './words.ts';
@@ -127,6 +127,8 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
     // Added words matter where most words are said: otherwise the low overlap says it all.
     supportedByWords(overlap) ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) ?? unmentionedThing(claimWords, coreWords, input.core, matches, lexicon) : null,
     unstatedCause(input.claim, input.core),
+    clash ? null : absoluteForConditional(focusWords, coreWords, focusMatches),
+    broaderDenial(focusMatches, lexicon),
   ]) {
     if (f) findings.push(f);
   }

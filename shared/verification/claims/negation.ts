@@ -94,3 +94,32 @@ export function judgeClash(
   const on = clash.evidenceNegated.some((w) => byWord.get(w)?.evidence.some((e) => focus.has(e))) || saidOtherwise(focus, evidence, claim, unsaidClaim, lexicon);
   return { code: 'polarity', effect: on ? 'contradicts' : 'weakens', note: on ? note : `the source denies "${[...new Set([...focus].map((w) => w.word))].join('", "')}", which the claim does not say either way` };
 }
+
+/**
+ * A claim that denies outright what the source denies only under a condition ("may never enter"
+ * for "may not enter … without giving notice"): weak, the source allows it when the condition is met.
+ */
+export function absoluteForConditional(claim: readonly Word[], evidence: readonly Word[], matches: readonly TermMatch[]): Finding | null {
+  const conditional = doublyNegated(evidence);
+  if (conditional.size === 0) return null;
+  const focus = negationFocus(claim);
+  const byWord = new Map(matches.map((m) => [m.word, m]));
+  const hit = [...focus].find((w) => byWord.get(w)?.evidence.some((e) => conditional.has(e.clause)));
+  if (!hit) return null;
+  return { code: 'polarity', effect: 'weakens', note: `the claim denies "${hit.word}" outright; the source denies it only under a condition` };
+}
+
+/**
+ * A denial of a broader thing than the source denies ("must not be given any painkillers" for
+ * "must not be given aspirin"): a negation does not carry over from a narrower word to a broader one.
+ */
+export function broaderDenial(matches: readonly TermMatch[], lexicon: Lexicon): Finding | null {
+  for (const m of matches) {
+    if (m.where !== 'core' || !m.word.negated || m.evidence.some((e) => e.stem === m.word.stem)) continue;
+    const narrower = m.evidence.find((e) => lexicon.covers(m.word.word, e.word) && !lexicon.covers(e.word, m.word.word));
+    if (narrower && m.evidence.every((e) => !lexicon.covers(e.word, m.word.word))) {
+      return { code: 'quantifier', effect: 'weakens', note: `the claim denies it of "${m.word.word}" in general; the source only of "${narrower.word}"` };
+    }
+  }
+  return null;
+}

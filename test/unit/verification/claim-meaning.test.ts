@@ -143,6 +143,20 @@ describe('what a negation is about', () => {
   });
 });
 
+describe('the reach of a denial', () => {
+  it('makes weak an outright denial of what the source denies under a condition', () => {
+    const v = judge('Visitors may never enter the lab.', 'Visitors may not enter the lab without an escort');
+    expect(v.verdict).toBe('weak');
+    expect(v.reasons.join(' ')).toContain('only under a condition');
+  });
+  it('makes weak a denial of a broader thing than the source denies, and keeps the same denial', () => {
+    const v = judge('Guests must not bring any weapons into the hall.', 'Guests must not bring guns into the hall');
+    expect(v.verdict).toBe('weak');
+    expect(v.reasons.join(' ')).toContain('in general');
+    expect(judge('Guests must not bring guns into the hall.', 'Guests must not bring guns into the hall').verdict).toBe('supported');
+  });
+});
+
 describe('negation over a list', () => {
   it('reaches every item of a list under one negation', () => {
     const ws = readWords('Tenants must not paint, drill or wallpaper the walls.');
