@@ -41,10 +41,11 @@ export function clauseOf(sentence: string, marker: string): string {
 }
 
 /**
- * The pairs of one file: `pairs.jsonl` (the development set) or `holdout.jsonl` (pairs written on
- * passages of their own before the checks were tuned on the development set's failures).
+ * The pairs of one file: `pairs.jsonl` (the development set), `holdout.jsonl` (pairs written on
+ * passages of their own before the checks were tuned; their failures were looked at later) or
+ * `fresh.jsonl` (written last, on passages of their own, scored once, never tuned on).
  */
-export function loadDevSet(file: 'pairs.jsonl' | 'holdout.jsonl' = 'pairs.jsonl'): DevPair[] {
+export function loadDevSet(file: 'pairs.jsonl' | 'holdout.jsonl' | 'fresh.jsonl' = 'pairs.jsonl'): DevPair[] {
   const passages = JSON.parse(fs.readFileSync(path.join(DIR, 'passages.json'), 'utf8')) as Record<string, string>;
   const lines = fs.readFileSync(path.join(DIR, file), 'utf8').split('\n').filter((l) => l.trim());
   return lines.map((line) => {

@@ -68,9 +68,14 @@ export class WordNetLexicon implements Lexicon {
     if (c.size === 0) return false;
     // A word of many senses ("get", "make", "take") is broader than nearly anything: only its synonyms count.
     const climb = claimSenses.length <= MAX_SENSES_TO_CLIMB;
+    const rankOf = new Map<number, number>();
     for (const s of e) {
+      const pos = Math.floor(s / 1e8);
+      const rank = rankOf.get(pos) ?? 0;
+      rankOf.set(pos, rank + 1);
       if (c.has(s)) return true;
-      if (!climb) continue;
+      // An adjective's rare sense leads to its head by similarity only loosely ("last" in "the last degree" to "high").
+      if (!climb || (s >= 3e8 && rank >= 3)) continue;
       // A verb one step narrower than the evidence's ("bought" for "acquired", "relocated" for "moved"): a paraphrase's usual choice.
       if (s >= 2e8 && s < 3e8 && claimSenses.some((cs) => cs >= 2e8 && cs < 3e8 && (this.index.broader(cs)).includes(s))) return true;
       // The claim's sense one step broader than the evidence's; two for nouns ("goal" for "aim").

@@ -6,7 +6,7 @@
  */
 import type { Lexicon } from '../lexicon.ts';
 import { CLOSED_CLASS_WORDS, NO_LEXICON } from '../lexicon.ts';
-import { party } from './exchange.ts';
+import { party, passive } from './exchange.ts';
 import { predicateAt } from './overclaim.ts';
 import type { TermMatch } from './overlap.ts';
 import { sameTerm } from './overlap.ts';
@@ -226,7 +226,6 @@ function around(words: readonly Word[], at: number, said: (w: Word) => boolean):
 }
 
 const meets = (a: readonly string[], b: readonly string[]): boolean => a.some((x) => b.includes(x));
-const passiveAfter = (words: readonly Word[], at: number): boolean => words.slice(at + 1, at + 3).some((w) => w.word === 'by');
 
 /**
  * Who did what to whom: the words before and after a shared verb (or around "than") that the
@@ -253,7 +252,7 @@ export function swappedRoles(claim: readonly Word[], evidence: readonly Word[], 
     let consistent = false;
     for (const e of m.evidence.filter((x) => x.stem === m.word.stem)) {
       const ei = evidence.indexOf(e);
-      if (passiveAfter(claim, ci) !== passiveAfter(evidence, ei)) continue;
+      if (passive(claim, ci) !== passive(evidence, ei)) continue;
       const v = around(evidence, ei, inEvidence);
       // One occurrence of the pivot with the claim's parties on the claim's sides settles it.
       if (meets(c.before, v.before) || meets(c.after, v.after)) {

@@ -13,6 +13,8 @@ import type { Word } from './words.ts';
 
 // Prepositions that relate two participants as verbs do ("replaced A with B", "moved from A to B").
 const RELATION_PREPOSITIONS = new Set(['to', 'from', 'with', 'than', 'into', 'onto', 'against', 'over', 'for']);
+// Connectives that order two events ("A after B"): a relation whatever stands before them.
+const TEMPORAL = new Set(['after', 'before']);
 // Words that make two participants interchangeable: "A and B merged", "between A and B".
 const SYMMETRIC = new Set(['and', 'between', 'both', 'each', 'other', 'versus', 'vs', 'together', 'mutually']);
 const BE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
@@ -37,8 +39,8 @@ function placeOf(m: TermMatch | undefined, evidence: readonly Word[]): number | 
   return sentences.size === at.length ? (at[0] as number) : null;
 }
 
-/** Whether the verb at `at` is passive: a form of "be" just before it, or "by" just after. */
-function passive(words: readonly Word[], at: number): boolean {
+/** Whether the verb at `at` is passive: a form of "be" just before it, or "by" just after ("founded in 1952 by"). */
+export function passive(words: readonly Word[], at: number): boolean {
   const before = words.slice(Math.max(0, at - 2), at).some((w) => BE.has(w.word));
   const after = words.slice(at + 1, at + 4).some((w) => w.word === 'by');
   return (before && /(?:ed|en)$/.test((words[at] as Word).word)) || after;
@@ -49,6 +51,7 @@ function passive(words: readonly Word[], at: number): boolean {
  * interchangeable ("merged with", "competed against"), not "up to" (a bound), not "to" before a verb.
  */
 function relating(words: readonly Word[], at: number, lexicon: Lexicon): boolean {
+  if (TEMPORAL.has((words[at] as Word).word)) return true;
   const before = words[at - 1]?.word ?? '';
   const after = words[at + 1]?.word ?? '';
   // A preposition after a verb or predicate ("pay for", "free for", "merged with") is the verb's own, not a link of two participants.
@@ -58,6 +61,7 @@ function relating(words: readonly Word[], at: number, lexicon: Lexicon): boolean
 
 // Words after which a participle describes a noun ("of paid leave", "the revised plan"): no relation.
 const DETERMINERS = new Set(['the', 'a', 'an', 'of', 'its', 'their', 'his', 'her', 'our', 'this', 'these', 'those', 'no', 'any', 'some', 'all', 'each', 'every']);
+const ARTICLES = new Set(['the', 'a', 'an', 'any', 'its', 'their', 'his', 'her', 'our', 'this', 'these', 'those']);
 const attributive = (words: readonly Word[], at: number): boolean => DETERMINERS.has(words[at - 1]?.word ?? '');
 
 /** The small words that link two words (determiners aside): "after", "for", "of", or none. */
@@ -111,7 +115,7 @@ export function exchangedParticipants(claim: readonly Word[], evidence: readonly
   // Relation words of the claim and where the source says them (same stem: a synonym's place says nothing).
   const relations: { ci: number; ei: number[] }[] = [];
   claim.forEach((w, ci) => {
-    const prep = RELATION_PREPOSITIONS.has(w.word);
+    const prep = RELATION_PREPOSITIONS.has(w.word) || TEMPORAL.has(w.word);
     if (!prep && (w.minor || w.name || !lexicon.verbal(w.word) || attributive(claim, ci))) return;
     if (prep && !relating(claim, ci, lexicon)) return;
     const ei = evidence
@@ -169,7 +173,8 @@ export function exchangedAttributes(claim: readonly Word[], evidence: readonly W
       // In the same frame on both sides: "lowest downstream" / "highest downstream", not "reopened after a renovation" / "closed for renovation".
       const xi = claim.indexOf(x.w);
       const yi = claim.indexOf(y.w);
-      if (o && xi < yi && linkWords(claim, xi, yi) === linkWords(evidence, opposite, y.at) && !claim.some((c) => c.stem === o.stem || lexicon.covers(c.word, o.word))) {
+      // A negated attribute ("does not open … Sundays") says what its opposite says ("closed on Sundays").
+      if (o && !x.w.negated && xi < yi && linkWords(claim, xi, yi) === linkWords(evidence, opposite, y.at) && !claim.some((c) => c.stem === o.stem || lexicon.covers(c.word, o.word))) {
         return { code: 'roles', effect: 'contradicts', note: `the claim says "${x.w.word}" of "${y.w.word}"; the source says "${o.word}" of it` };
       }
       // Two pairs exchanged: u, v together in another clause of the claim, with E(u) = E(y) and E(v) = E(x).
@@ -216,6 +221,9 @@ export function reassignedRole(claim: readonly Word[], evidence: readonly Word[]
     // A party the source never mentions is a substitution (substitutedWord), not a role moved.
     if (x.minor || !party(x, lexicon) || !byWord.get(x)?.where) continue;
     if (claim.slice(Math.max(0, i - 3), i).some((w) => QUANTIFIED.has(w.word))) continue;
+    // A party named only as a modifier ("a neighbour of the patient", "the patient's card") plays no role of its own.
+    const head = claim.slice(0, i).reverse().find((w) => !ARTICLES.has(w.word));
+    if (head?.word === 'of' || /'s$/.test(x.word)) continue;
     const xAt = placeOf(byWord.get(x), evidence);
     // The rest of the claim's clause that the source says in one place.
     const rest = claim

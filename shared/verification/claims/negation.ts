@@ -86,6 +86,10 @@ export function judgeClash(
   if (clash.claimNegated.length > 0) {
     const focus = negationFocus(claim);
     if (focus.size === 0) return null;
+    // "does not open on holidays" where the source has "is closed on holidays": the opposite word,
+    // in a clause with another word both say, is the same statement turned twice.
+    const place = (e: Word): boolean => matches.some((m) => m.where === 'core' && !focus.has(m.word) && m.evidence.some((x) => x.clause === e.clause));
+    if ([...focus].some((f) => evidence.some((e) => !e.minor && !e.negated && lexicon.opposite(f.word, e.word) && place(e)))) return null;
     const on = clash.claimNegated.some((w) => focus.has(w)) || saidOtherwise(focus, claim, evidence, unsaidEvidence, lexicon);
     return { code: 'polarity', effect: on ? 'contradicts' : 'weakens', note: on ? note : `the claim denies "${[...focus].map((w) => w.word).join('", "')}", which the source does not say either way` };
   }
@@ -97,11 +101,24 @@ export function judgeClash(
 
 /**
  * A claim that denies outright what the source denies only under a condition ("may never enter"
- * for "may not enter … without giving notice"): weak, the source allows it when the condition is met.
+ * for "may not enter … without giving notice"): weak, the source allows it when the condition is
+ * met. A claim that keeps the condition but drops the denial contradicts.
  */
 export function absoluteForConditional(claim: readonly Word[], evidence: readonly Word[], matches: readonly TermMatch[]): Finding | null {
   const conditional = doublyNegated(evidence);
   if (conditional.size === 0) return null;
+  // The claim keeps the condition ("without a parent") but drops the source's other negation
+  // ("cannot buy … without" → "can buy … without"): it permits what the source forbids.
+  const claimCues = new Set(claim.filter((w) => w.negator).map((w) => w.word));
+  const cues = evidence.filter((e) => e.negator && conditional.has(e.clause));
+  if (cues.some((e) => claimCues.has(e.word))) {
+    const dropped = cues.find((e) => !claimCues.has(e.word));
+    const target = dropped ? evidence.slice(evidence.indexOf(dropped) + 1).find((x) => !x.minor) : undefined;
+    if (dropped && target && matches.some((m) => m.where === 'core' && !m.word.negated && m.evidence.includes(target))) {
+      return { code: 'polarity', effect: 'contradicts', note: `the source says "${dropped.word} ${target.word}" unless its condition is met; the claim drops the "${dropped.word}"` };
+    }
+    return null;
+  }
   const focus = negationFocus(claim);
   const byWord = new Map(matches.map((m) => [m.word, m]));
   const hit = [...focus].find((w) => byWord.get(w)?.evidence.some((e) => conditional.has(e.clause)));

@@ -157,6 +157,24 @@ describe('the reach of a denial', () => {
   });
 });
 
+describe('fixes found on the fresh pairs', () => {
+  it('reads a passive whose "by" comes late, and two events in the other order', () => {
+    expect(judge('Lena Berg, an architect, designed the library in 1961.', 'The library was designed in 1961 by the architect Lena Berg').verdict).toBe('supported');
+    expect(exchange('The school closed its kitchen after pupil numbers fell.', 'Pupil numbers fell after the school closed its kitchen').participants).not.toBeNull();
+  });
+  it('holds a denial turned twice ("does not open" for "is closed") and contradicts a dropped denial kept under its condition', () => {
+    expect(judge('The depot does not open on Sundays.', 'The depot opens at 7 a.m. on weekdays and is closed on Sundays').verdict).toBe('supported');
+    expect(judge('Pupils can leave the site without a teacher present.', 'Pupils cannot leave the site without a teacher present').verdict).toBe('contradicted');
+  });
+  it('does not let a rare adjective sense make "higher" cover "last"', () => {
+    expect(lexicon.covers('higher', 'last')).toBe(false);
+    expect(judge('Turnout was higher than last year.', 'Turnout was lower than last year').verdict).toBe('contradicted');
+  });
+  it('takes a party named only as a modifier for no role of its own', () => {
+    expect(judge('Parcels can be collected by any neighbour of the tenant.', "Parcels can be collected by a relative who shows the tenant's card").verdict).not.toBe('contradicted');
+  });
+});
+
 describe('negation over a list', () => {
   it('reaches every item of a list under one negation', () => {
     const ws = readWords('Tenants must not paint, drill or wallpaper the walls.');
