@@ -15,6 +15,9 @@ import type { Word } from './words.ts';
 const MEASURE_WORDS = new Set([
   'maximum', 'minimum', 'majority', 'minority', 'total', 'number', 'amount', 'share', 'proportion', 'percentage', 'rate', 'level', 'part', 'rest', 'whole', 'average',
   'percent', 'cent', 'dozen', 'hundred', 'thousand', 'million', 'billion',
+  // Numbers written out: the number checks compare them.
+  'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen',
+  'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety',
 ]);
 
 const BE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'am']);

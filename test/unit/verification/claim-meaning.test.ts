@@ -93,6 +93,10 @@ describe('overclaim', () => {
     expect(v.verdict).toBe('weak');
     expect(v.reasons.join(' ')).toContain('"repair"');
   });
+  it('takes numbers written out or in words of measure for no new thing', () => {
+    expect(judge('Volunteers get twelve days of training.', 'Volunteers get 12 days of training').verdict).toBe('supported');
+    expect(judge('Sales grew 9 per cent.', 'Sales grew 9%').verdict).toBe('supported');
+  });
   it('reads verbs where they stand, not as things', () => {
     expect(judge('Release 7 drops Windows 8.', 'Release 7 removes support for Windows 8').verdict).toBe('supported');
     expect(judge('Ferries run every 30 minutes in summer.', 'Ferries depart every 30 minutes in summer').verdict).toBe('supported');
