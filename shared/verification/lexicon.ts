@@ -16,6 +16,8 @@ export interface Lexicon {
   predicative(word: string): boolean;
   /** Whether the word, as written, reads as a verb (an inflected verb form, or a word WordNet knows only as a verb). */
   verbal(word: string): boolean;
+  /** Whether some sense of the word is a noun. */
+  noun(word: string): boolean;
   /** Whether the word names a person or a body of people ("buyer", "tenant", "board"). */
   agent(word: string): boolean;
   /** How many senses the word has (0 when unknown): a word of many senses says little on its own. */
@@ -61,4 +63,5 @@ export const NO_LEXICON: Lexicon = {
   verbal: () => false,
   senseCount: () => 0,
   agent: () => false,
+  noun: () => false,
 };

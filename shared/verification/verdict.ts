@@ -459,7 +459,8 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
   const judged = judgeSupport({
     claim,
     // Bracketed words of the quote are the quoter's ([sic], [the Agreement]), not the source's.
-    core: found && input.quote ? `${coreText}\n${input.quote.replace(/\[[^\]]*\]/g, ' ')}` : coreText,
+    // A full stop between the two, so that the checks read them as two sentences, not one.
+    core: found && input.quote ? `${coreText}${/[.!?;:]\s*$/.test(coreText) ? '' : '.'}\n${input.quote.replace(/\[[^\]]*\]/g, ' ')}` : coreText,
     context,
     lexicon: input.lexicon,
   });

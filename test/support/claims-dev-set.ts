@@ -40,9 +40,14 @@ export function clauseOf(sentence: string, marker: string): string {
   return claimFinder(splitSentences(sentence))(at) ?? sentence;
 }
 
-export function loadDevSet(): DevPair[] {
+/**
+ * The pairs of one file: `pairs.jsonl` (the development set), `holdout.jsonl` (pairs written on
+ * passages of their own before the checks were tuned; their failures were looked at later) or
+ * `fresh.jsonl` (written last, on passages of their own, scored once, never tuned on).
+ */
+export function loadDevSet(file: 'pairs.jsonl' | 'holdout.jsonl' | 'fresh.jsonl' = 'pairs.jsonl'): DevPair[] {
   const passages = JSON.parse(fs.readFileSync(path.join(DIR, 'passages.json'), 'utf8')) as Record<string, string>;
-  const lines = fs.readFileSync(path.join(DIR, 'pairs.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+  const lines = fs.readFileSync(path.join(DIR, file), 'utf8').split('\n').filter((l) => l.trim());
   return lines.map((line) => {
     const r = JSON.parse(line) as RawPair;
     const passage = passages[r.p];

@@ -68,9 +68,14 @@ export class WordNetLexicon implements Lexicon {
     if (c.size === 0) return false;
     // A word of many senses ("get", "make", "take") is broader than nearly anything: only its synonyms count.
     const climb = claimSenses.length <= MAX_SENSES_TO_CLIMB;
+    const rankOf = new Map<number, number>();
     for (const s of e) {
+      const pos = Math.floor(s / 1e8);
+      const rank = rankOf.get(pos) ?? 0;
+      rankOf.set(pos, rank + 1);
       if (c.has(s)) return true;
-      if (!climb) continue;
+      // An adjective's rare sense leads to its head by similarity only loosely ("last" in "the last degree" to "high").
+      if (!climb || (s >= 3e8 && rank >= 3)) continue;
       // A verb one step narrower than the evidence's ("bought" for "acquired", "relocated" for "moved"): a paraphrase's usual choice.
       if (s >= 2e8 && s < 3e8 && claimSenses.some((cs) => cs >= 2e8 && cs < 3e8 && (this.index.broader(cs)).includes(s))) return true;
       // The claim's sense one step broader than the evidence's; two for nouns ("goal" for "aim").
@@ -83,20 +88,46 @@ export class WordNetLexicon implements Lexicon {
     return false;
   }
 
-  /** Senses opposite to some sense of the word, with the senses one step narrower or broader than those. */
-  private oppositeSenses(word: string): Set<number> {
-    const out = new Set<number>();
-    for (const s of this.senses(word)) for (const o of this.index.opposites(s)) out.add(o);
+  /**
+   * A word's senses and the senses above them, each with its distance (up to two steps for the
+   * word's three commonest senses of a part of speech, which WordNet lists first; one for the
+   * rest) and whether it was reached from a common sense.
+   */
+  private reach(word: string): Map<number, { depth: number; common: boolean }> {
+    const rankOf = new Map<number, number>();
+    const out = new Map<number, { depth: number; common: boolean }>();
+    for (const s of this.senses(word)) {
+      const pos = Math.floor(s / 1e8);
+      const rank = rankOf.get(pos) ?? 0;
+      rankOf.set(pos, rank + 1);
+      const common = rank < 3;
+      let level = [s];
+      for (let depth = 0; depth <= (common ? 2 : 1); depth++) {
+        for (const x of level) {
+          const had = out.get(x);
+          if (!had || had.depth > depth || (had.depth === depth && common)) out.set(x, { depth, common });
+        }
+        level = level.flatMap((x) => this.index.broader(x));
+      }
+    }
     return out;
   }
 
   opposite(a: string, b: string): boolean {
     if (closedClassOpposite(a.toLowerCase(), b.toLowerCase())) return true;
-    const opposites = this.oppositeSenses(b);
-    const near = (word: string, targets: ReadonlySet<number>): boolean =>
-      this.senses(word).some((s) => targets.has(s) || (this.index.broader(s)).some((up) => targets.has(up)));
-    // "dropped" is a kind of "decrease", whose opposite is "increase".
-    return near(a, opposites) || near(b, this.oppositeSenses(a));
+    // Two words that share a sense are no opposites, whatever their other senses say.
+    if (this.covers(a, b) || this.covers(b, a)) return false;
+    // Senses of the two, or senses above them, that WordNet gives as opposites: one step in all
+    // from any sense; two from common senses only ("drop" → "decrease" ↔ "increase", but what a
+    // rare sense of "leave" is a kind of says little).
+    const rb = this.reach(b);
+    for (const [s, x] of this.reach(a)) {
+      for (const o of this.index.opposites(s)) {
+        const y = rb.get(o);
+        if (y && (x.depth + y.depth <= 1 || (x.depth + y.depth === 2 && x.common && y.common))) return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -115,6 +146,10 @@ export class WordNetLexicon implements Lexicon {
     const senses = this.senses(word).filter((s) => s < 2e8);
     // Mostly a person or group: "tenant", "buyer", "board", not "party" of a hundred senses.
     return senses.length > 0 && senses.filter((s) => this.index.agent(s)).length * 2 >= senses.length;
+  }
+
+  noun(word: string): boolean {
+    return this.senses(word).some((s) => s < 2e8);
   }
 
   senseCount(word: string): number {

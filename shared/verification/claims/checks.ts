@@ -6,6 +6,8 @@
  */
 import type { Lexicon } from '../lexicon.ts';
 import { CLOSED_CLASS_WORDS, NO_LEXICON } from '../lexicon.ts';
+import { party, passive } from './exchange.ts';
+import { predicateAt } from './overclaim.ts';
 import type { TermMatch } from './overlap.ts';
 import { sameTerm } from './overlap.ts';
 import type { Word } from './words.ts';
@@ -224,7 +226,6 @@ function around(words: readonly Word[], at: number, said: (w: Word) => boolean):
 }
 
 const meets = (a: readonly string[], b: readonly string[]): boolean => a.some((x) => b.includes(x));
-const passiveAfter = (words: readonly Word[], at: number): boolean => words.slice(at + 1, at + 3).some((w) => w.word === 'by');
 
 /**
  * Who did what to whom: the words before and after a shared verb (or around "than") that the
@@ -242,6 +243,8 @@ export function swappedRoles(claim: readonly Word[], evidence: readonly Word[], 
     // The pivot is what the sentence asserts (a verb or an adjective), not a thing it names.
     if (m.where !== 'core' || (!lexicon.predicative(m.word.word) && lexicon !== NO_LEXICON)) continue;
     const ci = claim.indexOf(m.word);
+    // A noun with a verb sense ("the train service") is no pivot where it stands.
+    if (lexicon !== NO_LEXICON && !predicateAt(claim, ci, lexicon)) continue;
     if ([...claim.slice(0, ci), ...claim.slice(ci + 1)].some((w) => SYMMETRIC.has(w.word) && w.clause === m.word.clause)) continue;
     const c = around(claim, ci, inClaim);
     // The pivot is the same word on both sides: a synonym's place in its sentence tells nothing.
@@ -249,7 +252,7 @@ export function swappedRoles(claim: readonly Word[], evidence: readonly Word[], 
     let consistent = false;
     for (const e of m.evidence.filter((x) => x.stem === m.word.stem)) {
       const ei = evidence.indexOf(e);
-      if (passiveAfter(claim, ci) !== passiveAfter(evidence, ei)) continue;
+      if (passive(claim, ci) !== passive(evidence, ei)) continue;
       const v = around(evidence, ei, inEvidence);
       // One occurrence of the pivot with the claim's parties on the claim's sides settles it.
       if (meets(c.before, v.before) || meets(c.after, v.after)) {
@@ -310,7 +313,7 @@ export function substitutedWord(claim: readonly Word[], evidence: readonly Word[
       if (!((cl !== null && cl === el) || (cr !== null && cr === er))) continue;
       // Another party in the same place ("ordered the buyer" for "ordered the seller"); the one the
       // source names there standing elsewhere in the claim means the parties were exchanged.
-      if (!c.name && !e.name && lexicon.agent(c.word) && lexicon.agent(e.word) && !lexicon.covers(c.word, e.word)) {
+      if (!c.name && !e.name && party(c, lexicon) && party(e, lexicon) && !lexicon.covers(c.word, e.word)) {
         if (claimStems.has(e.stem)) return { code: 'roles', effect: 'contradicts', note: `the claim puts "${c.word}" where the source has "${e.word}", and "${e.word}" in another role` };
         return { code: 'substitution', effect: 'weakens', note: `the claim says "${c.word}" where the source says "${e.word}"` };
       }

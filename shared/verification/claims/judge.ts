@@ -19,6 +19,10 @@ import {
   swappedRoles,
   type Finding,
 } from './checks.ts';
+import { exchangedAttributes, exchangedParticipants, reassignedRole } from './exchange.ts';
+import { bothForbid, sameForceWords } from './deontic.ts';
+import { absoluteForConditional, broaderDenial, judgeClash } from './negation.ts';
+import { unmentionedThing, unstatedCause } from './overclaim.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
 import { readWords } from './words.ts';
 
@@ -66,7 +70,12 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
   const claimWords = readWords(input.claim);
   const coreWords = readWords(input.core);
   const contextWords = readWords(input.context);
-  const matches = matchTerms(claimWords, coreWords, contextWords, lexicon);
+  // A modal word of the claim whose force the quote carries in other words ("required" for "must",
+  // "banned" for "not allowed") is said.
+  const forceSaid = sameForceWords(claimWords, coreWords);
+  const matches = matchTerms(claimWords, coreWords, contextWords, lexicon).map((m): TermMatch =>
+    m.where !== 'core' && forceSaid.has(m.word) ? { ...m, where: 'core', evidence: [] } : m,
+  );
   let overlap = overlapOf(matches);
   const findings: Finding[] = [];
   const supportedByWords = (o: number | null): boolean => o !== null && o >= SUPPORT_OVERLAP - 1e-9;
@@ -79,14 +88,16 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
   const focusWords = claimWords.filter((w) => w.sentence === focus);
   const focusMatches = matches.filter((m) => m.word.sentence === focus);
 
-  const clash = polarityClash(focusMatches);
+  // Both forbid ("banned" / "not allowed"): a negation on one side only is how it words the ban.
+  const forbid = bothForbid(focusWords, coreWords);
+  const clash = forbid ? null : polarityClash(focusMatches);
   const opposite = oppositeWords(focusWords, coreWords, lexicon, contextWords);
   if (opposite) {
     // The opposite word says the same thing with the other sign: it counts as said for the overlap.
     const i = matches.findIndex((m) => m.word === opposite.claim);
     if (i >= 0 && matches[i]?.where === null) overlap = overlapOf(matches.map((m, k) => (k === i ? { ...m, where: 'core' as const } : m)));
   }
-  if (opposite && clash) {
+  if (opposite && (clash || forbid)) {
     // Two turns make the same statement: "banned" for "not allowed", "failed to rise" for "fell".
   } else if (opposite) {
     findings.push({
@@ -95,13 +106,15 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
       note: `the claim says "${opposite.claim.word}"; the source says the opposite, "${opposite.evidence.word}"`,
     });
   } else if (clash) {
-    findings.push({
-      code: 'polarity',
-      effect: supportedByWords(overlap) ? 'contradicts' : 'weakens',
-      note: polarityNote(clash, { claim: firstNegator(claimWords), evidence: firstNegator(coreWords) }),
-    });
+    // Read by what each negation is about: a denial of something only one side says weakens.
+    const judged = judgeClash(clash, focusWords, coreWords, focusMatches, polarityNote(clash, { claim: firstNegator(claimWords), evidence: firstNegator(coreWords) }), lexicon);
+    if (judged) findings.push(supportedByWords(overlap) ? judged : { ...judged, effect: 'weakens' });
   }
-  const roles = swappedRoles(focusWords, coreWords, focusMatches, lexicon);
+  const roles =
+    swappedRoles(focusWords, coreWords, focusMatches, lexicon) ??
+    exchangedParticipants(focusWords, coreWords, focusMatches, lexicon) ??
+    exchangedAttributes(focusWords, coreWords, focusMatches, lexicon) ??
+    reassignedRole(focusWords, coreWords, focusMatches, lexicon);
   if (roles && opposite) {
     // Both turned round ("older … more likely than younger" for "younger … less likely than older"): the same statement.
     findings.splice(findings.findIndex((f) => f.code === 'direction'), 1);
@@ -112,7 +125,10 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
     substitutedName(claimWords, coreWords, contextWords),
     opposite || roles ? null : substitutedWord(focusWords, coreWords, focusMatches, lexicon),
     // Added words matter where most words are said: otherwise the low overlap says it all.
-    supportedByWords(overlap) ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) : null,
+    supportedByWords(overlap) ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) ?? unmentionedThing(claimWords, coreWords, input.core, matches, lexicon) : null,
+    unstatedCause(input.claim, input.core),
+    clash ? null : absoluteForConditional(focusWords, coreWords, focusMatches),
+    broaderDenial(focusMatches, lexicon),
   ]) {
     if (f) findings.push(f);
   }

@@ -27,10 +27,26 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
+// Endings that make a party of a verb: "employer" / "employee", "licensor" / "licensee" name the two sides.
+const PARTY_ENDING = /(?:ee|or|er)s?$/;
+
+/**
+ * The same word spelt a little differently ("organisation" / "organization"): a long shared
+ * beginning, lengths within two letters (not "share" / "shareholders"), and not the two parties
+ * of one verb ("employer" / "employee").
+ */
+function spellingVariants(c: Word, e: Word): boolean {
+  if (c.stem.length < 5 || e.stem.length < 5 || Math.abs(c.word.length - e.word.length) > 2) return false;
+  if (commonPrefix(c.stem, e.stem) < Math.max(5, Math.min(c.stem.length, e.stem.length) - 2)) return false;
+  const pc = c.word.match(PARTY_ENDING)?.[0].replace(/s$/, '');
+  const pe = e.word.match(PARTY_ENDING)?.[0].replace(/s$/, '');
+  return !(pc !== pe && (pc === 'ee' || pe === 'ee'));
+}
+
 /** Same stem, a long shared beginning ("organisation" / "organization"), or a synonym / broader sense. */
 export function sameTerm(c: Word, e: Word, lexicon: Lexicon): boolean {
   if (c.stem === e.stem || c.word === e.word) return true;
-  if (c.stem.length >= 5 && e.stem.length >= 5 && commonPrefix(c.stem, e.stem) >= Math.max(5, Math.min(c.stem.length, e.stem.length) - 2)) return true;
+  if (spellingVariants(c, e)) return true;
   // Names are not words of a dictionary: "Apple" is no "fruit".
   // Function words ("are", "can", "will") match only themselves: "exist" is no reading of "are".
   // Other stopwords may carry meaning ("further the aims").

@@ -33,6 +33,8 @@ const NEGATORS = new Set(['not', 'no', 'never', 'none', 'nobody', 'nothing', 'ne
 // Verbs that negate what follows them ("fails to comply", "refused to sign", "lacks authority").
 const NEGATING_VERBS = /^(?:fail|fails|failed|failing|refuse|refuses|refused|refusing|lack|lacks|lacked|lacking|cease|ceases|ceased)$/;
 const SCOPE_REACH = 6;
+// After a comma: one or two more words, then another comma or "or"/"nor"/"and": a list goes on.
+const LIST_GOES_ON = /^\s*[\p{L}-]+(?:\s[\p{L}-]+)?\s*(?:,|\s(?:or|nor|and)\s)/u;
 
 export function stem(word: string): string {
   return stemmer(word.replace(/'s$/, ''));
@@ -41,15 +43,21 @@ export function stem(word: string): string {
 /** Words of `text` with their negation scopes, clauses and names. */
 export function readWords(text: string): Word[] {
   const out: Word[] = [];
-  const re = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*|[.;:!?,()\u2013\u2014]|\s-\s/gu;
+  // A number's decimal point or thousands separator is no full stop: "0.40", "12,500".
+  const re = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{N}]+(?:['’][\p{L}]+)*|[.;:!?,()\u2013\u2014]|\s-\s/gu;
   let sentenceStart = true;
   let clause = 0;
   let sentence = 0;
   let scopeLeft = 0;
+  let inList = false;
   for (const m of text.matchAll(re)) {
     const raw = m[0];
     if (!/[\p{L}\p{N}]/u.test(raw)) {
-      scopeLeft = 0;
+      // A list under a negation ("must not copy, sell or lend it") stays under it to its last item.
+      const list = raw === ',' && scopeLeft > 0 && LIST_GOES_ON.test(text.slice(m.index + 1, m.index + 60));
+      scopeLeft = list ? SCOPE_REACH : 0;
+      inList = list;
+      if (list) continue;
       clause++;
       if (/[.!?;:]/.test(raw)) {
         sentenceStart = true;
@@ -65,10 +73,11 @@ export function readWords(text: string): Word[] {
     // "declined to sign" negates; "rainfall declined" only falls.
     const declines = /^declin(?:e|es|ed|ing)$/.test(word) && /^\s+to\b/.test(text.slice(m.index + raw.length, m.index + raw.length + 6));
     const negator = NEGATORS.has(word) || contracted || NEGATING_VERBS.test(word) || declines;
-    if (SCOPE_END.has(word)) {
+    if (SCOPE_END.has(word) && !(inList && scopeLeft > 0 && (word === 'or' || word === 'and'))) {
       scopeLeft = 0;
       clause++;
     }
+    if (inList && (word === 'or' || word === 'and')) inList = false;
     const negated = scopeLeft > 0 && !negator;
     const capital = /^\p{Lu}/u.test(raw);
     out.push({
