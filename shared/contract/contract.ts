@@ -7,6 +7,7 @@ import { SourceContent } from './content-schemas.ts';
 import { linksContract } from './link-schemas.ts';
 import { citationsContract } from './citation-schemas.ts';
 import { webContract } from './web-schemas.ts';
+import { readerContract } from './reader-schemas.ts';
 
 /**
  * Every operation the renderer (or any client) can ask of the services: a name, a zod schema for
@@ -108,6 +109,7 @@ export const contract = {
   // The citation tools agents call (issue 11): the MCP server and the host serve the same entries.
   ...citationsContract,
   ...webContract,
+  ...readerContract,
 } as const;
 
 export type Contract = typeof contract;
