@@ -14,8 +14,9 @@ async function destinationPage(pdf: PDFDocumentProxy, dest: OutlineNode['dest'])
   return null;
 }
 
-function Entry({ pdf, node, depth }: { pdf: PDFDocumentProxy; node: OutlineNode; depth: number }) {
-  const [open, setOpen] = useState(depth === 0 && node.items.length <= 12);
+function Entry({ pdf, node }: { pdf: PDFDocumentProxy; node: OutlineNode }) {
+  // Open where the file says its entry is open (a positive /Count), closed otherwise.
+  const [open, setOpen] = useState((node.count ?? 0) > 0);
   const [problem, setProblem] = useState<string | null>(null);
   const go = async () => {
     setProblem(null);
@@ -52,7 +53,7 @@ function Entry({ pdf, node, depth }: { pdf: PDFDocumentProxy; node: OutlineNode;
       {open && node.items.length > 0 && (
         <ul>
           {node.items.map((child, i) => (
-            <Entry key={i} pdf={pdf} node={child} depth={depth + 1} />
+            <Entry key={i} pdf={pdf} node={child} />
           ))}
         </ul>
       )}
@@ -80,7 +81,7 @@ export function PdfOutline({ pdf }: { pdf: PDFDocumentProxy }) {
     <nav aria-label="Outline" data-testid="outline">
       <ul className="outline">
         {outline.map((node, i) => (
-          <Entry key={i} pdf={pdf} node={node} depth={0} />
+          <Entry key={i} pdf={pdf} node={node} />
         ))}
       </ul>
     </nav>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { FindHit } from '../../../../shared/contract/reader-schemas.ts';
-import { currentPage, pageTops, slotHeight } from './page-geometry.ts';
+import { currentPage, pageAt, pageTops, slotHeight } from './page-geometry.ts';
 import { PdfPageSlot } from './PdfPageSlot.tsx';
 import { useReader } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
@@ -48,6 +48,9 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
   const sizeOf = useCallback((p: number) => sizes[p] ?? sizes[1] ?? LETTER, [sizes]);
   const scale = scaleFor(zoom, sizeOf(shown), view);
   const tops = useMemo(() => pageTops(pageCount, sizeOf, scale), [pageCount, sizeOf, scale]);
+  // Laid out from our own page tops, not the virtualizer's cache, so a zoom's new height is there
+  // before the view is scrolled to keep its place.
+  const totalHeight = pageCount === 0 ? 0 : (tops[pageCount - 1] ?? 0) + slotHeight(sizeOf(pageCount), scale) + PAGE_GAP;
   const maxWidth = useMemo(() => {
     let w = sizeOf(1).width;
     for (const s of Object.values(sizes)) w = Math.max(w, s.width);
@@ -73,9 +76,19 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
     return m;
   }, [find.result]);
 
-  // Where the view stands within its current page: a zoom, or a page loading at another size than
-  // was assumed, keeps that place in view.
-  const anchor = useRef<{ page: number; fraction: number }>({ page: 1, fraction: 0 });
+  // What the middle of the view shows (a page, how far down it, how far across the pages): a zoom,
+  // or a page loading at another size than was assumed, keeps it in the middle.
+  const anchor = useRef<{ page: number; fraction: number; across: number }>({ page: 1, fraction: 0, across: 0.5 });
+  const anchorNow = useCallback(() => {
+    if (!scroller || tops.length === 0) return;
+    const middle = scroller.scrollTop + scroller.clientHeight / 2;
+    const page = pageAt(tops, middle);
+    anchor.current = {
+      page,
+      fraction: (middle - (tops[page - 1] ?? 0)) / slotHeight(sizeOf(page), scale),
+      across: scroller.scrollWidth > 0 ? (scroller.scrollLeft + scroller.clientWidth / 2) / scroller.scrollWidth : 0.5,
+    };
+  }, [scroller, tops, sizeOf, scale]);
   const scrollTo = useCallback(
     (top: number) => {
       if (scroller) scroller.scrollTop = top;
@@ -83,9 +96,11 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
     [scroller],
   );
   useLayoutEffect(() => {
-    const { page, fraction } = anchor.current;
-    scrollTo((tops[page - 1] ?? 0) + fraction * slotHeight(sizeOf(page), scale) - PAGE_GAP);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a change of the layout moves the view
+    if (!scroller) return;
+    const { page, fraction, across } = anchor.current;
+    scroller.scrollTop = (tops[page - 1] ?? 0) + fraction * slotHeight(sizeOf(page), scale) - scroller.clientHeight / 2;
+    scroller.scrollLeft = across * scroller.scrollWidth - scroller.clientWidth / 2;
+    // Only a change of the layout moves the view (not a new callback).
   }, [tops]);
 
   // A navigation (a citation opened, a page asked for, a hit or outline entry clicked): scroll to
@@ -101,11 +116,11 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
     else if (highlight && highlight !== seenHighlight.current && highlight.page === page) revealAt = highlight.start;
     seenHighlight.current = highlight;
     scrollTo((tops[page - 1] ?? 0) - PAGE_GAP);
-    anchor.current = { page, fraction: 0 };
+    anchorNow();
     const drawn = reader.statuses[page] !== undefined;
     if (revealAt === undefined && drawn) reader.setPending(null);
     else reader.setPending({ page, revealAt, message: `Opening page ${pageName(page, reader.labels)}…` });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a navigation scrolls
+    // Only a navigation scrolls (not a new layout: the anchor effect above keeps the place).
   }, [nav, pageCount, scroller]);
 
   const onScroll = useCallback(() => {
@@ -115,10 +130,9 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
     const heights = (p: number) => slotHeight(sizeOf(p), scale);
     const viewer = useViewer.getState();
     const page = currentPage(tops, heights, top, bottom, viewer.page);
-    const pageTop = tops[page - 1] ?? 0;
-    anchor.current = { page, fraction: (top + PAGE_GAP - pageTop) / heights(page) };
+    anchorNow();
     if (page !== viewer.page && !useReader.getState().pending) viewer.setVisiblePage(page);
-  }, [scroller, tops, sizeOf, scale]);
+  }, [scroller, tops, sizeOf, scale, anchorNow]);
 
   useEffect(() => {
     if (!scroller) return;
@@ -147,11 +161,11 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
       data-testid="pdf-pages"
       data-scale={scale.toFixed(3)}
     >
-      <div className="pdf-pages" style={{ height: virtualizer.getTotalSize() + PAGE_GAP, width: Math.max(maxWidth + 2 * SIDE_PAD, 0) }}>
+      <div className="pdf-pages" style={{ height: totalHeight, width: Math.max(maxWidth + 2 * SIDE_PAD, 0) }}>
         {virtualizer.getVirtualItems().map((item) => {
           const page = item.index + 1;
           return (
-            <div key={page} className="pdf-page-row" style={{ transform: `translateY(${item.start}px)` }}>
+            <div key={page} className="pdf-page-row" style={{ transform: `translateY(${tops[item.index] ?? item.start}px)` }}>
               <PdfPageSlot
                 sourceId={sourceId}
                 pageNumber={page}

@@ -28,7 +28,10 @@ export function PdfToolbar({ scale, findInput, scanNote }: { scale: number; find
   const [pageError, setPageError] = useState<string | null>(null);
   const [query, setQuery] = useState(find.query);
 
-  useEffect(() => setPageInput(shownValue), [shownValue]);
+  useEffect(() => {
+    setPageInput(shownValue);
+    setPageError(null);
+  }, [shownValue]);
   useEffect(() => setQuery(find.query), [find.query]);
 
   const submitPage = (e: FormEvent) => {
@@ -44,7 +47,7 @@ export function PdfToolbar({ scale, findInput, scanNote }: { scale: number; find
 
   const hits = find.result?.hits ?? [];
   const showHit = (i: number) => {
-    const hit = hits[i];
+    const hit = useReader.getState().find.result?.hits[i];
     if (!hit) return;
     useReader.getState().setFindCurrent(i);
     useReader.getState().navigate(hit.page, hit.start);
