@@ -1,6 +1,7 @@
 // The PDF reader in real Chromium: click on a citation card → its quote highlighted on a page deep
 // in a 2,400-page PDF, with the PDF already open (warm) and not yet opened in this page (cold),
 // and how soon the reader shows that it is loading. `npm run bench -- reader`.
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openAppInChromium } from '../test/support/app-in-chromium.ts';
@@ -34,7 +35,10 @@ ${DEEP.map((n, i) => `[${i + 2}]: "${quoteOn(n)}" — manual.pdf, p. ${n}`).join
 
 interface Timing {
   highlight: number;
+  /** The first frame showing a loading state (or the highlight itself). */
   feedback: number;
+  /** The first frame after the click, whatever it shows: how busy the page (and the machine) is. */
+  frame: number;
 }
 
 /** Clicks card `index`'s quote and waits, frame by frame, for its quote marked and in view. */
@@ -47,15 +51,17 @@ async function clickToHighlight(page: Page, index: number, quote: string): Promi
       const t0 = performance.now();
       target.click();
       let feedback: number | null = null;
-      return new Promise<{ highlight: number; feedback: number }>((resolve, reject) => {
+      let frame: number | null = null;
+      return new Promise<{ highlight: number; feedback: number; frame: number }>((resolve, reject) => {
         const tick = () => {
           const now = performance.now() - t0;
+          frame ??= now;
           const marks = [...document.querySelectorAll('[data-testid="text-layer"] mark.quote-highlight')];
           const done = marks.map((m) => m.textContent).join('') === quote;
           if (feedback === null && (done || document.querySelector('[data-testid="reader-busy"], .reader-opening'))) feedback = now;
           const box = marks[0]?.getBoundingClientRect();
           const view = document.querySelector('[data-testid="pdf-pages"]')?.getBoundingClientRect();
-          if (done && box && view && box.top >= view.top && box.bottom <= view.bottom) resolve({ highlight: now, feedback: feedback ?? now });
+          if (done && box && view && box.top >= view.top && box.bottom <= view.bottom) resolve({ highlight: now, feedback: feedback ?? now, frame });
           else if (now > 30_000) reject(new Error(`no highlight for card ${index} after 30 s`));
           else requestAnimationFrame(tick);
         };
@@ -115,15 +121,13 @@ export async function bench(): Promise<BenchSection[]> {
           { name: 'warm: slowest', value: Math.max(...warm.map((t) => t.highlight)), unit: 'ms' },
           { name: `cold: click → quote highlighted (PDF not yet open in the page), median of ${cold.length}`, value: median(cold.map((t) => t.highlight)), unit: 'ms', goal: { op: '<=', value: 800, of: 'value' } },
           { name: 'cold: slowest', value: Math.max(...cold.map((t) => t.highlight)), unit: 'ms' },
-          {
-            name: 'click → first frame showing a loading state or the highlight, slowest of all clicks',
-            value: Math.max(...[...warm, ...cold].map((t) => t.feedback)),
-            unit: 'ms',
-            goal: { op: '<=', value: 100, of: 'value' },
-          },
+          { name: 'warm: click → first frame showing a loading state or the highlight, slowest', value: Math.max(...warm.map((t) => t.feedback)), unit: 'ms', goal: { op: '<=', value: 100, of: 'value' } },
+          { name: 'cold: click → first frame showing a loading state or the highlight, slowest', value: Math.max(...cold.map((t) => t.feedback)), unit: 'ms', goal: { op: '<=', value: 100, of: 'value' } },
+          { name: 'click → first frame of any kind, slowest of all clicks (the page’s and the machine’s load)', value: Math.max(...[...warm, ...cold].map((t) => t.frame)), unit: 'ms' },
           { name: 'find over the stored text (sources.find), median of 3 queries', value: median(findMs), unit: 'ms' },
         ],
-        notes: [`setup (generate the PDF, ingest ${PAGES} pages, import and verify ${DEEP.length + 1} citations): ${setupS.toFixed(1)} s`, `deep pages: ${DEEP.join(', ')}`],
+        notes: [
+          `load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} cores (timings grow with it)`,`setup (generate the PDF, ingest ${PAGES} pages, import and verify ${DEEP.length + 1} citations): ${setupS.toFixed(1)} s`, `deep pages: ${DEEP.join(', ')}`],
       },
     ];
   } finally {

@@ -1,4 +1,4 @@
-import { PDFDocument, PDFHexString, PDFName, StandardFonts, type PDFRef } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, StandardFonts, type PDFRef } from 'pdf-lib';
 
 export interface OutlineEntry {
   title: string;
@@ -48,6 +48,7 @@ export async function makeReaderPdf(spec: ReaderPdfSpec): Promise<Uint8Array> {
     const page = doc.addPage([612, 792]);
     lines.forEach((line, i) => page.drawText(line, { x: 72, y: 720 - i * 18, size: 12, font }));
   }
+  balancePageTree(doc);
   const front = spec.frontMatter ?? 0;
   if (front > 0) {
     const nums = [0, doc.context.obj({ S: 'r' }), front, doc.context.obj({ S: 'D' })];
@@ -85,4 +86,28 @@ function addOutlineLevel(doc: PDFDocument, parent: PDFRef, entries: OutlineEntry
     doc.context.assign(ref, dict);
   });
   return { first: refs[0] as PDFRef, last: refs[refs.length - 1] as PDFRef, count };
+}
+
+/**
+ * The page tree as pdfTeX and Acrobat write it, balanced (a few kids per node), not pdf-lib's one
+ * flat list: a viewer finds page 2,301 through a handful of nodes, as in a real long document.
+ */
+function balancePageTree(doc: PDFDocument, fanout = 8): void {
+  const rootRef = doc.catalog.get(PDFName.of('Pages')) as PDFRef;
+  const setParent = (ref: PDFRef, parent: PDFRef) => doc.context.lookup(ref, PDFDict).set(PDFName.of('Parent'), parent);
+  let level = doc.getPages().map((p) => ({ ref: p.ref, count: 1 }));
+  while (level.length > fanout) {
+    const next: { ref: PDFRef; count: number }[] = [];
+    for (let i = 0; i < level.length; i += fanout) {
+      const group = level.slice(i, i + fanout);
+      const ref = doc.context.nextRef();
+      const count = group.reduce((n, g) => n + g.count, 0);
+      doc.context.assign(ref, doc.context.obj({ Type: 'Pages', Kids: group.map((g) => g.ref), Count: count }));
+      for (const g of group) setParent(g.ref, ref);
+      next.push({ ref, count });
+    }
+    level = next;
+  }
+  doc.catalog.Pages().set(PDFName.of('Kids'), doc.context.obj(level.map((l) => l.ref)));
+  for (const l of level) setParent(l.ref, rootRef);
 }

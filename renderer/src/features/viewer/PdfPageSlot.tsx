@@ -23,6 +23,8 @@ interface Props {
   hits: readonly { hit: FindHit; index: number }[];
   currentHit: number;
   revealAt: number | undefined;
+  /** Another page is being opened: this one waits (a box only), so the page asked for is drawn first. */
+  deferred: boolean;
 }
 
 /**
@@ -30,11 +32,16 @@ interface Props {
  * before anything is drawn), then the page's image and its text layer, checked against the stored
  * text and marked with the quote and the find hits.
  */
-export const PdfPageSlot = memo(function PdfPageSlot({ sourceId, pageNumber, scale, size, current, hits, currentHit, revealAt }: Props) {
+export const PdfPageSlot = memo(function PdfPageSlot({ sourceId, pageNumber, scale, size, current, hits, currentHit, revealAt, deferred }: Props) {
   const highlight = useViewer((s) => s.highlight);
   const [proxy, setProxy] = useState<PDFPageProxy | null>(null);
   const [stored, setStored] = useState<PageText | null>(null);
   const [textError, setTextError] = useState<string | null>(null);
+  // Once drawn, a page stays drawn while another is being opened.
+  const [started, setStarted] = useState(!deferred);
+  useEffect(() => {
+    if (!deferred) setStarted(true);
+  }, [deferred]);
 
   const onStatus = useCallback((s: TextStatus) => useReader.getState().pageReady(pageNumber, s), [pageNumber]);
   const onRevealed = useCallback(() => {
@@ -74,22 +81,27 @@ export const PdfPageSlot = memo(function PdfPageSlot({ sourceId, pageNumber, sca
         <span>Page {pageNumber}</span>
         <span className="muted">Loading…</span>
       </div>
-      <Page
-        pageNumber={pageNumber}
-        scale={scale}
-        renderTextLayer={false}
-        renderAnnotationLayer={false}
-        loading=""
-        onLoadSuccess={(p) => {
-          const page = p as unknown as PDFPageProxy;
-          const vp = page.getViewport({ scale: 1 });
-          useReader.getState().setSize(pageNumber, { width: vp.width, height: vp.height });
-          setProxy(page);
-        }}
-      >
-        {layerProps && stored?.ocr && <OcrTextLayer {...layerProps} stored={stored} />}
-        {layerProps && !stored?.ocr && <PdfTextLayer {...layerProps} stored={stored} />}
-      </Page>
+      {(started || !deferred) && (
+        <Page
+          pageNumber={pageNumber}
+          scale={scale}
+          renderTextLayer={false}
+          renderAnnotationLayer={false}
+          loading=""
+          onLoadSuccess={(p) => {
+            const page = p as unknown as PDFPageProxy;
+            const vp = page.getViewport({ scale: 1 });
+            useReader.getState().setSize(pageNumber, { width: vp.width, height: vp.height });
+            setProxy(page);
+          }}
+          // A page pdf.js cannot read or draw ends the wait for it as a text layer that failed would.
+          onLoadError={() => onStatus('error')}
+          onRenderError={() => onStatus('error')}
+        >
+          {layerProps && stored?.ocr && <OcrTextLayer {...layerProps} stored={stored} />}
+          {layerProps && !stored?.ocr && <PdfTextLayer {...layerProps} stored={stored} />}
+        </Page>
+      )}
       {textError && (
         <p className="page-text-error" role="alert">
           {textError}

@@ -62,7 +62,8 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
     getScrollElement: () => scroller,
     estimateSize: (i) => slotHeight(sizeOf(i + 1), scale),
     paddingStart: PAGE_GAP,
-    overscan: 1,
+    // The pages in view only: a page asked for is drawn with nothing else competing for pdf.js.
+    overscan: 0,
   });
   useLayoutEffect(() => virtualizer.measure(), [virtualizer, sizeOf, scale]);
 
@@ -149,6 +150,9 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
     goTo(to);
   };
 
+  const items = virtualizer.getVirtualItems();
+  // While a page is being opened, the others in view wait for it (only if it is itself in view).
+  const waitFor = pending && items.some((i) => i.index + 1 === pending.page) ? pending.page : null;
   return (
     <div
       ref={setScroller}
@@ -162,7 +166,7 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
       data-scale={scale.toFixed(3)}
     >
       <div className="pdf-pages" style={{ height: totalHeight, width: Math.max(maxWidth + 2 * SIDE_PAD, 0) }}>
-        {virtualizer.getVirtualItems().map((item) => {
+        {items.map((item) => {
           const page = item.index + 1;
           return (
             <div key={page} className="pdf-page-row" style={{ transform: `translateY(${tops[item.index] ?? item.start}px)` }}>
@@ -175,6 +179,7 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
                 hits={hitsByPage.get(page) ?? NO_HITS}
                 currentHit={find.current}
                 revealAt={pending?.page === page ? pending.revealAt : undefined}
+                deferred={waitFor !== null && waitFor !== page}
               />
             </div>
           );

@@ -90,7 +90,8 @@ export const useReader = create<ReaderState>((set, get) => ({
     set({ statuses: statuses[page] === status ? statuses : { ...statuses, [page]: status }, ...(over ? { pending: null } : {}) });
   },
   setSize: (page, size) => {
-    const old = get().sizes[page];
+    const old = get().sizes[page] ?? (page !== 1 ? get().sizes[1] : undefined);
+    // The same size as assumed (the first page's) changes no box: nothing to lay out again.
     if (old && old.width === size.width && old.height === size.height) return;
     set({ sizes: { ...get().sizes, [page]: size } });
   },
