@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { writeFile } from '../support/pdf-fixtures.ts';
@@ -194,6 +195,15 @@ describe('the PDF reader in Chromium: continuous pages, zoom, find, thumbnails, 
     expect(Math.abs(after.x - before.x)).toBeLessThan(0.01);
     expect(Math.abs(after.y - before.y)).toBeLessThan(0.01);
     await page.keyboard.press('Control+0');
+  });
+
+  it('leaves axe-core no serious or critical violation in the reader, sidebar open', async () => {
+    await page.getByRole('tab', { name: 'Thumbnails' }).click();
+    await page.getByTestId('thumbnails').getByRole('button').first().waitFor();
+    // Legacy mode runs axe in this page: the app's page is not one from browser.newContext().
+    const { violations } = await new AxeBuilder({ page }).include('.pdf-viewer').setLegacyMode(true).analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 
   /** The quote mark's top-left as fractions of its page's box. */
