@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Page } from 'react-pdf';
 import type { PDFPageProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
@@ -82,25 +82,28 @@ export const PdfPageSlot = memo(function PdfPageSlot({ sourceId, pageNumber, sca
         <span className="muted">Loading…</span>
       </div>
       {(started || !deferred) && (
-        <Page
-          pageNumber={pageNumber}
-          scale={scale}
-          renderTextLayer={false}
-          renderAnnotationLayer={false}
-          loading=""
-          onLoadSuccess={(p) => {
-            const page = p as unknown as PDFPageProxy;
-            const vp = page.getViewport({ scale: 1 });
-            useReader.getState().setSize(pageNumber, { width: vp.width, height: vp.height });
-            setProxy(page);
-          }}
-          // A page pdf.js cannot read or draw ends the wait for it as a text layer that failed would.
-          onLoadError={() => onStatus('error')}
-          onRenderError={() => onStatus('error')}
-        >
-          {layerProps && stored?.ocr && <OcrTextLayer {...layerProps} stored={stored} />}
-          {layerProps && !stored?.ocr && <PdfTextLayer {...layerProps} stored={stored} />}
-        </Page>
+        // The page suspends while pdf.js loads it: only its own box waits (its placeholder shows).
+        <Suspense fallback={null}>
+          <Page
+            pageNumber={pageNumber}
+            scale={scale}
+            renderTextLayer={false}
+            renderAnnotationLayer={false}
+            loading=""
+            onLoadSuccess={(p) => {
+              const page = p as unknown as PDFPageProxy;
+              const vp = page.getViewport({ scale: 1 });
+              useReader.getState().setSize(pageNumber, { width: vp.width, height: vp.height });
+              setProxy(page);
+            }}
+            // A page pdf.js cannot read or draw ends the wait for it as a text layer that failed would.
+            onLoadError={() => onStatus('error')}
+            onRenderError={() => onStatus('error')}
+          >
+            {layerProps && stored?.ocr && <OcrTextLayer {...layerProps} stored={stored} />}
+            {layerProps && !stored?.ocr && <PdfTextLayer {...layerProps} stored={stored} />}
+          </Page>
+        </Suspense>
       )}
       {textError && (
         <p className="page-text-error" role="alert">

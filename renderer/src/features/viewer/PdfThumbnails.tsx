@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Page } from 'react-pdf';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { pageName } from './PdfPages.tsx';
@@ -31,7 +31,9 @@ export function PdfThumbnails({ pageCount }: { pageCount: number }) {
             <li key={n} style={{ transform: `translateY(${item.start}px)` }}>
               <button type="button" className="thumb" aria-current={n === page ? 'page' : undefined} aria-label={`Go to page ${name}`} onClick={() => useViewer.getState().goTo(n)}>
                 <span className="thumb-image" style={{ width: THUMB_WIDTH, height: thumbHeight }}>
-                  <Page pageNumber={n} width={THUMB_WIDTH} renderTextLayer={false} renderAnnotationLayer={false} loading="" />
+                  <Suspense fallback={null}>
+                    <Page pageNumber={n} width={THUMB_WIDTH} renderTextLayer={false} renderAnnotationLayer={false} loading="" />
+                  </Suspense>
                 </span>
                 <span className="thumb-caption">{labels[n - 1] ?? n}</span>
               </button>

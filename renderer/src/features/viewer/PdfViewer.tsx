@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Document } from 'react-pdf';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
@@ -15,6 +15,12 @@ import { useReader } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
 import { DEFAULT_ZOOM, scaleFor, stepZoom } from './zoom.ts';
 import './reader.css';
+
+const OPENING = (
+  <p className="reader-opening" role="status">
+    <span className="spinner" aria-hidden="true" /> Opening the PDF…
+  </p>
+);
 
 function scanNoteOf(stored: PageText | null): string | null {
   if (stored?.ocr) return ` · this page is a scan: its text was recognised by OCR${stored.ocr.confidence !== null ? ` (confidence ${Math.round(stored.ocr.confidence)}%)` : ''}`;
@@ -96,39 +102,37 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
           {loadError}
         </p>
       )}
-      <Document
-        className="pdf-document"
-        file={client.sourceUrl(sourceId)}
-        options={DOCUMENT_OPTIONS}
-        onLoadSuccess={(doc) => {
-          // The first page's size sizes every page's box until that page has loaded.
-          void doc.getPage(1).then((p) => {
-            const vp = p.getViewport({ scale: 1 });
-            useReader.getState().setSize(1, { width: vp.width, height: vp.height });
-            setPageCount(doc.numPages);
-            setPdf(doc as unknown as PDFDocumentProxy);
-          });
-        }}
-        onLoadError={(e) => {
-          setLoadError(`The PDF could not be opened: ${e.message}`);
-          // FILE_MISSING (the file moved and there is no snapshot) opens the relink dialog.
-          void useRelink.getState().openIfMissing(sourceId, 'The viewer could not open this source: its file is not where it was recorded. Relink it to open it.');
-        }}
-        loading={
-          <p className="reader-opening" role="status">
-            <span className="spinner" aria-hidden="true" /> Opening the PDF…
-          </p>
-        }
-      >
-        {pdf && <PdfSidebar pdf={pdf} pageCount={pdf.numPages} />}
-        {pdf ? (
-          <PdfPages sourceId={sourceId} pageCount={pdf.numPages} fileName={origin?.fileName ?? 'this PDF'} onView={setView} />
-        ) : (
-          <p className="reader-opening" role="status">
-            <span className="spinner" aria-hidden="true" /> Opening the PDF…
-          </p>
-        )}
-      </Document>
+      {/* react-pdf suspends while it loads: without a boundary here the whole window would wait,
+          with nothing on screen to say so. */}
+      <Suspense fallback={OPENING}>
+        <Document
+          className="pdf-document"
+          file={client.sourceUrl(sourceId)}
+          options={DOCUMENT_OPTIONS}
+          onLoadSuccess={(doc) => {
+            // The first page's size sizes every page's box until that page has loaded.
+            void doc.getPage(1).then((p) => {
+              const vp = p.getViewport({ scale: 1 });
+              useReader.getState().setSize(1, { width: vp.width, height: vp.height });
+              setPageCount(doc.numPages);
+              setPdf(doc as unknown as PDFDocumentProxy);
+            });
+          }}
+          onLoadError={(e) => {
+            setLoadError(`The PDF could not be opened: ${e.message}`);
+            // FILE_MISSING (the file moved and there is no snapshot) opens the relink dialog.
+            void useRelink.getState().openIfMissing(sourceId, 'The viewer could not open this source: its file is not where it was recorded. Relink it to open it.');
+          }}
+          loading={OPENING}
+        >
+          {pdf && <PdfSidebar pdf={pdf} pageCount={pdf.numPages} />}
+          {pdf ? (
+            <PdfPages sourceId={sourceId} pageCount={pdf.numPages} fileName={origin?.fileName ?? 'this PDF'} onView={setView} />
+          ) : (
+            OPENING
+          )}
+        </Document>
+      </Suspense>
     </div>
   );
 }
