@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { FindHit } from '../../../../shared/contract/reader-schemas.ts';
 import { currentPage, pageAt, pageTops, slotHeight } from './page-geometry.ts';
+import { pageName } from './page-labels.ts';
 import { PdfPageSlot } from './PdfPageSlot.tsx';
 import { useReader } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
@@ -21,12 +22,6 @@ function useViewSize(el: HTMLElement | null): Size {
     return () => ro.disconnect();
   }, [el]);
   return size;
-}
-
-/** The label the page box and messages use: the printed label where the page has its own. */
-export function pageName(page: number, labels: readonly (string | null)[]): string {
-  const label = labels[page - 1];
-  return label && label !== String(page) ? `${label} (p. ${page.toLocaleString('en')})` : page.toLocaleString('en');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Page } from 'react-pdf';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { pageName } from './PdfPages.tsx';
+import { pageName } from './page-labels.ts';
 import { useReader } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
 

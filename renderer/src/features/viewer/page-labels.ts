@@ -21,3 +21,9 @@ export function resolvePageInput(input: string, labels: readonly (string | null)
 export function hasOwnLabels(labels: readonly (string | null)[]): boolean {
   return labels.some((l, i) => l !== null && l !== String(i + 1));
 }
+
+/** The label the page box and messages use: the printed label where the page has its own. */
+export function pageName(page: number, labels: readonly (string | null)[]): string {
+  const label = labels[page - 1];
+  return label && label !== String(page) ? `${label} (p. ${page.toLocaleString('en')})` : page.toLocaleString('en');
+}
