@@ -37,6 +37,7 @@ import { webSourceRegistrar } from './citations/web-source-door.ts';
 import { createCitationTools, type CitationTools, type CitationToolsOptions } from './citations/citation-tools.ts';
 import { WebFetchStore } from './store/web-fetch-store.ts';
 import { WebService } from './web/web-service.ts';
+import { findInPages } from '../../shared/search/find-in-pages.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -236,6 +237,10 @@ export function createServices(platform: Platform, workspaceDir: string, options
         noTextLayer: seg.no_text_layer === 1,
         ocr: seg.ocr_method === null ? null : { method: seg.ocr_method, confidence: seg.ocr_confidence, boxes: seg.ocr_boxes ? (JSON.parse(seg.ocr_boxes) as [number, number, number, number][]) : [] },
       };
+    },
+    'sources.find': ({ id, query, limit }) => {
+      requireSource(id);
+      return findInPages(sources.pageTexts(id), query, limit);
     },
     'search.query': ({ query, limit, sourceIds, snippets }) => ({
       hits: search.search(query, sourceIds === undefined ? { limit, snippets } : { limit, sourceIds, snippets }),

@@ -8,6 +8,7 @@ import { linksContract } from './link-schemas.ts';
 import { citationsContract } from './citation-schemas.ts';
 import { webContract } from './web-schemas.ts';
 import { listContract } from './list-schemas.ts';
+import { readerContract } from './reader-schemas.ts';
 
 /**
  * Every operation the renderer (or any client) can ask of the services: a name, a zod schema for
@@ -111,6 +112,7 @@ export const contract = {
   ...webContract,
   // Lists as pages: filter, sort, keyset cursor (issue 16).
   ...listContract,
+  ...readerContract,
 } as const;
 
 export type Contract = typeof contract;

@@ -53,7 +53,7 @@ describe('the first slice in Chromium: ingest a PDF, list it, open it at page 3'
     await expect.poll(() => layer.textContent()).toContain('14 days of annual leave');
     // The viewer checks its text items against the stored page text, character for character.
     await expect.poll(() => page.getByTestId('text-status').textContent()).toContain('Text layer matches the stored text');
-    await expect.poll(() => page.locator('.react-pdf__Page canvas').count()).toBe(1);
+    await expect.poll(() => page.locator('.pdf-page-slot[data-page-number="3"] .react-pdf__Page canvas').count()).toBe(1);
     const file = path.join(SCREENSHOTS, 'slice-page-3.png');
     await page.screenshot({ path: file });
     expect(fs.statSync(file).size).toBeGreaterThan(10_000);

@@ -269,6 +269,15 @@ export class SourcesStore {
       | undefined;
   }
 
+  /** Each PDF page's stored text and label, in page order (the reader's find). */
+  pageTexts(sourceId: number): { page: number; label: string | null; text: string }[] {
+    return this.db.prepare('SELECT page, page_label AS label, text FROM segments WHERE source_id = ? AND page IS NOT NULL ORDER BY ordinal').all(sourceId) as {
+      page: number;
+      label: string | null;
+      text: string;
+    }[];
+  }
+
   pageSummaries(sourceId: number): { page: number; label: string | null; chars: number; noTextLayer: boolean; ocrConfidence: number | null }[] {
     const rows = this.db
       .prepare('SELECT page, page_label, length(text) AS chars, no_text_layer, ocr_confidence, ocr_method FROM segments WHERE source_id = ? AND page IS NOT NULL ORDER BY ordinal')

@@ -1,15 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
-import type { PDFPageProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
-import { ocrItems, overlap } from './highlight.ts';
-
-interface Props {
-  page: PDFPageProxy;
-  scale: number;
-  stored: PageText;
-  highlight: { start: number; end: number } | null;
-  onStatus(status: 'ok' | 'mismatch' | 'error'): void;
-}
+import { markClass, ocrItems, pieces } from './highlight.ts';
+import type { TextLayerProps } from './PdfTextLayer.tsx';
 
 let measurer: CanvasRenderingContext2D | null = null;
 function textWidth(text: string, fontPx: number): number {
@@ -25,7 +17,7 @@ function textWidth(text: string, fontPx: number): number {
  * work as on a page with a real text layer. Offsets are the stored ones: a word's span holds
  * exactly its stored characters.
  */
-export function OcrTextLayer({ page, scale, stored, highlight, onStatus }: Props) {
+export function OcrTextLayer({ page, scale, stored, marks, current, revealAt, onStatus, onRevealed }: TextLayerProps & { stored: PageText }) {
   const container = useRef<HTMLDivElement>(null);
   const viewport = useMemo(() => page.getViewport({ scale }), [page, scale]);
   const items = useMemo(() => ocrItems(stored), [stored]);
@@ -33,14 +25,16 @@ export function OcrTextLayer({ page, scale, stored, highlight, onStatus }: Props
   useEffect(() => onStatus(items ? 'ok' : 'mismatch'), [items, onStatus]);
 
   useEffect(() => {
-    const first = container.current?.querySelector('mark');
-    first?.scrollIntoView({ block: 'center' });
-  }, [highlight, items]);
+    if (revealAt === undefined) return;
+    const marked = [...(container.current?.querySelectorAll<HTMLElement>('mark[data-end]') ?? [])];
+    marked.find((m) => Number(m.dataset.end) > revealAt)?.scrollIntoView({ block: 'center' });
+    onRevealed();
+  }, [revealAt, marks, items, onRevealed]);
 
   if (!items) return null;
   const { width, height } = viewport;
   return (
-    <div ref={container} className="textLayer ocr-text-layer" data-testid="text-layer" style={{ width, height }}>
+    <div ref={container} className="textLayer ocr-text-layer" data-testid={current ? 'text-layer' : undefined} data-page={page.pageNumber} style={{ width, height }}>
       {items.map((item, i) => {
         const [x0, y0, x1, y1] = item.box;
         const boxHeight = Math.max(1, (y1 - y0) * height);
@@ -54,18 +48,19 @@ export function OcrTextLayer({ page, scale, stored, highlight, onStatus }: Props
           fontFamily: 'sans-serif',
           transform: natural > 0 ? `scaleX(${boxWidth / natural})` : undefined,
         };
-        const mark = highlight ? overlap(item.start, item.str.length, highlight.start, highlight.end) : null;
+        let at = item.start;
         return (
           <span key={i} style={style} data-ocr-word={i}>
-            {mark ? (
-              <>
-                {item.str.slice(0, mark[0])}
-                <mark className="quote-highlight">{item.str.slice(mark[0], mark[1])}</mark>
-                {item.str.slice(mark[1])}
-              </>
-            ) : (
-              item.str
-            )}
+            {pieces(item.str, item.start, marks).map((p, j) => {
+              at += p.text.length;
+              return p.kinds.size === 0 ? (
+                p.text
+              ) : (
+                <mark key={j} className={markClass(p.kinds)} data-end={at}>
+                  {p.text}
+                </mark>
+              );
+            })}
           </span>
         );
       })}

@@ -1,29 +1,52 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
-import { Document, Page } from 'react-pdf';
-import type { PDFPageProxy } from 'pdfjs-dist';
+import { Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Document } from 'react-pdf';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
-import { client, ClientError } from '../../api/client.ts';
+import { client } from '../../api/client.ts';
 import { useRelink } from '../relink/relink-store.ts';
 import { OriginNote } from './OriginNote.tsx';
 import type { ArchivedFrom } from '../../../../shared/domain/web-words.ts';
-import { highlightOnPage } from './highlight.ts';
+import { forgetPages, pageText } from './page-text-cache.ts';
 import { DOCUMENT_OPTIONS } from './pdfjs-setup.ts';
-import { OcrTextLayer } from './OcrTextLayer.tsx';
-import { PdfTextLayer } from './PdfTextLayer.tsx';
+import { PdfPages } from './PdfPages.tsx';
+import { PdfSidebar } from './PdfSidebar.tsx';
+import { PdfToolbar } from './PdfToolbar.tsx';
+import { useReader } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
+import { DEFAULT_ZOOM, scaleFor, stepZoom } from './zoom.ts';
+import './reader.css';
 
-const SCALE = 1.25;
+const OPENING = (
+  <p className="reader-opening" role="status">
+    <span className="spinner" aria-hidden="true" /> Opening the PDF…
+  </p>
+);
 
+function scanNoteOf(stored: PageText | null): string | null {
+  if (stored?.ocr) return ` · this page is a scan: its text was recognised by OCR${stored.ocr.confidence !== null ? ` (confidence ${Math.round(stored.ocr.confidence)}%)` : ''}`;
+  if (stored?.noTextLayer) return ' · this page is a scan with no text layer';
+  return null;
+}
+
+/**
+ * The PDF reader: a continuous, virtually drawn scroll of pages with zoom, find over the stored
+ * text, thumbnails, the outline, and pages by printed label; a cited quote opens highlighted.
+ */
 export function PdfViewer({ sourceId }: { sourceId: number }) {
-  const { page, pageCount, highlight, setPageCount, goTo } = useViewer();
-  const [pageProxy, setPageProxy] = useState<PDFPageProxy | null>(null);
-  const [stored, setStored] = useState<PageText | null>(null);
-  const [textStatus, setTextStatus] = useState<'ok' | 'mismatch' | 'error' | 'pending'>('pending');
+  const { page, setPageCount } = useViewer();
+  const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [pageInput, setPageInput] = useState(String(page));
-  const [origin, setOrigin] = useState<{ servedFrom: string; path: string | null; archivedFrom: ArchivedFrom | null } | null>(null);
+  const [origin, setOrigin] = useState<{ servedFrom: string; path: string | null; archivedFrom: ArchivedFrom | null; fileName: string } | null>(null);
+  const [scanNote, setScanNote] = useState<string | null>(null);
+  const findInput = useRef<HTMLInputElement>(null);
+  const zoom = useReader((s) => s.zoom);
+  const base = useReader((s) => s.sizes[page] ?? s.sizes[1]);
+  const [view, setView] = useState({ width: 800, height: 600 });
 
-  useEffect(() => setPageInput(String(page)), [page]);
+  useEffect(() => {
+    forgetPages(sourceId);
+    useReader.getState().reset(sourceId);
+  }, [sourceId]);
 
   // The viewer shows the original when it is present and unchanged, else the snapshot, labelled.
   useEffect(() => {
@@ -32,7 +55,10 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
       .call('sources.get', { id: sourceId })
       .then((d) => {
         if (!live) return;
-        setOrigin({ servedFrom: d.servedFrom, path: d.path, archivedFrom: d.archivedFrom ?? null });
+        setOrigin({ servedFrom: d.servedFrom, path: d.path, archivedFrom: d.archivedFrom ?? null, fileName: d.fileName });
+        const labels: (string | null)[] = [];
+        for (const p of d.pages) labels[p.page - 1] = p.label;
+        useReader.getState().setLabels(Array.from(labels, (l) => l ?? null));
         // The original changed or went away since the last check: re-check it so its health is current.
         if (d.servedFrom !== 'original' && d.health === 'ok') void client.call('sources.check', { ids: [sourceId] }).catch(() => undefined);
       })
@@ -44,82 +70,69 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
 
   useEffect(() => {
     let live = true;
-    setStored(null);
-    setTextStatus('pending');
-    client
-      .call('sources.pageText', { id: sourceId, page })
-      .then((t) => live && setStored(t))
-      .catch((e: unknown) => live && setLoadError(e instanceof ClientError ? e.message : String(e)));
+    pageText(sourceId, page).then(
+      (t) => live && setScanNote(scanNoteOf(t)),
+      () => live && setScanNote(null),
+    );
     return () => {
       live = false;
     };
   }, [sourceId, page]);
 
-  const onStatus = useCallback((s: 'ok' | 'mismatch' | 'error') => setTextStatus(s), []);
-  const submitPage = (e: FormEvent) => {
+  const scale = base ? scaleFor(zoom, base, view) : 1;
+
+  // Zoom and find keys work anywhere in the reader (and keep the browser's own zoom out of it).
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+    const reader = useReader.getState();
+    if (e.key === '+' || e.key === '=') reader.setZoom(stepZoom(scale, 1));
+    else if (e.key === '-' || e.key === '_') reader.setZoom(stepZoom(scale, -1));
+    else if (e.key === '0') reader.setZoom(DEFAULT_ZOOM);
+    else if (e.key.toLowerCase() === 'f') findInput.current?.select();
+    else return;
     e.preventDefault();
-    const n = Number(pageInput);
-    if (Number.isInteger(n)) goTo(n);
   };
 
-  // This page's part of the quote, in its own stored offsets (a quote may run on across pages).
-  const pageHighlight = useMemo(() => (highlight && stored ? highlightOnPage(highlight, page, stored.text.length) : null), [highlight, page, stored]);
-  const label = stored?.pageLabel && stored.pageLabel !== String(page) ? ` (labelled “${stored.pageLabel}”)` : '';
-
   return (
-    <div className="pdf-viewer">
-      <nav className="pager" aria-label="Pages">
-        <button type="button" onClick={() => goTo(page - 1)} disabled={page <= 1} aria-label="Previous page">
-          ‹
-        </button>
-        <form onSubmit={submitPage}>
-          <label>
-            Page <input aria-label="Page number" value={pageInput} onChange={(e) => setPageInput(e.target.value)} size={4} />
-          </label>
-          <span> of {pageCount || '…'}{label}</span>
-        </form>
-        <button type="button" onClick={() => goTo(page + 1)} disabled={pageCount > 0 && page >= pageCount} aria-label="Next page">
-          ›
-        </button>
-        <span className={`text-status ${textStatus}`} role="status" data-testid="text-status">
-          {textStatus === 'ok' && 'Text layer matches the stored text'}
-          {textStatus === 'mismatch' && '⚠ The text layer differs from the stored text: highlights are off for this page'}
-          {textStatus === 'error' && '⚠ The text layer could not be drawn'}
-          {stored?.noTextLayer && !stored.ocr && ' · this page is a scan with no text layer'}
-          {stored?.ocr && ` · this page is a scan: its text was recognised by OCR${stored.ocr.confidence !== null ? ` (confidence ${Math.round(stored.ocr.confidence)}%)` : ''}`}
-        </span>
-      </nav>
+    <div className="pdf-viewer" onKeyDown={onKeyDown}>
+      <PdfToolbar scale={scale} findInput={findInput} scanNote={scanNote} />
       {origin && (origin.archivedFrom || origin.servedFrom === 'snapshot') && <OriginNote path={origin.path} archivedFrom={origin.archivedFrom} />}
-      {loadError && <p className="error" role="alert">{loadError}</p>}
-      <div className="pdf-scroll">
+      {loadError && (
+        <p className="error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {/* react-pdf suspends while it loads: without a boundary here the whole window would wait,
+          with nothing on screen to say so. */}
+      <Suspense fallback={OPENING}>
         <Document
+          className="pdf-document"
           file={client.sourceUrl(sourceId)}
           options={DOCUMENT_OPTIONS}
-          onLoadSuccess={(pdf) => setPageCount(pdf.numPages)}
+          onLoadSuccess={(doc) => {
+            // The first page's size sizes every page's box until that page has loaded.
+            void doc.getPage(1).then((p) => {
+              const vp = p.getViewport({ scale: 1 });
+              useReader.getState().setSize(1, { width: vp.width, height: vp.height });
+              setPageCount(doc.numPages);
+              setPdf(doc as unknown as PDFDocumentProxy);
+            });
+          }}
           onLoadError={(e) => {
             setLoadError(`The PDF could not be opened: ${e.message}`);
             // FILE_MISSING (the file moved and there is no snapshot) opens the relink dialog.
             void useRelink.getState().openIfMissing(sourceId, 'The viewer could not open this source: its file is not where it was recorded. Relink it to open it.');
           }}
-          loading="Opening…"
+          loading={OPENING}
         >
-          <Page
-            key={page}
-            pageNumber={page}
-            scale={SCALE}
-            renderTextLayer={false}
-            renderAnnotationLayer={false}
-            onLoadSuccess={(p) => setPageProxy(p as unknown as PDFPageProxy)}
-          >
-            {pageProxy && pageProxy.pageNumber === page && stored?.ocr && (
-              <OcrTextLayer page={pageProxy} scale={SCALE} stored={stored} highlight={pageHighlight} onStatus={onStatus} />
-            )}
-            {pageProxy && pageProxy.pageNumber === page && !stored?.ocr && (
-              <PdfTextLayer page={pageProxy} scale={SCALE} stored={stored} highlight={pageHighlight} onStatus={onStatus} />
-            )}
-          </Page>
+          {pdf && <PdfSidebar pdf={pdf} pageCount={pdf.numPages} />}
+          {pdf ? (
+            <PdfPages sourceId={sourceId} pageCount={pdf.numPages} fileName={origin?.fileName ?? 'this PDF'} onView={setView} />
+          ) : (
+            OPENING
+          )}
         </Document>
-      </div>
+      </Suspense>
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // stored text, finding a phrase, reading a "go to" entry. No DOM here (test/unit/viewer tests it).
 import type { StoredSegment } from '../../../../shared/contract/content-schemas.ts';
 import type { FlowTarget } from './viewer-store.ts';
+import { phrasePattern } from '../../../../shared/search/find-in-pages.ts';
 
 /** Blocks (DOCX, HTML) are numbered from 0 like locator.paragraph; lines from 1. */
 export type FlowUnit = 'block' | 'line';
@@ -146,18 +147,13 @@ export interface FindUnit {
   text: string;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * Every occurrence of a phrase, ignoring case; a space in the phrase matches any white space,
  * including the break between two blocks or lines, so a quote that runs on is found whole.
  */
 export function findAll(units: readonly FindUnit[], phrase: string, limit = 1000): FlowTarget[] {
-  const words = phrase.trim().split(/\s+/u).filter(Boolean);
-  if (words.length === 0 || units.length === 0) return [];
-  const re = new RegExp(words.map(escapeRegExp).join('\\s+'), 'giu');
+  const re = phrasePattern(phrase);
+  if (!re || units.length === 0) return [];
   const starts: number[] = [];
   let offset = 0;
   for (const u of units) {

@@ -50,3 +50,45 @@ export function ocrItems(stored: PageText): { str: string; start: number; box: [
   }
   return out;
 }
+
+/** A range of a page's stored text to mark: the cited quote, a find hit, or the find hit shown now. */
+export interface PageMark {
+  start: number;
+  end: number;
+  kind: 'quote' | 'find' | 'find-current';
+}
+
+/** The mark element's class for a set of kinds (a find hit may fall inside the quote). */
+export function markClass(kinds: ReadonlySet<PageMark['kind']>): string {
+  const out: string[] = [];
+  if (kinds.has('quote')) out.push('quote-highlight');
+  if (kinds.has('find') || kinds.has('find-current')) out.push('find-hit');
+  if (kinds.has('find-current')) out.push('current');
+  return out.join(' ');
+}
+
+/**
+ * A text item cut at every mark boundary: each piece with the kinds of marks covering it (none
+ * for plain text). Offsets are the stored ones: the item starts at `itemStart`.
+ */
+export function pieces(str: string, itemStart: number, marks: readonly PageMark[]): { text: string; kinds: Set<PageMark['kind']> }[] {
+  const cuts = new Set([0, str.length]);
+  const touching: PageMark[] = [];
+  for (const m of marks) {
+    const r = overlap(itemStart, str.length, m.start, m.end);
+    if (!r) continue;
+    touching.push(m);
+    cuts.add(r[0]);
+    cuts.add(r[1]);
+  }
+  if (touching.length === 0) return [{ text: str, kinds: new Set() }];
+  const at = [...cuts].sort((a, b) => a - b);
+  const out: { text: string; kinds: Set<PageMark['kind']> }[] = [];
+  for (let i = 0; i + 1 < at.length; i++) {
+    const from = at[i] ?? 0;
+    const to = at[i + 1] ?? 0;
+    const kinds = new Set(touching.filter((m) => m.start <= itemStart + from && m.end >= itemStart + to).map((m) => m.kind));
+    out.push({ text: str.slice(from, to), kinds });
+  }
+  return out;
+}

@@ -49,11 +49,18 @@ interface ViewerState {
    * as "closest passage, not a match", never as the quote.
    */
   closest: boolean;
+  /**
+   * Bumped by every navigation (open, goTo): the PDF reader scrolls to `page` when it changes, and
+   * not when scrolling by hand moves `page` (setVisiblePage).
+   */
+  nav: number;
   open(sourceId: number, kind: SourceKind, page?: number, highlight?: Highlight | null, closest?: boolean): void;
   /** Opens a DOCX, HTML, text or Markdown source at a block or line, with an optional exact range. */
   openAt(sourceId: number, kind: SourceKind, target: FlowTarget, closest?: boolean): void;
   setPageCount(n: number): void;
   goTo(page: number): void;
+  /** The page scrolled into view by hand: shown as the current page, no navigation. */
+  setVisiblePage(page: number): void;
   setTarget(target: FlowTarget | null): void;
 }
 
@@ -65,14 +72,25 @@ export const useViewer = create<ViewerState>((set, get) => ({
   highlight: null,
   target: null,
   closest: false,
+  nav: 0,
   open: (sourceId, kind, page = 1, highlight = null, closest = false) =>
-    set({ sourceId, kind, page, highlight, target: null, closest: closest && highlight !== null, pageCount: get().sourceId === sourceId ? get().pageCount : 0 }),
-  openAt: (sourceId, kind, target, closest = false) => set({ sourceId, kind, page: 1, highlight: null, target, closest, pageCount: 0 }),
+    set({
+      sourceId,
+      kind,
+      page,
+      highlight,
+      target: null,
+      closest: closest && highlight !== null,
+      pageCount: get().sourceId === sourceId ? get().pageCount : 0,
+      nav: get().nav + 1,
+    }),
+  openAt: (sourceId, kind, target, closest = false) => set({ sourceId, kind, page: 1, highlight: null, target, closest, pageCount: 0, nav: get().nav + 1 }),
   setPageCount: (pageCount) => set({ pageCount, page: Math.min(get().page, Math.max(1, pageCount)) }),
   goTo: (page) => {
     const { pageCount } = get();
     const clamped = Math.max(1, pageCount > 0 ? Math.min(page, pageCount) : page);
-    set({ page: clamped });
+    set({ page: clamped, nav: get().nav + 1 });
   },
+  setVisiblePage: (page) => set({ page }),
   setTarget: (target) => set({ target, closest: false }),
 }));
