@@ -36,6 +36,8 @@ import { webSourceRegistrar } from './citations/web-source-door.ts';
 import { createCitationTools, type CitationTools, type CitationToolsOptions } from './citations/citation-tools.ts';
 import { WebFetchStore } from './store/web-fetch-store.ts';
 import { WebService } from './web/web-service.ts';
+import { LibraryService } from './library/library-service.ts';
+import { LibraryChangesStore } from './store/library-changes-store.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -133,6 +135,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     ...(options.model ? { model: options.model } : {}),
     judgeEnabled: () => settings.get().modelJudge,
   });
+  const library = new LibraryService(new LibraryChangesStore(db), answersStore, sources);
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir, events, pool });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
   const links = new LinkService({ sources, anchoring, answers, health, events });
@@ -191,7 +194,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       ),
     'sources.list': () => {
       warmViewer();
-      return sources.list().map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
+      return library.sourcesInView(sources.list()).map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
     },
     'sources.setRestricted': ({ ids, restricted }) => {
       const changed = setRestricted(sources, answersStore, ids, restricted);
@@ -229,8 +232,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
         ocr: seg.ocr_method === null ? null : { method: seg.ocr_method, confidence: seg.ocr_confidence, boxes: seg.ocr_boxes ? (JSON.parse(seg.ocr_boxes) as [number, number, number, number][]) : [] },
       };
     },
-    'search.query': ({ query, limit, sourceIds, snippets }) => ({
-      hits: search.search(query, sourceIds === undefined ? { limit, snippets } : { limit, sourceIds, snippets }),
+    'search.query': ({ query, limit, sourceIds, kinds, snippets }) => ({
+      hits: search.search(query, { limit, snippets, ...(sourceIds === undefined ? {} : { sourceIds }), ...(kinds === undefined ? {} : { kinds }) }),
     }),
     'sources.check': ({ ids }) => health.checkAll(ids),
     'sources.relink': async ({ id, path, searchedDir }) => {
@@ -239,11 +242,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
     },
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
-    'answers.import': (input) => answers.importFileJudged(input),
+    'answers.import': async (input) => library.decorate(await answers.importFileJudged(input)),
     'answers.check': (input) => answers.checkJudged(input),
-    'answers.list': () => answers.list(),
-    'answers.get': ({ id }) => answers.get(id),
-    'answers.verify': ({ id }) => answers.verifyJudged(id),
+    'answers.list': () => library.answersInView(answers.list()),
+    'answers.get': ({ id }) => library.decorate(answers.get(id)),
+    'answers.verify': async ({ id }) => library.decorate(await answers.verifyJudged(id)),
     'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),
     'answers.review': ({ citationId, decision, note, reviewer }) => review.decide(citationId, decision, note ?? null, reviewer),
     'answers.undoReview': ({ citationId, reviewer }) => review.undo(citationId, reviewer),
@@ -260,6 +263,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'links.citation': ({ answerId, citationId, style }) => links.citation(answerId, citationId, style),
     'links.findByHash': ({ sha256, dir }) => links.findByHash(sha256, dir),
     ...citations.handlers,
+    ...library.handlers(),
     'sources.addUrl': ({ url, options }) => web.register(url, options ?? {}),
     'sources.fetches': ({ id }) => {
       requireSource(id);
