@@ -12,6 +12,8 @@ import { AddWebPage } from './AddWebPage.tsx';
 import { RestrictedToggle } from './RestrictedToggle.tsx';
 import { formatBytes, ingestSummary, progressLine, skippedLines, sourceExtent } from './selectors.ts';
 import { SkippedList } from './SkippedList.tsx';
+import { RemoveSource } from '../housekeeping/RemoveSource.tsx';
+import { RemovedNotice } from '../housekeeping/HousekeepingNotices.tsx';
 
 export function LibraryPanel() {
   const { sources, error, ingesting, uploading, progress, walk, skipped, lastIngest, refresh, ingest, setProgress, onWalk, cancel, setRestricted } = useLibrary();
@@ -114,6 +116,7 @@ export function LibraryPanel() {
         )}
         {checkError && <span className="error" role="alert">{checkError}</span>}
       </div>
+      <RemovedNotice subject="source" />
       <table className="sources">
         <thead>
           <tr>
@@ -137,6 +140,7 @@ export function LibraryPanel() {
                   </span>
                   {s.uploaded && <span className="muted">Uploaded from the browser: the workspace’s copy is the source of record.</span>}
                   <RestrictedToggle fileName={s.fileName} restricted={s.restricted} onToggle={() => void setRestricted(s.id, !s.restricted)} />
+                  <RemoveSource id={s.id} fileName={s.fileName} />
                 </div>
               </td>
               <ExtentCell source={s} />
