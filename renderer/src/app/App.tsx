@@ -13,6 +13,7 @@ import { RelinkDialog } from '../features/relink/RelinkDialog.tsx';
 import { ExportDialog } from '../features/reports/ExportDialog.tsx';
 import { ViewerPanel } from '../features/viewer/ViewerPanel.tsx';
 import { SearchPanel } from '../features/search/SearchPanel.tsx';
+import { HostDownBanner } from '../features/connection/HostDownBanner.tsx';
 import { LinkNotice } from '../features/links/LinkNotice.tsx';
 import { useLinkRoute } from '../features/links/use-link-route.ts';
 
@@ -67,6 +68,7 @@ export function App() {
         )}
         {error && <span className="error" role="alert">{error}</span>}
       </header>
+      <HostDownBanner />
       <AuditBanner />
       <main className="panes">
         <div className="side">

@@ -1,5 +1,5 @@
 import type { VerificationRiskFlag, VerificationSummary } from '../../../../shared/verification/result-schema.ts';
-import { percent, verdictCounts } from './selectors.ts';
+import { percent, riskFlagWords, verdictCounts } from './selectors.ts';
 
 /** Coverage (claims with a supported citation), citations per verdict, and the run's risk flags. */
 export function LedgerSummary({ summary, riskFlags, compact = false }: { summary: VerificationSummary; riskFlags: readonly VerificationRiskFlag[]; compact?: boolean }) {
@@ -20,8 +20,8 @@ export function LedgerSummary({ summary, riskFlags, compact = false }: { summary
         (compact ? (
           <span className="risk-flags">
             {riskFlags.map((f) => (
-              <span key={f.code} className="risk-flag" title={`${f.message} (${f.markers.map((m) => `[${m}]`).join(' ')})`}>
-                ⚑ {f.code}
+              <span key={f.code} className="risk-flag" data-code={f.code} title={`${f.message} (${[...f.markers.map((m) => `[${m}]`), f.code].join(' ')})`}>
+                ⚑ {riskFlagWords(f.code)}
               </span>
             ))}
           </span>
@@ -29,7 +29,10 @@ export function LedgerSummary({ summary, riskFlags, compact = false }: { summary
           <ul className="risk-list" aria-label="Risk flags">
             {riskFlags.map((f) => (
               <li key={f.code}>
-                <span className="risk-flag">⚑ {f.code}</span> {f.message}
+                <span className="risk-flag" data-code={f.code} title={f.code}>
+                  ⚑ {riskFlagWords(f.code)}
+                </span>{' '}
+                {f.message}
                 {f.markers.length > 0 && <span className="muted"> · {f.markers.map((m) => `[${m}]`).join(' ')}</span>}
               </li>
             ))}

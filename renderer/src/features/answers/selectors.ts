@@ -5,7 +5,7 @@ import type { AnswerSummaryData, CitationDetail, MatchPlace, ReviewDecision, Sto
 import type { SourceKind } from '../../../../shared/contract/schemas.ts';
 import { formatLocator } from '../../../../shared/domain/locator.ts';
 import { findMarkers } from '../../../../shared/imports/sentences.ts';
-import type { VerificationSummary } from '../../../../shared/verification/result-schema.ts';
+import type { ResultRiskFlagCode, VerificationSummary } from '../../../../shared/verification/result-schema.ts';
 import type { CitationStatus } from '../../../../shared/verification/status.ts';
 import type { ClaimVerdict } from '../../../../shared/verification/verdict.ts';
 import { judgeSilence, type JudgeOpinion, type JudgeVerdict } from '../../../../shared/verification/judge.ts';
@@ -66,6 +66,18 @@ const JUDGE: Record<JudgeVerdict, Label> = {
 };
 
 /** A status in words; a quote found elsewhere says where in the document's own unit. */
+const RISK_FLAG_WORDS: Record<ResultRiskFlagCode, string> = {
+  missing_evidence: 'Evidence missing',
+  contradiction: 'Contradicted',
+  low_confidence: 'Low confidence',
+  conflicting_sources: 'Sources disagree',
+  outdated_source: 'Newer source version',
+  uncited_sentence: 'Sentence without a citation',
+};
+
+/** A run's risk flag in a few words (the code goes in the tooltip). */
+export const riskFlagWords = (code: ResultRiskFlagCode): string => RISK_FLAG_WORDS[code];
+
 export const statusLabel = (s: CitationStatus, unit?: PlaceUnit): Label => (s === 'verified_elsewhere' && unit ? { ...STATUS[s], text: ELSEWHERE[unit] } : STATUS[s]);
 export const methodLabel = (m: MatchMethod): Label => METHOD[m];
 
