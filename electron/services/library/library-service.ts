@@ -51,11 +51,12 @@ export class LibraryService {
     return this.state(subject, id);
   }
 
-  /** The newest import of exactly this text still in view, by the name the list shows it by. */
+  /** The newest import of exactly this text still in view, by the name the list shows it by (given name, question, file). */
   previousImport(content: string): PreviousImport | null {
     const row = this.changes.answersWithRaw(content)[0];
     if (!row) return null;
-    return { id: row.id, name: this.changes.names('answer').get(row.id) ?? answerFileName(row.origin), createdAt: row.created_at };
+    const name = this.changes.names('answer').get(row.id) ?? (row.question?.trim() || answerFileName(row.origin));
+    return { id: row.id, name, createdAt: row.created_at };
   }
 
   /** The answer list without removed answers, with the names given. */

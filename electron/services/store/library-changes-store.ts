@@ -48,13 +48,13 @@ export class LibraryChangesStore {
   }
 
   /** Answers imported from exactly this text, newest first, hidden ones left out. */
-  answersWithRaw(raw: string): { id: number; origin: string; created_at: string }[] {
+  answersWithRaw(raw: string): { id: number; origin: string; question: string | null; created_at: string }[] {
     return this.db
       .prepare(
-        `SELECT a.id, a.origin, a.created_at FROM answers a
+        `SELECT a.id, a.origin, a.question, a.created_at FROM answers a
          WHERE a.raw = ? AND a.id NOT IN (SELECT subject_id FROM hidden_subjects WHERE subject = 'answer')
          ORDER BY a.id DESC`,
       )
-      .all(raw) as { id: number; origin: string; created_at: string }[];
+      .all(raw) as { id: number; origin: string; question: string | null; created_at: string }[];
   }
 }

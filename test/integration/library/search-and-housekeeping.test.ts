@@ -78,7 +78,7 @@ describe('housekeeping: rename and remove answers, remove sources', () => {
     expect(await callHandler(services, 'answers.findImported', { content: ANSWER })).toEqual({ previous: null });
     const imported = await callHandler<AnswerDetail>(services, 'answers.import', { content: ANSWER, fileName: 'leave.json' });
     const found = await callHandler<{ previous: PreviousImport | null }>(services, 'answers.findImported', { content: ANSWER });
-    expect(found.previous).toMatchObject({ id: imported.answer.id, name: 'leave.json' });
+    expect(found.previous).toMatchObject({ id: imported.answer.id, name: 'What does the HR policy say?' });
     expect(await callHandler(services, 'answers.findImported', { content: `${ANSWER}\n` })).toEqual({ previous: null });
     await callHandler(services, 'answers.remove', { id: imported.answer.id });
     expect(await callHandler(services, 'answers.findImported', { content: ANSWER })).toEqual({ previous: null });
