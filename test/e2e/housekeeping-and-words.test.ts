@@ -79,12 +79,14 @@ describe('housekeeping and words for people in Chromium: statuses in sentences, 
   });
 
   it('renames an answer, removes it (the record keeps it) and brings it back', async () => {
-    await page.getByRole('button', { name: 'Rename What does the HR policy say?' }).click();
+    const item = page.locator('.answer-list li').first();
+    await item.getByRole('button', { name: 'Rename…' }).click();
     await page.getByLabel('New name').fill('Leave and hours, March review');
     await page.getByRole('button', { name: 'Save name' }).click();
     await expect.poll(answerItems).toEqual(['Leave and hours, March review']);
-    await page.getByRole('button', { name: 'Remove Leave and hours, March review' }).click();
-    await page.getByRole('group', { name: 'Remove Leave and hours, March review' }).getByRole('button', { name: 'Remove answer' }).click();
+    await item.getByRole('button', { name: 'Remove…' }).click();
+    expect(await item.getByRole('group', { name: 'Remove the answer' }).textContent()).toContain('Remove “Leave and hours, March review” from the list?');
+    await item.getByRole('button', { name: 'Remove answer' }).click();
     await expect.poll(answerItems).toEqual([]);
     expect(await page.getByRole('status').filter({ hasText: 'Removed Leave and hours' }).textContent()).toContain('Nothing was deleted from the workspace’s record.');
     const rows = app.services.db.prepare('SELECT count(*) AS n FROM citations').get() as { n: number };
@@ -95,7 +97,7 @@ describe('housekeeping and words for people in Chromium: statuses in sentences, 
 
   it('removes a source from the library: its citations then say so, and search no longer finds it', async () => {
     await page.getByRole('tab', { name: /Sources/ }).click();
-    await page.getByRole('button', { name: 'Remove onboarding-notes.txt' }).click();
+    await page.locator('tr', { has: page.getByRole('button', { name: 'onboarding-notes.txt', exact: true }) }).getByRole('button', { name: 'Remove…' }).click();
     await page.getByRole('button', { name: 'Remove source' }).click();
     await expect.poll(() => page.locator('table.sources button.link[title]').allTextContents()).toEqual(['HR_Policy.pdf']);
     await page.getByRole('tab', { name: /Answers/ }).click();

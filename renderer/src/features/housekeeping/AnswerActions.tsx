@@ -16,7 +16,7 @@ export function AnswerActions({ id, title }: { id: number; title: string }) {
 
   if (mode === 'rename') {
     return (
-      <form className="answer-actions rename-form" onSubmit={submit} aria-label={`Rename ${title}`}>
+      <form className="answer-actions rename-form" onSubmit={submit} aria-label="Rename the answer">
         <label htmlFor={`rename-${id}`}>New name</label>
         <input id={`rename-${id}`} value={name} onChange={(e) => setName(e.target.value)} maxLength={300} autoFocus onKeyDown={(e) => e.key === 'Escape' && setMode('idle')} />
         <button type="submit" className="primary" disabled={name.trim() === ''}>
@@ -30,7 +30,7 @@ export function AnswerActions({ id, title }: { id: number; title: string }) {
   }
   if (mode === 'remove') {
     return (
-      <div className="answer-actions remove-confirm" role="group" aria-label={`Remove ${title}`}>
+      <div className="answer-actions remove-confirm" role="group" aria-label="Remove the answer">
         <span>Remove “{title}” from the list? Its citations and review trail stay in the workspace’s record.</span>
         <button type="button" className="danger" onClick={() => void remove('answer', id, title)}>
           Remove answer
@@ -50,11 +50,11 @@ export function AnswerActions({ id, title }: { id: number; title: string }) {
           setName(title);
           setMode('rename');
         }}
-        aria-label={`Rename ${title}`}
+        title={`Rename “${title}”`}
       >
         Rename…
       </button>
-      <button type="button" className="link" onClick={() => setMode('remove')} aria-label={`Remove ${title}`}>
+      <button type="button" className="link" onClick={() => setMode('remove')} title={`Remove “${title}” from the list`}>
         Remove…
       </button>
     </div>

@@ -8,13 +8,13 @@ export function RemoveSource({ id, fileName }: { id: number; fileName: string })
   const [confirming, setConfirming] = useState(false);
   if (!confirming) {
     return (
-      <button type="button" className="link remove-source" onClick={() => setConfirming(true)} aria-label={`Remove ${fileName}`}>
+      <button type="button" className="link remove-source" onClick={() => setConfirming(true)} title={`Remove ${fileName} from the library`}>
         Remove…
       </button>
     );
   }
   return (
-    <span className="remove-confirm" role="group" aria-label={`Remove ${fileName}`}>
+    <span className="remove-confirm" role="group" aria-label="Remove the source">
       <span>Remove {fileName} from the library and search? Citations of it stay, marked as removed.</span>
       <button type="button" className="danger" onClick={() => void remove('source', id, fileName)}>
         Remove source

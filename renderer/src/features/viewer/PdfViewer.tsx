@@ -91,7 +91,8 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
       </nav>
       {origin && (origin.archivedFrom || origin.servedFrom === 'snapshot') && <OriginNote path={origin.path} archivedFrom={origin.archivedFrom} />}
       {loadError && <p className="error" role="alert">{loadError}</p>}
-      <div className="pdf-scroll">
+      {/* Focusable, so the keyboard scrolls the page (axe scrollable-region-focusable). */}
+      <div className="pdf-scroll" tabIndex={0} role="region" aria-label="Page">
         <Document
           file={client.sourceUrl(sourceId)}
           options={DOCUMENT_OPTIONS}
