@@ -213,7 +213,7 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
     expect(await page.getByTestId('answer-text').textContent()).toContain(CITED.verified.quote);
     expect(await pill('1', 'status')).toBe('verified');
     expect(await pill('1', 'verdict')).toBe('supported');
-    await page.getByRole('button', { name: 'Citation [1], verified' }).click();
+    await page.getByRole('button', { name: 'Citation [1], Found where cited' }).click();
     await expect.poll(async () => (await pdfMarks()).join('')).toBe(CITED.verified.quote);
     await shot('answers-ask.png');
   });
