@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
+import { openAppInChromium, screenshot, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { ingestAll, nativeAnswer, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
 import { HANDBOOK, makeHandbookDocx } from '../support/viewer-documents.ts';
@@ -86,7 +86,7 @@ describe('accessibility (axe-core): no serious or critical violation on Sources,
       await page.getByRole('button', { name: 'Relink moved-notes.txt' }).click();
       await page.getByRole('dialog').waitFor();
       await check('relink dialog');
-      await page.screenshot({ path: path.join(SCREENSHOTS, `accessibility-relink-${scheme}.png`) });
+      await screenshot(page, `accessibility-relink-${scheme}.png`);
       await page.keyboard.press('Escape');
 
       expect(found).toEqual({ sources: [], 'answers and the PDF viewer': [], 'DOCX viewer': [], 'text viewer': [], search: [], 'relink dialog': [] });

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
+import { openAppInChromium, screenshot, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { ingestAll, nativeAnswer, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
 
@@ -21,11 +20,7 @@ describe('housekeeping and words for people in Chromium: statuses in sentences, 
   const card = (marker: string) => page.getByRole('article', { name: `Citation [${marker}]` });
   const status = (marker: string) => card(marker).locator('[data-role=status]');
   const answerItems = () => page.locator('.answer-list .answer-title').allTextContents();
-  const shot = async (name: string) => {
-    const file = path.join(SCREENSHOTS, name);
-    await page.screenshot({ path: file });
-    expect(fs.statSync(file).size).toBeGreaterThan(10_000);
-  };
+  const shot = (name: string) => screenshot(page, name);
   const importThroughPicker = async (file: string) => {
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Import answer…' }).click();

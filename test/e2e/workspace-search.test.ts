@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
+import { openAppInChromium, screenshot, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { ingestAll, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
 import { HANDBOOK, makeHandbookDocx } from '../support/viewer-documents.ts';
@@ -12,11 +11,7 @@ describe('search across the workspace in Chromium: a phrase, filters, hits with 
 
   const hits = () => page.getByTestId('search-hit');
   const hitPlaces = () => page.locator('[data-testid=search-hit] .hit-where').allTextContents();
-  const shot = async (name: string) => {
-    const file = path.join(SCREENSHOTS, name);
-    await page.screenshot({ path: file });
-    expect(fs.statSync(file).size).toBeGreaterThan(10_000);
-  };
+  const shot = (name: string) => screenshot(page, name);
 
   beforeAll(async () => {
     app = await openAppInChromium();
