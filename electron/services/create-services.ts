@@ -38,6 +38,8 @@ import { createCitationTools, type CitationTools, type CitationToolsOptions } fr
 import { WebFetchStore } from './store/web-fetch-store.ts';
 import { WebService } from './web/web-service.ts';
 import { findInPages } from '../../shared/search/find-in-pages.ts';
+import { LibraryService } from './library/library-service.ts';
+import { LibraryChangesStore } from './store/library-changes-store.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -135,6 +137,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     ...(options.model ? { model: options.model } : {}),
     judgeEnabled: () => settings.get().modelJudge,
   });
+  const library = new LibraryService(new LibraryChangesStore(db), answersStore, sources);
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir, events, pool });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
   const links = new LinkService({ sources, anchoring, answers, health, events });
@@ -195,7 +198,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       ),
     'sources.list': () => {
       warmViewer();
-      return sources.list().map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
+      return library.sourcesInView(sources.list()).map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
     },
     'sources.page': (input) => {
       warmViewer();
@@ -242,8 +245,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
       requireSource(id);
       return findInPages(sources.pageTexts(id), query, limit);
     },
-    'search.query': ({ query, limit, sourceIds, snippets }) => ({
-      hits: search.search(query, sourceIds === undefined ? { limit, snippets } : { limit, sourceIds, snippets }),
+    'search.query': ({ query, limit, sourceIds, kinds, snippets }) => ({
+      hits: search.search(query, { limit, snippets, ...(sourceIds === undefined ? {} : { sourceIds }), ...(kinds === undefined ? {} : { kinds }) }),
     }),
     'sources.check': ({ ids }) => health.checkAll(ids),
     'sources.relink': async ({ id, path, searchedDir }) => {
@@ -252,11 +255,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
     },
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
-    'answers.import': (input) => answers.importFileJudged(input),
+    'answers.import': async (input) => library.decorate(await answers.importFileJudged(input)),
     'answers.check': (input) => answers.checkJudged(input),
-    'answers.list': () => answers.list(),
-    'answers.get': ({ id }) => answers.get(id),
-    'answers.verify': ({ id }) => answers.verifyJudged(id),
+    'answers.list': () => library.answersInView(answers.list()),
+    'answers.get': ({ id }) => library.decorate(answers.get(id)),
+    'answers.verify': async ({ id }) => library.decorate(await answers.verifyJudged(id)),
     'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),
     'answers.review': ({ citationId, decision, note, reviewer }) => review.decide(citationId, decision, note ?? null, reviewer),
     'answers.undoReview': ({ citationId, reviewer }) => review.undo(citationId, reviewer),
@@ -273,6 +276,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'links.citation': ({ answerId, citationId, style }) => links.citation(answerId, citationId, style),
     'links.findByHash': ({ sha256, dir }) => links.findByHash(sha256, dir),
     ...citations.handlers,
+    ...library.handlers(),
     'sources.addUrl': ({ url, options }) => web.register(url, options ?? {}),
     'sources.fetches': ({ id }) => {
       requireSource(id);

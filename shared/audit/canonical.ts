@@ -97,6 +97,8 @@ export const CHAIN_TABLES = {
   custom_sources: ['id', 'identifier', 'description', 'kind', 'created_at'],
   citation_contexts: ['id', 'citation_id', 'session_id', 'agent_id', 'user_id', 'project_id', 'custom_source_id', 'details', 'created_at'],
   web_fetches: ['id', 'source_id', 'url', 'final_url', 'redirects', 'http_status', 'content_type', 'byte_size', 'sha256', 'fetched_at', 'outcome'],
+  // Issue 12 (migration 15): answers renamed, answers and sources removed from view (hidden, never deleted).
+  library_changes: ['id', 'subject', 'subject_id', 'action', 'value', 'created_at'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ChainTable = keyof typeof CHAIN_TABLES;
@@ -124,6 +126,7 @@ export const TABLE_NOUN: Record<ChainTable, string> = {
   custom_sources: 'Custom source',
   citation_contexts: 'Citation context',
   web_fetches: 'Web fetch record',
+  library_changes: 'Library change',
 };
 
 /**

@@ -142,7 +142,8 @@ export const CitationDetail = z.object({
   claim: z.string(),
   quote: z.string().nullable(),
   context: z.string().nullable(),
-  source: z.object({ id: SourceId, fileName: z.string(), sha256: Sha256, title: z.string().nullable() }).nullable(),
+  /** `removed`: the source was removed from the library (hidden, still in the record). */
+  source: z.object({ id: SourceId, fileName: z.string(), sha256: Sha256, title: z.string().nullable(), removed: z.boolean().optional() }).nullable(),
   /** The citation's own words for a source no workspace source matched. */
   unknownSource: z.string().nullable(),
   claimedLocator: StoredClaimedLocator,
@@ -173,6 +174,8 @@ export const AnswerData = z.object({
   question: z.string().nullable(),
   answerText: z.string(),
   createdAt: z.string(),
+  /** The name the analyst gave it (issue 12), when renamed. */
+  name: z.string().nullable().optional(),
 });
 
 export const AnswerDetail = z.object({
@@ -191,6 +194,8 @@ export const AnswerSummaryData = z.object({
   origin: z.string(),
   question: z.string().nullable(),
   createdAt: z.string(),
+  /** The name the analyst gave it (issue 12), when renamed. */
+  name: z.string().nullable().optional(),
   citationCount: z.number().int().nonnegative(),
   /** Citations with a decision in force (review progress). */
   reviewedCount: z.number().int().nonnegative(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IngestResult, OcrRerunResult, WorkspaceSettings, PageText, SearchHit, SetRestrictedResult, SourceDetail, SourceId, SourceSummary, WorkspaceInfo } from './schemas.ts';
+import { IngestResult, OcrRerunResult, WorkspaceSettings, PageText, SearchHit, SetRestrictedResult, SourceDetail, SourceId, SourceKind, SourceSummary, WorkspaceInfo } from './schemas.ts';
 import { FolderSearchResult, HealthReport, RelinkManyResult, RelinkResult } from './schemas.ts';
 import { answersContract } from './answer-schemas.ts';
 import { exportContract } from './export-schemas.ts';
@@ -9,6 +9,7 @@ import { citationsContract } from './citation-schemas.ts';
 import { webContract } from './web-schemas.ts';
 import { listContract } from './list-schemas.ts';
 import { readerContract } from './reader-schemas.ts';
+import { libraryContract } from './library-schemas.ts';
 
 /**
  * Every operation the renderer (or any client) can ask of the services: a name, a zod schema for
@@ -81,6 +82,8 @@ export const contract = {
       query: z.string().min(1).max(2000),
       limit: z.number().int().min(1).max(500).default(20),
       sourceIds: z.array(SourceId).optional(),
+      /** Only sources of these kinds (the type filter). */
+      kinds: z.array(SourceKind).optional(),
       snippets: z.boolean().default(true),
     }),
     output: z.object({ hits: z.array(SearchHit) }),
@@ -113,6 +116,8 @@ export const contract = {
   // Lists as pages: filter, sort, keyset cursor (issue 16).
   ...listContract,
   ...readerContract,
+  // Renaming and removing answers and sources (issue 12).
+  ...libraryContract,
 } as const;
 
 export type Contract = typeof contract;

@@ -208,6 +208,10 @@ export const SearchHit = z.object({
   snippet: z.string().nullable(),
   /** [start, end) ranges of matched words inside `snippet`. */
   highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+  /** The source's kind, so a hit opens in the right viewer. */
+  kind: SourceKind.optional(),
+  /** The first matched words (a quoted phrase as a whole) as offsets in the segment's text: what the viewer highlights. */
+  match: z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }).nullable().optional(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 

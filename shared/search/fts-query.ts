@@ -43,3 +43,15 @@ export function parseSnippet(marked: string): { text: string; highlights: [numbe
   }
   return { text, highlights };
 }
+
+/**
+ * The first marked run of a highlighted text, as offsets in the text without markers: what a hit
+ * highlights in the viewer (a quoted phrase is one run). Null when nothing is marked.
+ */
+export function firstMarked(marked: string): { start: number; end: number } | null {
+  const open = marked.indexOf(SNIPPET_OPEN);
+  if (open < 0) return null;
+  const close = marked.indexOf(SNIPPET_CLOSE, open);
+  // Markers hold one UTF-16 unit each and none come before the first: offsets shift by one only.
+  return { start: open, end: (close < 0 ? marked.length : close) - 1 };
+}

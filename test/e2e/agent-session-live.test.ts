@@ -20,7 +20,8 @@ describe('an agent session in the app: citations arrive as cards while the agent
   let agent: McpSession;
 
   const card = (marker: string) => page.getByRole('article', { name: `Citation [${marker}]` });
-  const pill = async (marker: string) => ((await card(marker).locator('[data-role=status]').textContent()) ?? '').replace(/^\S+\s/, '');
+  /** The exact status name a card's status carries (its words are for people; the name is in the tooltip). */
+  const pill = async (marker: string) => (await card(marker).locator('[data-role=status]').getAttribute('data-code')) ?? '';
 
   beforeAll(async () => {
     app = await openAppInChromium();

@@ -33,8 +33,11 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
   let docs: string;
 
   const card = (marker: string) => page.getByRole('article', { name: `Citation [${marker}]` });
-  /** A pill's word without its icon: the exact status, verdict or decision name. */
-  const pill = async (marker: string, role: 'status' | 'verdict' | 'decision') => ((await card(marker).locator(`[data-role=${role}]`).textContent()) ?? '').replace(/^\S+\s/, '');
+  /** A pill's words without its icon (a decision), or the exact status or verdict name it carries for tooltips and exports. */
+  const pill = async (marker: string, role: 'status' | 'verdict' | 'decision') => {
+    const p = card(marker).locator(`[data-role=${role}]`);
+    return role === 'decision' ? ((await p.textContent()) ?? '').replace(/^\S+\s/, '') : ((await p.getAttribute('data-code')) ?? '');
+  };
   const pdfMarks = () => page.getByTestId('text-layer').locator('mark.quote-highlight').allTextContents();
   const shot = async (name: string) => {
     const file = path.join(SCREENSHOTS, name);
@@ -87,10 +90,11 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
     await card('1').waitFor();
     const ledger = page.getByTestId('ledger').first();
     expect(await ledger.textContent()).toContain('Coverage');
-    expect(await page.getByRole('list', { name: 'Risk flags' }).textContent()).toMatch(/missing_evidence.*contradiction/s);
+    expect(await page.getByRole('list', { name: 'Risk flags' }).locator('[data-code]').evaluateAll((flags) => flags.map((f) => f.getAttribute('data-code')))).toEqual(expect.arrayContaining(['missing_evidence', 'contradiction']));
+    expect(await page.getByRole('list', { name: 'Risk flags' }).textContent()).toMatch(/Evidence missing.*Contradicted/s);
   });
 
-  it('shows each citation’s status and verdict by their exact names', async () => {
+  it('shows each citation’s status and verdict in words, their exact names in tooltips', async () => {
     const expected: [string, string, string][] = [
       [CITED.verified.marker, 'verified', 'supported'],
       [CITED.elsewhere.marker, 'verified_elsewhere', 'supported'],
@@ -102,6 +106,11 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
     for (const [marker, status, verdict] of expected) {
       expect([marker, await pill(marker, 'status'), await pill(marker, 'verdict')]).toEqual([marker, status, verdict]);
     }
+    // In words on the card; the code only in the tooltip.
+    const moved = card(CITED.elsewhere.marker).locator('[data-role=status]');
+    expect(await moved.textContent()).toBe('↪ Found on another page');
+    expect(await moved.getAttribute('title')).toMatch(/\(verified_elsewhere\)$/);
+    expect(await card(CITED.notFound.marker).locator('[data-role=status]').textContent()).toBe('✖ Not in the source');
     // Claimed and found places: the moved quote says where it really is.
     const places = await card(CITED.elsewhere.marker).locator('.places').textContent();
     expect(places).toContain(`Claimedp. ${CITED.elsewhere.claimedPage}`);
@@ -119,7 +128,7 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
   });
 
   it('opens a quote that was found elsewhere where it is, and says so', async () => {
-    await page.getByRole('button', { name: `Citation [${CITED.elsewhere.marker}], verified_elsewhere` }).click();
+    await page.getByRole('button', { name: `Citation [${CITED.elsewhere.marker}], Found on another page` }).click();
     await expect.poll(() => page.getByLabel('Page number').inputValue()).toBe(String(CITED.elsewhere.page));
     await expect.poll(async () => (await pdfMarks()).join('')).toBe(CITED.elsewhere.quote);
     expect(await page.getByTestId('citation-message').textContent()).toContain(`not at the claimed p. ${CITED.elsewhere.claimedPage}`);
@@ -204,7 +213,7 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
     expect(await page.getByTestId('answer-text').textContent()).toContain(CITED.verified.quote);
     expect(await pill('1', 'status')).toBe('verified');
     expect(await pill('1', 'verdict')).toBe('supported');
-    await page.getByRole('button', { name: 'Citation [1], verified' }).click();
+    await page.getByRole('button', { name: 'Citation [1], Found where cited' }).click();
     await expect.poll(async () => (await pdfMarks()).join('')).toBe(CITED.verified.quote);
     await shot('answers-ask.png');
   });

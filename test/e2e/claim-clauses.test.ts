@@ -20,7 +20,8 @@ describe('a sentence with two markers in Chromium: each card shows its own claus
   let page: AppInChromium['page'];
   let docs: string;
   const card = (marker: string) => page.getByRole('article', { name: `Citation [${marker}]` });
-  const pill = async (marker: string, role: 'status' | 'verdict') => ((await card(marker).locator(`[data-role=${role}]`).textContent()) ?? '').replace(/^\S+\s/, '');
+  /** The exact status or verdict name a pill carries (its words are for people; the name is in the tooltip). */
+  const pill = async (marker: string, role: 'status' | 'verdict') => (await card(marker).locator(`[data-role=${role}]`).getAttribute('data-code')) ?? '';
 
   beforeAll(async () => {
     app = await openAppInChromium();

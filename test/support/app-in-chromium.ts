@@ -40,3 +40,11 @@ export async function openAppInChromium(options: ServicesOptions = {}): Promise<
     },
   };
 }
+
+/** Saves a screenshot under test-results/e2e (to be looked at) and returns its path; a blank page is too small to pass. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const file = path.join(SCREENSHOTS, name);
+  await page.screenshot({ path: file });
+  if (fs.statSync(file).size <= 10_000) throw new Error(`${name} is nearly empty: the page drew almost nothing.`);
+  return file;
+}

@@ -1,6 +1,6 @@
-import { Locator, type SearchHit } from '../../../shared/contract/schemas.ts';
-import { parseSnippet, toFtsQuery } from '../../../shared/search/fts-query.ts';
-import type { SearchStore } from '../store/search-store.ts';
+import { Locator, SourceKind, type SearchHit } from '../../../shared/contract/schemas.ts';
+import { firstMarked, parseSnippet, toFtsQuery } from '../../../shared/search/fts-query.ts';
+import type { SearchOptions, SearchStore } from '../store/search-store.ts';
 
 export class SearchService {
   private readonly store: SearchStore;
@@ -8,7 +8,7 @@ export class SearchService {
     this.store = store;
   }
 
-  search(query: string, options: { limit: number; sourceIds?: number[]; snippets: boolean }): SearchHit[] {
+  search(query: string, options: SearchOptions): SearchHit[] {
     const match = toFtsQuery(query);
     if (match === null) return [];
     return this.store.search(match, options).map((row) => {
@@ -21,6 +21,8 @@ export class SearchService {
         rank: row.rank,
         snippet: snippet?.text ?? null,
         highlights: snippet?.highlights ?? [],
+        kind: SourceKind.parse(row.kind),
+        match: row.marked === null ? null : firstMarked(row.marked),
       };
     });
   }

@@ -496,9 +496,9 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT id, sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, restricted, added_at FROM sources ORDER BY id;
       DROP TABLE sources;
       ALTER TABLE sources_v13 RENAME TO sources;
-      `,
-    },
-    {
+    `,
+  },
+  {
     version: 14,
     name: 'indexes for the library pages: each sort key with the id as tiebreak',
     // Keyset paging (issue 16) seeks to (key, id) through these, so a page deep in 100,000 sources
@@ -508,6 +508,37 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sources_by_name ON sources(file_name COLLATE NOCASE, id);
       CREATE INDEX sources_by_size ON sources(byte_size, id);
       CREATE INDEX sources_by_kind ON sources(kind, id);
+    `,
+  },
+  {
+    version: 15,
+    name: 'library changes: answers renamed, answers and sources removed from view',
+    // Issue 12 item 4. Removing an answer or a source hides it; nothing is deleted, and the change is
+    // itself an appended row the audit chain covers. The newest 'hide'/'show' row of a subject says
+    // whether it is hidden, the newest 'rename' row its name. The views say it once for every query.
+    sql: `
+      CREATE TABLE library_changes (
+        id INTEGER PRIMARY KEY,
+        subject TEXT NOT NULL CHECK (subject IN ('answer', 'source')),
+        subject_id INTEGER NOT NULL CHECK (subject_id > 0),
+        action TEXT NOT NULL CHECK (action IN ('rename', 'hide', 'show')),
+        value TEXT CHECK ((action = 'rename') = (value IS NOT NULL)),
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX library_changes_subject ON library_changes(subject, subject_id, id);
+      CREATE TRIGGER library_changes_no_update BEFORE UPDATE ON library_changes BEGIN SELECT RAISE(ABORT, 'library_changes is append-only: add a superseding row instead'); END;
+      CREATE TRIGGER library_changes_no_delete BEFORE DELETE ON library_changes BEGIN SELECT RAISE(ABORT, 'library_changes is append-only: add a superseding row instead'); END;
+      CREATE TRIGGER library_changes_no_replace BEFORE INSERT ON library_changes
+        WHEN EXISTS (SELECT 1 FROM library_changes WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'library_changes is append-only: a row with this key exists'); END;
+      CREATE VIEW hidden_subjects AS
+        SELECT c.subject, c.subject_id, c.created_at AS hidden_at FROM library_changes c
+        WHERE c.action = 'hide' AND c.id = (
+          SELECT max(id) FROM library_changes l WHERE l.subject = c.subject AND l.subject_id = c.subject_id AND l.action IN ('hide', 'show'));
+      CREATE VIEW subject_names AS
+        SELECT c.subject, c.subject_id, c.value AS name FROM library_changes c
+        WHERE c.action = 'rename' AND c.id = (
+          SELECT max(id) FROM library_changes l WHERE l.subject = c.subject AND l.subject_id = c.subject_id AND l.action = 'rename');
     `,
   },
 ];

@@ -9,6 +9,16 @@ export interface SearchRow {
   locator: string;
   rank: number;
   snippet: string | null;
+  kind: string;
+  /** The whole segment text with the matched words marked (only when asked for). */
+  marked: string | null;
+}
+
+export interface SearchOptions {
+  limit: number;
+  sourceIds?: number[];
+  kinds?: string[];
+  snippets: boolean;
 }
 
 /** All SQL over the FTS5 index of segments. */
@@ -18,19 +28,27 @@ export class SearchStore {
     this.db = db;
   }
 
-  /** Ranked hits (bm25, best first); snippets only when asked, they cost a re-read of the text. */
-  search(match: string, options: { limit: number; sourceIds?: number[]; snippets: boolean }): SearchRow[] {
-    const filter = options.sourceIds && options.sourceIds.length > 0 ? `AND g.source_id IN (${options.sourceIds.map(() => '?').join(',')})` : '';
+  /**
+   * Ranked hits (bm25, best first) in sources still in the library; snippets and the marked text
+   * (for the match's offsets) only when asked, they cost a re-read of the text.
+   */
+  search(match: string, options: SearchOptions): SearchRow[] {
+    const ids = options.sourceIds ?? [];
+    const kinds = options.kinds ?? [];
+    const bySource = ids.length > 0 ? `AND g.source_id IN (${ids.map(() => '?').join(',')})` : '';
+    const byKind = kinds.length > 0 ? `AND s.kind IN (${kinds.map(() => '?').join(',')})` : '';
     const snippet = options.snippets ? `snippet(segments_fts, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '…', 16)` : 'NULL';
+    const marked = options.snippets ? `highlight(segments_fts, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}')` : 'NULL';
     const sql = `
-      SELECT g.id AS segment_id, g.source_id, s.file_name, g.locator, bm25(segments_fts) AS rank, ${snippet} AS snippet
+      SELECT g.id AS segment_id, g.source_id, s.file_name, s.kind, g.locator, bm25(segments_fts) AS rank, ${snippet} AS snippet, ${marked} AS marked
       FROM segments_fts
       JOIN segments g ON g.id = segments_fts.rowid
       JOIN sources s ON s.id = g.source_id
-      WHERE segments_fts MATCH ? ${filter}
+      WHERE segments_fts MATCH ? ${bySource} ${byKind}
+        AND g.source_id NOT IN (SELECT subject_id FROM hidden_subjects WHERE subject = 'source')
       ORDER BY rank
       LIMIT ?`;
-    return this.db.prepare(sql).all(match, ...(options.sourceIds ?? []), options.limit) as SearchRow[];
+    return this.db.prepare(sql).all(match, ...ids, ...kinds, options.limit) as SearchRow[];
   }
 
   /** Segment ids of one source that match, best first: candidate narrowing for anchoring. */

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../../shared/contract/errors.ts';
 import type { IngestResult } from '../../../shared/contract/schemas.ts';
 import { AppEvent } from '../../../shared/contract/events.ts';
 import type { EvidenceBridge } from './bridge.ts';
+import { HOST_DOWN_TEXT, markHost } from './host-status.ts';
 
 /** A failed call, rebuilt from its envelope: the UI branches on `code`. */
 export class ClientError extends Error {
@@ -62,8 +63,11 @@ async function postToHost<T>(url: string, init: { headers: Record<string, string
   try {
     response = await fetch(url, { method: 'POST', credentials: 'same-origin', ...init });
   } catch (e) {
-    throw new ClientError('INTERNAL', `The Evidence Desk host did not answer (${(e as Error).message}). Is it still running?`);
+    // No answer at all: the host stopped (never a file gone missing). The network's words go in details.
+    markHost(true);
+    throw new ClientError('HOST_NOT_RUNNING', HOST_DOWN_TEXT, { reason: (e as Error).message });
   }
+  markHost(false);
   if (response.status === 403) {
     throw new ClientError('FORBIDDEN', 'The host refused this page: open the URL it printed (with its token) again.');
   }
@@ -81,6 +85,9 @@ function httpClient(): Client {
       listeners.add(listener);
       if (!source) {
         source = new EventSource('/events');
+        // The stream drops when the host stops, and comes back when it does (EventSource retries).
+        source.onerror = () => markHost(true);
+        source.onopen = () => markHost(false);
         source.onmessage = (message: MessageEvent<string>) => {
           const event = parseEvent(JSON.parse(message.data) as unknown);
           if (event) for (const l of listeners) l(event);

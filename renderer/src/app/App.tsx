@@ -12,15 +12,20 @@ import { FindMissingDialog } from '../features/relink/FindMissingDialog.tsx';
 import { RelinkDialog } from '../features/relink/RelinkDialog.tsx';
 import { ExportDialog } from '../features/reports/ExportDialog.tsx';
 import { ViewerPanel } from '../features/viewer/ViewerPanel.tsx';
+import { SearchPanel } from '../features/search/SearchPanel.tsx';
+import { HostDownBanner } from '../features/connection/HostDownBanner.tsx';
 import { LinkNotice } from '../features/links/LinkNotice.tsx';
 import { useLinkRoute } from '../features/links/use-link-route.ts';
 
-type Tab = 'answers' | 'sources';
+type Tab = 'answers' | 'sources' | 'search';
+const TABS: readonly Tab[] = ['answers', 'sources', 'search'];
+const TAB_LABELS: Record<Tab, string> = { answers: 'Answers', sources: 'Sources', search: 'Search' };
 const TAB_KEY = 'evidesk.leftTab';
 
 function savedTab(): Tab {
   try {
-    return localStorage.getItem(TAB_KEY) === 'answers' ? 'answers' : 'sources';
+    const saved = localStorage.getItem(TAB_KEY);
+    return saved === 'answers' || saved === 'search' ? saved : 'sources';
   } catch {
     return 'sources';
   }
@@ -63,6 +68,7 @@ export function App() {
         )}
         {error && <span className="error" role="alert">{error}</span>}
       </header>
+      <HostDownBanner />
       <AuditBanner />
       <main className="panes">
         <div className="side">
@@ -72,14 +78,14 @@ export function App() {
             aria-label="Panels"
             onKeyDown={(e) => {
               if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
-              const next: Tab = tab === 'answers' ? 'sources' : 'answers';
+              const next = TABS[(TABS.indexOf(tab) + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length] ?? 'sources';
               choose(next);
               document.getElementById(`tab-${next}`)?.focus();
             }}
           >
-            {(['answers', 'sources'] as const).map((t) => (
+            {TABS.map((t) => (
               <button key={t} type="button" role="tab" id={`tab-${t}`} aria-controls={`panel-${t}`} aria-selected={tab === t} tabIndex={tab === t ? 0 : -1} onClick={() => choose(t)}>
-                {t === 'answers' ? 'Answers' : 'Sources'} <span className="tab-count">{t === 'answers' ? answerCount : sourceCount}</span>
+                {TAB_LABELS[t]} {t !== 'search' && <span className="tab-count">{t === 'answers' ? answerCount : sourceCount}</span>}
               </button>
             ))}
           </div>
@@ -88,6 +94,9 @@ export function App() {
           </div>
           <div className="side-panel" role="tabpanel" id="panel-sources" aria-labelledby="tab-sources" hidden={tab !== 'sources'}>
             <LibraryPanel />
+          </div>
+          <div className="side-panel" role="tabpanel" id="panel-search" aria-labelledby="tab-search" hidden={tab !== 'search'}>
+            <SearchPanel />
           </div>
         </div>
         <div className="viewer-column">

@@ -76,8 +76,10 @@ describe('a claimed page is read by its printed label, as the verifier reads it'
 });
 
 describe('words of the card', () => {
-  it('names the match method', () => {
-    expect(['exact', 'normalised', 'fuzzy'].map((m) => methodLabel(m as 'exact').text)).toEqual(['exact', 'normalised', 'fuzzy']);
+  it('names the match method in words, its code kept for the tooltip', () => {
+    const labels = ['exact', 'normalised', 'fuzzy'].map((m) => methodLabel(m as 'exact'));
+    expect(labels.map((l) => l.text)).toEqual(['Exact match', 'Same words, other spacing or case', 'A few characters differ']);
+    expect(labels.map((l) => l.code)).toEqual(['exact', 'normalised', 'fuzzy']);
   });
 
   it('gives the judge’s verdict and reason, or why it has none', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CitationDetail, CitationResultData } from '../../../shared/contract/answer-schemas.ts';
-import { answerTextParts, claimedText, foundText, openPlan, stepCitation, verdictCounts } from '../../../renderer/src/features/answers/selectors.ts';
+import { answerTextParts, claimedText, foundText, openPlan, statusLabel, stepCitation, verdictCounts } from '../../../renderer/src/features/answers/selectors.ts';
 
 const SHA = 'a'.repeat(64);
 
@@ -167,6 +167,14 @@ describe('moving between cards and counting verdicts', () => {
       coverage: 0.5,
       unsupportedRate: 0.5,
     };
-    expect(verdictCounts(summary).map((v) => `${v.count} ${v.label.text}`)).toEqual(['2 supported', '1 contradicted', '1 not_found']);
+    expect(verdictCounts(summary).map((v) => `${v.count} ${v.label.code}`)).toEqual(['2 supported', '1 contradicted', '1 not_found']);
+    // In words on the screen.
+    expect(verdictCounts(summary).map((v) => `${v.count} ${v.label.text}`)).toEqual(['2 Backs the claim', '1 Says otherwise', '1 No evidence found']);
+  });
+
+  it('says a quote found elsewhere in the unit of its document', () => {
+    expect(['page', 'block', 'line'].map((u) => statusLabel('verified_elsewhere', u as 'page').text)).toEqual(['Found on another page', 'Found in another paragraph', 'Found on other lines']);
+    expect(statusLabel('verified_elsewhere')).toMatchObject({ text: 'Found on another page', code: 'verified_elsewhere' });
+    expect(statusLabel('not_found', 'page')).toMatchObject({ text: 'Not in the source', code: 'not_found' });
   });
 });

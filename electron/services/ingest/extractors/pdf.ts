@@ -57,7 +57,7 @@ function translateOpenError(e: unknown, fileName: string, gavePassword: boolean)
     if (err.code === 2 || gavePassword) {
       return new AppError('PDF_PASSWORD_INCORRECT', `${fileName}: the password given is not the right one for this encrypted PDF. Check it and ingest the file again.`);
     }
-    return new AppError('PDF_ENCRYPTED', `${fileName} is encrypted and needs a password to open. Give its password (--password on the command line, or the password field when adding files) and ingest it again.`);
+    return new AppError('PDF_ENCRYPTED', `${fileName} is encrypted and needs a password to open. Add it again with its password.`);
   }
   const detail = err.message ? ` (${err.message})` : '';
   if (!PDF_FORMAT_ERRORS.has(err.name ?? '')) {
@@ -292,10 +292,10 @@ function ocrWarnings(parts: PdfPart[], fileName: string, pageCount: number): War
   const empty = scanned.filter((p) => !readSet.has(p));
   if (empty.length > 0) {
     const reasons: string[] = [];
-    if (off) reasons.push('OCR was turned off for this ingestion; run it with evidesk ocr, or ingest again without --no-ocr');
+    if (off) reasons.push('OCR was turned off for this ingestion; read the scanned pages with OCR to index them');
     const unread = empty.filter((p) => !failedSet.has(p));
     if (!off && unread.length > 0) reasons.push(`OCR found no words on ${unread.length === empty.length ? 'them' : `pages ${pageList(unread)}`}`);
-    if (failed.length > 0) reasons.push(`OCR failed on pages ${pageList(failed.map((f) => f.page))} (${failed[0]?.reason ?? ''}); run it again with evidesk ocr`);
+    if (failed.length > 0) reasons.push(`OCR failed on pages ${pageList(failed.map((f) => f.page))} (${failed[0]?.reason ?? ''}); read them with OCR again`);
     warnings.push({
       code: 'PDF_NO_TEXT_LAYER',
       message: `${fileName}: ${empty.length} of ${pageCount} pages have no text layer (scanned images; ${reasons.join('; ')}): ${pageList(empty)}. Quotes on them cannot be verified.`,

@@ -2,6 +2,7 @@ import { LedgerSummary } from './LedgerSummary.tsx';
 import { answerOrigin, answerTitle } from './selectors.ts';
 import { useAnswers } from './answers-store.ts';
 import { progressText } from './review-trail.ts';
+import { AnswerActions } from '../housekeeping/AnswerActions.tsx';
 
 /** Review progress of one answer: a bar and its words ("2 of 9 reviewed"). */
 function ReviewMeter({ reviewed, total }: { reviewed: number; total: number }) {
@@ -40,6 +41,7 @@ export function AnswerList() {
             <ReviewMeter reviewed={a.reviewedCount} total={a.citationCount} />
             {a.latestRun ? <LedgerSummary summary={a.latestRun.summary} riskFlags={a.latestRun.riskFlags} compact /> : <span className="muted">Not verified yet</span>}
           </button>
+          <AnswerActions id={a.id} title={answerTitle(a)} />
         </li>
       ))}
     </ul>

@@ -91,14 +91,14 @@ export function AnswerReview() {
         <button type="button" onClick={() => void verify()} disabled={busy !== null} title="Verify every citation again against the workspace (a new run; earlier runs are kept)">
           {busy === 'verify' ? 'Verifying…' : 'Re-verify'}
         </button>
-        <button type="button" onClick={() => void openExport(answer.id, answerTitle({ question: answer.question, origin: answer.origin }))} disabled={busy !== null} title="Export this answer as a report (HTML, PDF, Markdown, JSON, CSV or a bibliography)">
+        <button type="button" onClick={() => void openExport(answer.id, answerTitle(answer))} disabled={busy !== null} title="Export this answer as a report (HTML, PDF, Markdown, JSON, CSV or a bibliography)">
           Export…
         </button>
       </div>
       {/* Focusable as a whole (not card by card): a click focuses it without scrolling a card away under the pointer. */}
       <div className="review-scroll" ref={scrollRef} tabIndex={0} data-keys role="region" aria-label="Answer review">
         <div className="review-head">
-          <h3 className="review-title">{answerTitle({ question: answer.question, origin: answer.origin })}</h3>
+          <h3 className="review-title">{answerTitle(answer)}</h3>
           <p className="muted answer-origin">{answerOrigin(answer)}</p>
           {answer.format === 'agent-session' && (
             <p className={`live-session${live[answer.id] ? ' on' : ''}`} role="status" aria-live="polite">

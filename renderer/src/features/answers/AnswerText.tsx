@@ -18,7 +18,7 @@ export function AnswerText({ text, citations, currentId, onOpen }: { text: strin
             {part.markers.map(({ label, citationId }, j) => {
               const c = citationId === null ? undefined : byId.get(citationId);
               if (!c) return <span key={j} className="marker-text" title="No citation has this marker">[{label}]</span>;
-              const status = c.result ? statusLabel(c.result.status) : null;
+              const status = c.result ? statusLabel(c.result.status, c.result.place?.unit) : null;
               return (
                 <span key={j} className="marker-slot">
                 <button

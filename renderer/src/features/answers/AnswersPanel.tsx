@@ -7,6 +7,7 @@ import { AnswerReview } from './AnswerReview.tsx';
 import { useAnswers } from './answers-store.ts';
 import './answers.css';
 import { JudgeSwitch } from './JudgeSwitch.tsx';
+import { RemovedNotice, ReimportOffers } from '../housekeeping/HousekeepingNotices.tsx';
 
 /** Answer files the picker offers first; any file can still be chosen, since the format is read from the content. */
 const ANSWER_FILE_TYPES = '.json,.md,.markdown,.txt,application/json,text/markdown,text/plain';
@@ -80,6 +81,8 @@ function AnswersHome() {
   return (
     <div className="answers-home">
       <ImportBar />
+      <ReimportOffers />
+      <RemovedNotice subject="answer" />
       <JudgeSwitch />
       <AskBox disabled={sourceCount === 0} />
       {sourceCount === 0 && <p className="note">Add source documents under Sources first: answers are verified against them.</p>}

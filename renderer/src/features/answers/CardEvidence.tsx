@@ -9,8 +9,8 @@ import { WordDiff } from './WordDiff.tsx';
 export function MethodChip({ method }: { method: 'exact' | 'normalised' | 'fuzzy' }) {
   const l = methodLabel(method);
   return (
-    <span className={`method-chip tone-${l.tone}`} data-testid="match-method" title={l.hint}>
-      <span aria-hidden="true">{l.icon}</span> {l.text} match
+    <span className={`method-chip tone-${l.tone}`} data-testid="match-method" data-code={l.code} title={`${l.hint} (${l.code ?? method})`}>
+      <span aria-hidden="true">{l.icon}</span> {l.text}
     </span>
   );
 }
@@ -24,7 +24,7 @@ export function MatchDiff({ result: r, quote }: { result: CitationResultData; qu
   const differs = wordDiff(quote, r.matchedText).some((p) => p.op !== 'equal');
   return (
     <section className="match-diff" aria-label="Quote against the source">
-      <h4>Quote against the source ({r.method} match)</h4>
+      <h4>Quote against the source ({methodLabel(r.method).text.toLowerCase()})</h4>
       {differs ? <WordDiff quote={quote} found={r.matchedText} /> : <p className="muted diff-legend">Same words: only case, spacing, quotes, dashes or hyphenation differ.</p>}
     </section>
   );

@@ -21,7 +21,7 @@ export function CitationBar() {
   return (
     <div className={`citation-bar ${opened.highlights ? 'placed' : 'unplaced'}`} data-testid="citation-bar">
       <span className="marker">[{c.marker}]</span>
-      {c.result && <Pill label={statusLabel(c.result.status)} role="status" />}
+      {c.result && <Pill label={statusLabel(c.result.status, c.result.place?.unit)} role="status" />}
       {c.result && <Pill label={verdictLabel(c.result.verdict)} role="verdict" />}
       <span className="bar-message" role="status" data-testid="citation-message">
         {!opened.highlights && <span aria-hidden="true">⚠ </span>}

@@ -3,12 +3,13 @@ import type { CitationDetail, ReviewDecision } from '../../../../shared/contract
 import type { Health } from '../../../../shared/contract/schemas.ts';
 import { CopyCitation } from '../links/CopyCitation.tsx';
 import { OCR_NOTE_PREFIX } from '../../../../shared/ocr/ocr-text.ts';
+import { citedSourceName } from '../../../../shared/domain/cited-source.ts';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
 import { useAnswers } from './answers-store.ts';
 import { Pill } from './Pill.tsx';
 import { ReviewHistory } from './ReviewHistory.tsx';
 import { acceptNeedsNote, decisionPill } from './review-trail.ts';
-import { citationTone, claimedText, foundText, percent, statusLabel, verdictLabel } from './selectors.ts';
+import { citationTone, claimedText, foundText, methodLabel, percent, statusLabel, verdictLabel } from './selectors.ts';
 import { ClosestLine, JudgeLine, MatchDiff, MethodChip } from './CardEvidence.tsx';
 
 interface Props {
@@ -33,7 +34,7 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
   const onOcr = r?.notes.some((n) => n.startsWith(OCR_NOTE_PREFIX)) ?? false;
   const found = r?.place ? `${foundText(r.place, r.pageLabel)}${onOcr ? ' · on OCR text' : ''}` : null;
   const drafting = draft?.citationId === c.id ? draft.decision : null;
-  const sourceName = c.source?.fileName ?? c.unknownSource ?? 'no source given';
+  const sourceName = c.source?.fileName ?? (c.unknownSource !== null ? citedSourceName(c.unknownSource) : 'no source given');
 
   const onClick = (e: MouseEvent) => {
     if (!isControl(e.target)) onOpen();
@@ -57,7 +58,7 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
         <span className="marker">[{c.marker}]</span>
         {r ? (
           <>
-            <Pill label={statusLabel(r.status)} role="status" />
+            <Pill label={statusLabel(r.status, r.place?.unit)} role="status" />
             <Pill label={verdictLabel(r.verdict)} role="verdict" />
             <span className="score" title="How closely the found text matches the quote">
               score {percent(r.score)}
@@ -92,10 +93,16 @@ export function CitationCard({ citation: c, health, current, expanded, onOpen, r
         <div>
           <dt>Source</dt>
           <dd>
-            <span className="source-name" title={c.source?.sha256 ? `SHA-256 ${c.source.sha256}` : undefined}>
+            <span className="source-name" title={c.source?.sha256 ? `SHA-256 ${c.source.sha256}` : c.unknownSource !== null ? `Cited as ${c.unknownSource}` : undefined}>
               {sourceName}
             </span>
-            {c.source && health && <HealthBadge health={health} />}
+            {c.source?.removed ? (
+              <span className="source-removed" data-testid="source-removed">
+                removed from the library
+              </span>
+            ) : (
+              c.source && health && <HealthBadge health={health} />
+            )}
           </dd>
         </div>
         <div>
@@ -266,7 +273,7 @@ function Details({ citation: c }: { citation: CitationDetail }) {
     <div className="card-details" ref={box}>
       {r?.matchedText && (
         <section>
-          <h4>In the source{r.method ? ` (${r.method} match)` : ''}</h4>
+          <h4>In the source{r.method ? ` (${methodLabel(r.method).text.toLowerCase()})` : ''}</h4>
           <p className="context" data-testid="context">
             {r.prefix ? `…${r.prefix}` : ''}
             <mark>{r.matchedText}</mark>

@@ -1,6 +1,6 @@
 import type { ClaimVerdict } from '../../../../shared/verification/verdict.ts';
 import type { ResultRiskFlagCode, VerificationRiskFlag, VerificationSummary } from '../../../../shared/verification/result-schema.ts';
-import { markerSample, percent, verdictCounts } from './selectors.ts';
+import { markerSample, percent, riskFlagWords, verdictCounts } from './selectors.ts';
 
 interface Props {
   summary: VerificationSummary;
@@ -41,9 +41,9 @@ export function LedgerSummary({ summary, riskFlags, compact = false, onVerdict, 
         (compact ? (
           <span className="risk-flags">
             {riskFlags.map((f) => (
-              <span key={f.code} className="risk-flag" title={`${f.message} (${markerSample(f.markers)})`}>
+              <span key={f.code} className="risk-flag" data-code={f.code} title={`${f.message} (${markerSample(f.markers)}; ${f.code})`}>
                 ⚑ {f.markers.length > 0 ? `${f.markers.length} ` : ''}
-                {f.code.replace(/_/g, ' ')}
+                {riskFlagWords(f.code)}
               </span>
             ))}
           </span>
@@ -51,8 +51,8 @@ export function LedgerSummary({ summary, riskFlags, compact = false, onVerdict, 
           <ul className="risk-list" aria-label="Risk flags">
             {riskFlags.map((f) => (
               <li key={f.code} data-flag={f.code}>
-                <span className="risk-flag" title={markerSample(f.markers)}>
-                  ⚑ {f.code}
+                <span className="risk-flag" data-code={f.code} title={`${f.code}: ${markerSample(f.markers)}`}>
+                  ⚑ {riskFlagWords(f.code)}
                 </span>{' '}
                 {f.message}
                 {onFlag && f.markers.length > 0 && (

@@ -7,6 +7,7 @@ import { useLibrary } from '../library/library-store.ts';
 import { useViewer } from '../viewer/viewer-store.ts';
 import { closestPlan, openPlan, type OpenPlan } from './selectors.ts';
 import { withTrailRow, type CardFilter } from './review-trail.ts';
+import { useHousekeeping } from '../housekeeping/housekeeping-store.ts';
 
 /** The outcome of an import or a question, shown until the next one. */
 export interface Notice {
@@ -178,6 +179,8 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     for (const file of files) {
       try {
         const content = await readAnswerFile(file);
+        // The same file again: the analyst is offered a re-verification instead of a duplicate.
+        if (await useHousekeeping.getState().offerIfImported(file.name, content)) continue;
         last = await client.call('answers.import', { fileName: file.name, content });
         const s = last.run?.summary;
         notices.push({ tone: 'ok', text: `Imported ${file.name}: ${last.answer.format}, ${citationsText(last.citations.length)}${s ? `, coverage ${Math.round(s.coverage * 100)}%` : ''}.` });

@@ -5,7 +5,7 @@ import type { AnswerSummaryData, CitationDetail, MatchPlace, ReviewDecision, Sto
 import type { SourceKind } from '../../../../shared/contract/schemas.ts';
 import { formatLocator } from '../../../../shared/domain/locator.ts';
 import { findMarkers } from '../../../../shared/imports/sentences.ts';
-import type { VerificationSummary } from '../../../../shared/verification/result-schema.ts';
+import type { ResultRiskFlagCode, VerificationSummary } from '../../../../shared/verification/result-schema.ts';
 import type { CitationStatus } from '../../../../shared/verification/status.ts';
 import type { ClaimVerdict } from '../../../../shared/verification/verdict.ts';
 import { judgeSilence, type JudgeOpinion, type JudgeVerdict } from '../../../../shared/verification/judge.ts';
@@ -17,28 +17,34 @@ export type Tone = 'ok' | 'info' | 'warn' | 'bad' | 'muted';
 
 export interface Label {
   icon: string;
-  /** The name exactly as DESIGN.md §5 spells it: analysts and exports share it. */
+  /** What it says, as a sentence an analyst reads (issue 12): "Found on another page". */
   text: string;
   /** What it means, for a tooltip. */
   hint: string;
   /** For styling only: the icon and text carry the meaning (never colour alone). */
   tone: Tone;
+  /** The name exactly as DESIGN.md §5 spells it (exports, --json): shown in tooltips only. */
+  code?: string;
 }
 
+/** Where a quote found elsewhere is, in the unit of its document. */
+export type PlaceUnit = 'page' | 'block' | 'line';
+const ELSEWHERE: Record<PlaceUnit, string> = { page: 'Found on another page', block: 'Found in another paragraph', line: 'Found on other lines' };
+
 const STATUS: Record<CitationStatus, Label> = {
-  verified: { icon: '✓', text: 'verified', hint: 'The quote is in the source at the claimed location (or none was claimed).', tone: 'ok' },
-  verified_elsewhere: { icon: '↪', text: 'verified_elsewhere', hint: 'The quote is in the source, but not at the claimed location.', tone: 'info' },
-  partial: { icon: '≈', text: 'partial', hint: 'Only a close match was found (score 75–90%): compare the quote with the found text.', tone: 'warn' },
-  not_found: { icon: '✖', text: 'not_found', hint: 'The source is known, but the quote is not in it.', tone: 'bad' },
-  source_unknown: { icon: '?', text: 'source_unknown', hint: 'No document in the workspace matches the cited source.', tone: 'bad' },
-  no_quote: { icon: '∅', text: 'no_quote', hint: 'The citation gives no quote (paraphrase or inference): judge it from the claim.', tone: 'muted' },
+  verified: { icon: '✓', text: 'Found where cited', code: 'verified', hint: 'The quote is in the source at the claimed location (or none was claimed).', tone: 'ok' },
+  verified_elsewhere: { icon: '↪', text: 'Found on another page', code: 'verified_elsewhere', hint: 'The quote is in the source, but not at the claimed location.', tone: 'info' },
+  partial: { icon: '≈', text: 'Only a close match', code: 'partial', hint: 'Only a close match was found (score 75–90%): compare the quote with the found text.', tone: 'warn' },
+  not_found: { icon: '✖', text: 'Not in the source', code: 'not_found', hint: 'The source is known, but the quote is not in it.', tone: 'bad' },
+  source_unknown: { icon: '?', text: 'Source not in the workspace', code: 'source_unknown', hint: 'No document in the workspace matches the cited source.', tone: 'bad' },
+  no_quote: { icon: '∅', text: 'No quote to check', code: 'no_quote', hint: 'The citation gives no quote (paraphrase or inference): judge it from the claim.', tone: 'muted' },
 };
 
 const VERDICT: Record<ClaimVerdict, Label> = {
-  supported: { icon: '✓', text: 'supported', hint: 'The evidence states what the claim says.', tone: 'ok' },
-  weak: { icon: '~', text: 'weak', hint: 'The evidence only partly backs the claim.', tone: 'warn' },
-  contradicted: { icon: '✖', text: 'contradicted', hint: 'The evidence says something else (e.g. another number).', tone: 'bad' },
-  not_found: { icon: '?', text: 'not_found', hint: 'No evidence for the claim was found.', tone: 'bad' },
+  supported: { icon: '✓', text: 'Backs the claim', code: 'supported', hint: 'The evidence states what the claim says.', tone: 'ok' },
+  weak: { icon: '~', text: 'Backs it only in part', code: 'weak', hint: 'The evidence only partly backs the claim.', tone: 'warn' },
+  contradicted: { icon: '✖', text: 'Says otherwise', code: 'contradicted', hint: 'The evidence says something else (e.g. another number).', tone: 'bad' },
+  not_found: { icon: '?', text: 'No evidence found', code: 'not_found', hint: 'No evidence for the claim was found.', tone: 'bad' },
 };
 
 const DECISION: Record<ReviewDecision, Label> = {
@@ -48,9 +54,9 @@ const DECISION: Record<ReviewDecision, Label> = {
 };
 
 const METHOD: Record<MatchMethod, Label> = {
-  exact: { icon: '=', text: 'exact', hint: 'The quote is in the source character for character.', tone: 'ok' },
-  normalised: { icon: '≅', text: 'normalised', hint: 'Found once case, spacing, quotes, dashes or hyphenation are set aside.', tone: 'info' },
-  fuzzy: { icon: '≈', text: 'fuzzy', hint: 'Found with a few characters changed: the word difference shows which.', tone: 'warn' },
+  exact: { icon: '=', text: 'Exact match', code: 'exact', hint: 'The quote is in the source character for character.', tone: 'ok' },
+  normalised: { icon: '≅', text: 'Same words, other spacing or case', code: 'normalised', hint: 'Found once case, spacing, quotes, dashes or hyphenation are set aside.', tone: 'info' },
+  fuzzy: { icon: '≈', text: 'A few characters differ', code: 'fuzzy', hint: 'Found with a few characters changed: the word difference shows which.', tone: 'warn' },
 };
 
 const JUDGE: Record<JudgeVerdict, Label> = {
@@ -59,7 +65,20 @@ const JUDGE: Record<JudgeVerdict, Label> = {
   contradicted: { icon: '✖', text: 'contradicted', hint: 'The model judge reads the evidence as saying the opposite.', tone: 'bad' },
 };
 
-export const statusLabel = (s: CitationStatus): Label => STATUS[s];
+/** A status in words; a quote found elsewhere says where in the document's own unit. */
+const RISK_FLAG_WORDS: Record<ResultRiskFlagCode, string> = {
+  missing_evidence: 'Evidence missing',
+  contradiction: 'Contradicted',
+  low_confidence: 'Low confidence',
+  conflicting_sources: 'Sources disagree',
+  outdated_source: 'Newer source version',
+  uncited_sentence: 'Sentence without a citation',
+};
+
+/** A run's risk flag in a few words (the code goes in the tooltip). */
+export const riskFlagWords = (code: ResultRiskFlagCode): string => RISK_FLAG_WORDS[code];
+
+export const statusLabel = (s: CitationStatus, unit?: PlaceUnit): Label => (s === 'verified_elsewhere' && unit ? { ...STATUS[s], text: ELSEWHERE[unit] } : STATUS[s]);
 export const methodLabel = (m: MatchMethod): Label => METHOD[m];
 
 /** The model judge's opinion in words: its verdict and reason, or why it has none. */
@@ -90,8 +109,9 @@ export function verdictCounts(summary: VerificationSummary): { verdict: ClaimVer
   return VERDICT_ORDER.flatMap((verdict) => (summary.byVerdict[verdict] > 0 ? [{ verdict, count: summary.byVerdict[verdict], label: VERDICT[verdict] }] : []));
 }
 
-/** What an answer is called in the list: its question, else the file it came from. */
-export function answerTitle(a: Pick<AnswerSummaryData, 'question' | 'origin'>): string {
+/** What an answer is called in the list: the name given to it, else its question, else the file it came from. */
+export function answerTitle(a: Pick<AnswerSummaryData, 'question' | 'origin'> & { name?: string | null | undefined }): string {
+  if (a.name?.trim()) return a.name.trim();
   if (a.question?.trim()) return a.question.trim();
   if (a.origin.startsWith('import:')) return a.origin.slice('import:'.length);
   return 'Untitled answer';

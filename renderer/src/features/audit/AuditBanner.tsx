@@ -19,7 +19,7 @@ export function AuditBanner() {
   if (error) {
     return (
       <div className="audit-note" role="status" title={error}>
-        The record's audit chain could not be checked at start. Run <code>evidesk audit verify</code> to check it.
+        The record's audit chain could not be checked at start. Reload the window to check it again.
       </div>
     );
   }
@@ -40,7 +40,7 @@ export function AuditBanner() {
         {banner.headline}
       </strong>
       <span className="audit-banner-detail">
-        {banner.detail} The command <code>evidesk audit verify</code> prints the same check.
+        {banner.detail}
       </span>
     </div>
   );

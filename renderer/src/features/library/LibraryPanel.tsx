@@ -10,6 +10,8 @@ import { LibraryToolbar } from './LibraryToolbar.tsx';
 import { SourceTable } from './SourceTable.tsx';
 import { ingestSummary, progressLine, skippedLines } from './selectors.ts';
 import { SkippedList } from './SkippedList.tsx';
+import { RemoveSource } from '../housekeeping/RemoveSource.tsx';
+import { RemovedNotice } from '../housekeeping/HousekeepingNotices.tsx';
 
 export function LibraryPanel() {
   const { summary, error, ingesting, uploading, progress, walk, skipped, lastIngest, refresh, ingest, setProgress, onWalk, cancel } = useLibrary();
@@ -110,6 +112,7 @@ export function LibraryPanel() {
         )}
         {checkError && <span className="error" role="alert">{checkError}</span>}
       </div>
+      <RemovedNotice subject="source" />
       <LibraryToolbar />
       <SourceTable />
     </section>

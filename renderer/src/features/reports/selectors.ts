@@ -9,7 +9,7 @@ export const FORMAT_CHOICES: readonly { format: ExportFormat; label: string; hin
   { format: 'html', label: 'HTML', hint: 'A self-contained page to read or share; opens in any browser.' },
   { format: 'pdf', label: 'PDF', hint: 'The HTML report printed to PDF.' },
   { format: 'md', label: 'Markdown', hint: 'The answer with footnotes, for documents and wikis.' },
-  { format: 'json', label: 'JSON', hint: 'Everything in the report, machine-readable; evidesk report check verifies it.' },
+  { format: 'json', label: 'JSON', hint: 'Everything in the report, machine-readable; it can be checked against the workspace later.' },
   { format: 'csv', label: 'CSV', hint: 'One row per citation, for spreadsheets.' },
   { format: 'bib', label: 'Bibliography', hint: 'The cited sources, in the style chosen.' },
 ];

@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react';
+import { HOST_DOWN_TEXT, useHostStatus } from '../../api/host-status.ts';
 
 interface Props {
   children: ReactNode;
@@ -26,7 +27,7 @@ export class ViewerErrorBoundary extends Component<Props, State> {
       // pdf.js's own message (URLs, status codes) goes in the tooltip, not in the sentence.
       return (
         <div className="error" role="alert" style={{ padding: 16 }} title={this.state.error.message}>
-          <p>This document could not be opened. If its file moved, relink it, then open it again.</p>
+          <p>{useHostStatus.getState().down ? HOST_DOWN_TEXT : 'This document could not be opened. If its file moved, relink it, then open it again.'}</p>
           <button type="button" onClick={() => this.setState({ error: null })}>
             Open again
           </button>
