@@ -4,6 +4,8 @@ import type { Db } from './database.ts';
 import { decodeCursor, encodeCursor, keysetClause, likePattern, type SortKey } from './keyset.ts';
 import { SOURCE_SELECT, type SourceRow } from './sources-store.ts';
 
+const HIDDEN_SOURCES = "s.id NOT IN (SELECT subject_id FROM hidden_subjects WHERE subject = 'source')";
+
 /** The SQL of each sort: the key (indexed by migration 14) and how a row's key is read back. */
 const SORT_KEYS: Record<SourceSort, { expr: string; column: string }> = {
   added: { expr: 's.added_at', column: 'added_at' },
@@ -28,7 +30,8 @@ export class SourceListStore {
   }
 
   private where(q: SourceListQuery): { sql: string; params: unknown[] } {
-    const parts: string[] = [];
+    // Sources removed from the library (issue 12 item 4) are hidden, never deleted.
+    const parts: string[] = [HIDDEN_SOURCES];
     const params: unknown[] = [];
     // Every word must be in the file name or the title.
     for (const word of (q.filter.text ?? '').split(/\s+/).filter(Boolean)) {
@@ -91,10 +94,10 @@ export class SourceListStore {
   }
 
   kindCounts(): { kind: SourceKind; count: number }[] {
-    return this.db.prepare('SELECT kind, count(*) AS count FROM sources GROUP BY kind ORDER BY kind').all() as { kind: SourceKind; count: number }[];
+    return this.db.prepare(`SELECT kind, count(*) AS count FROM sources s WHERE ${HIDDEN_SOURCES} GROUP BY kind ORDER BY kind`).all() as { kind: SourceKind; count: number }[];
   }
 
   restrictedCount(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM sources WHERE restricted = 1').get() as { n: number }).n;
+    return (this.db.prepare(`SELECT count(*) AS n FROM sources s WHERE restricted = 1 AND ${HIDDEN_SOURCES}`).get() as { n: number }).n;
   }
 }

@@ -10,7 +10,6 @@ import { LibraryToolbar } from './LibraryToolbar.tsx';
 import { SourceTable } from './SourceTable.tsx';
 import { ingestSummary, progressLine, skippedLines } from './selectors.ts';
 import { SkippedList } from './SkippedList.tsx';
-import { RemoveSource } from '../housekeeping/RemoveSource.tsx';
 import { RemovedNotice } from '../housekeeping/HousekeepingNotices.tsx';
 
 export function LibraryPanel() {

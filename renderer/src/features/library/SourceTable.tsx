@@ -10,6 +10,7 @@ import { useViewer } from '../viewer/viewer-store.ts';
 import { useLibrary } from './library-store.ts';
 import { moveIndex } from './list-words.ts';
 import { RestrictedToggle } from './RestrictedToggle.tsx';
+import { RemoveSource } from '../housekeeping/RemoveSource.tsx';
 import { formatBytes, sourceExtent } from './selectors.ts';
 
 const ROW_ESTIMATE = 46;
@@ -158,6 +159,7 @@ function SourceCells({ s, detail, onOpen, onRestrict, onRelink }: { s: SourceSum
           </span>
           {s.uploaded && <span className="muted">Uploaded from the browser: the workspace’s copy is the source of record.</span>}
           <RestrictedToggle fileName={s.fileName} restricted={s.restricted} onToggle={onRestrict} />
+          <RemoveSource id={s.id} fileName={s.fileName} />
         </div>
       </td>
       <td title={extent.title}>{extent.label}</td>

@@ -1,7 +1,7 @@
 import type { SourceSort, SortDirection } from '../../../../shared/contract/list-schemas.ts';
 import type { SourceKind } from '../../../../shared/contract/schemas.ts';
 
-const KIND_NAMES: Record<SourceKind, string> = { pdf: 'PDF', docx: 'Word (DOCX)', text: 'Text', markdown: 'Markdown', html: 'Web page (HTML)' };
+const KIND_NAMES: Record<SourceKind, string> = { pdf: 'PDF', docx: 'Word (DOCX)', text: 'Text', markdown: 'Markdown', html: 'Web page (HTML)', pptx: 'PowerPoint (PPTX)', xlsx: 'Excel (XLSX)' };
 
 export function kindName(kind: SourceKind): string {
   return KIND_NAMES[kind];
