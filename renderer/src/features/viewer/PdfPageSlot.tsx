@@ -49,6 +49,8 @@ export const PdfPageSlot = memo(function PdfPageSlot({ sourceId, pageNumber, sca
     if (pending?.page === pageNumber) setPending(null);
   }, [pageNumber]);
 
+  useEffect(() => () => useReader.getState().pageGone(pageNumber), [pageNumber]);
+
   useEffect(() => {
     let live = true;
     pageText(sourceId, pageNumber)

@@ -48,6 +48,8 @@ interface ReaderState {
   setPending(p: Pending | null): void;
   /** A page's text layer is drawn (or could not be): the wait for it, if any, is over. */
   pageReady(page: number, status: TextStatus): void;
+  /** A page's box left the view (its drawing is gone): its check is forgotten until it is drawn again. */
+  pageGone(page: number): void;
   setSize(page: number, size: Size): void;
   setLabels(labels: (string | null)[]): void;
   runFind(query: string): Promise<void>;
@@ -88,6 +90,13 @@ export const useReader = create<ReaderState>((set, get) => ({
     // A page drawn ends the wait for it; so does one whose text cannot be marked (there is nothing to centre).
     const over = pending?.page === page && (pending.revealAt === undefined || status !== 'ok');
     set({ statuses: statuses[page] === status ? statuses : { ...statuses, [page]: status }, ...(over ? { pending: null } : {}) });
+  },
+  pageGone: (page) => {
+    const { statuses } = get();
+    if (statuses[page] === undefined) return;
+    const rest = { ...statuses };
+    delete rest[page];
+    set({ statuses: rest });
   },
   setSize: (page, size) => {
     const old = get().sizes[page] ?? (page !== 1 ? get().sizes[1] : undefined);
