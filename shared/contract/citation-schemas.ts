@@ -4,7 +4,7 @@
  * as tool arguments. Sizes are capped so that no call can make the services hold megabytes of text.
  */
 import { z } from 'zod';
-import { CITATION_METHODS } from '../imports/model.ts';
+import { CITATION_METHODS, ClaimedLocator } from '../imports/model.ts';
 import { CitationStatusSchema, ClaimVerdictSchema, MatchMethodSchema } from '../verification/result-schema.ts';
 import { Sha256, SourceId } from './schemas.ts';
 
@@ -77,6 +77,10 @@ export const CiteLocator = z
     char_end: z.number().int().nonnegative().optional(),
     table: z.object({ table: z.union([z.number().int().nonnegative(), z.string().max(200)]).optional(), row: z.union([z.number().int().nonnegative(), z.string().max(200)]), col: z.union([z.number().int().nonnegative(), z.string().max(200)]) }).strict().optional(),
     free_form: z.string().min(1).max(1000).optional(),
+    /** PowerPoint: the slide (1-based). Excel: the sheet's name and a cell's A1 address ("B3"). */
+    slide: ClaimedLocator.shape.slide,
+    sheet: ClaimedLocator.shape.sheet,
+    cell: ClaimedLocator.shape.cell,
   })
   .strict();
 export type CiteLocator = z.infer<typeof CiteLocator>;

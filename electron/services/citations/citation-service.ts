@@ -59,6 +59,9 @@ function toClaimedLocator(l: CiteInput['locator']): { claimed: ClaimedLocator; e
   if (section !== undefined) claimed.section = section;
   if (l.char_start !== undefined) claimed.charStart = l.char_start;
   if (l.char_end !== undefined) claimed.charEnd = l.char_end;
+  if (l.slide !== undefined) claimed.slide = l.slide;
+  if (l.sheet !== undefined) claimed.sheet = l.sheet;
+  if (l.cell !== undefined) claimed.cell = l.cell;
   if (l.heading !== undefined) extras.heading = l.heading;
   if (l.table !== undefined) extras.table = l.table;
   if (l.free_form !== undefined) extras.freeForm = l.free_form;
