@@ -1,6 +1,6 @@
 import type { SourceSummary } from '../../../shared/contract/schemas.ts';
 import { SourceKind } from '../../../shared/contract/schemas.ts';
-import { MAX_PAGE_ROWS, SourceSort } from '../../../shared/contract/list-schemas.ts';
+import { MAX_PAGE_ROWS, SourceSort, type SourcePage } from '../../../shared/contract/list-schemas.ts';
 import { call, EXIT, flagString, type Command } from '../command.ts';
 import { table } from '../table.ts';
 import { restrictedLabel } from './restrict.ts';
@@ -52,7 +52,7 @@ export const sourcesCommand: Command = {
     const all: SourceSummary[] = [];
     let next: string | null = null;
     do {
-      const page = await call(services, 'sources.page', { ...query, limit: MAX_PAGE_ROWS, ...(next !== null ? { after: next } : {}) });
+      const page: SourcePage = await call(services, 'sources.page', { ...query, limit: MAX_PAGE_ROWS, ...(next !== null ? { after: next } : {}) });
       all.push(...page.rows.map((r) => r.source));
       next = page.next;
     } while (next !== null);

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { INITIAL_RECT, keepSizeWhileHidden, overscanFor } from '../../app/virtual-lists.ts';
+import { INITIAL_RECT, keepSizeWhileHidden, measureShown, overscanFor } from '../../app/virtual-lists.ts';
 import type { SourceSummary } from '../../../../shared/contract/schemas.ts';
 import { rowAt } from '../../app/page-window.ts';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
@@ -37,6 +37,7 @@ export function SourceTable() {
     overscan: overscanFor(total, 6),
     initialRect: INITIAL_RECT,
     observeElementRect: keepSizeWhileHidden,
+    measureElement: measureShown(ROW_ESTIMATE),
     paddingStart: HEADER,
     scrollPaddingStart: HEADER,
   });
