@@ -87,7 +87,8 @@ export function SourceTable() {
         tabIndex={0}
         aria-label="Sources"
         aria-rowcount={total + 1}
-        aria-activedescendant={total > 0 ? `source-row-${active}` : undefined}
+        // Only a row in the page can be named: scrolled away by the mouse, the active row is not.
+        aria-activedescendant={items.some((i) => i.index === active) ? `source-row-${active}` : undefined}
         onKeyDown={onKeyDown}
         data-testid="source-table"
       >
