@@ -1,4 +1,4 @@
-import { observeElementRect, type Virtualizer } from '@tanstack/react-virtual';
+import { measureElement, observeElementRect, type Virtualizer } from '@tanstack/react-virtual';
 
 /** Lists this short are drawn whole: a screenful of rows costs little, and every row stays findable. */
 export const DRAW_WHOLE_BELOW = 40;
@@ -20,4 +20,17 @@ export function keepSizeWhileHidden<S extends Element, I extends Element>(instan
     if (rect.height > 0) last = rect;
     cb(rect.height > 0 ? rect : last);
   });
+}
+
+/**
+ * Rows measure 0 high while their tab is hidden: they keep their size instead (`fallback` until one
+ * is known), or the list would take every row for visible and draw them all.
+ */
+export function measureShown(fallback: number) {
+  return <S extends Element, I extends Element>(el: I, entry: ResizeObserverEntry | undefined, instance: Virtualizer<S, I>): number => {
+    const size = measureElement(el, entry, instance);
+    if (size > 0) return size;
+    const index = instance.indexFromElement(el);
+    return instance.measurementsCache[index]?.size ?? fallback;
+  };
 }

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import { DRAW_WHOLE_BELOW, INITIAL_RECT, keepSizeWhileHidden } from '../../app/virtual-lists.ts';
+import { DRAW_WHOLE_BELOW, INITIAL_RECT, keepSizeWhileHidden, measureShown } from '../../app/virtual-lists.ts';
 import type { CitationDetail } from '../../../../shared/contract/answer-schemas.ts';
 import type { Health } from '../../../../shared/contract/schemas.ts';
 import { CitationCard } from './CitationCard.tsx';
@@ -75,6 +75,7 @@ function DrawnCards({ shown, scrollElement, currentId, expanded, healthOf, onOpe
     overscan: 4,
     initialRect: INITIAL_RECT,
     observeElementRect: keepSizeWhileHidden,
+    measureElement: measureShown(140),
     scrollMargin: margin,
     getItemKey: (i) => shown[i]?.id ?? i,
   });

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { INITIAL_RECT, keepSizeWhileHidden, overscanFor } from '../../app/virtual-lists.ts';
+import { INITIAL_RECT, keepSizeWhileHidden, measureShown, overscanFor } from '../../app/virtual-lists.ts';
 import type { SourceSummary } from '../../../../shared/contract/schemas.ts';
 import { rowAt } from '../../app/page-window.ts';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
@@ -38,6 +38,7 @@ export function SourceTable() {
     overscan: overscanFor(total, 6),
     initialRect: INITIAL_RECT,
     observeElementRect: keepSizeWhileHidden,
+    measureElement: measureShown(ROW_ESTIMATE),
     paddingStart: HEADER,
     scrollPaddingStart: HEADER,
   });
@@ -87,7 +88,8 @@ export function SourceTable() {
         tabIndex={0}
         aria-label="Sources"
         aria-rowcount={total + 1}
-        aria-activedescendant={total > 0 ? `source-row-${active}` : undefined}
+        // Only a row in the page can be named: scrolled away by the mouse, the active row is not.
+        aria-activedescendant={items.some((i) => i.index === active) ? `source-row-${active}` : undefined}
         onKeyDown={onKeyDown}
         data-testid="source-table"
       >

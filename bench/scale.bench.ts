@@ -1,0 +1,110 @@
+// The desk at case scale (issue 16): a workspace of 100,000 small sources and an answer of 5,000
+// citations, then from real Chromium: time to the first screen, time to open the answer, the page's
+// JavaScript heap and the DOM elements of each list; and the verification's time and peak memory
+// (in a child process, so its peak is its own). Smaller runs while developing:
+// EVIDESK_SCALE_SOURCES=2000 EVIDESK_SCALE_CITATIONS=300 npm run bench -- scale
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startHost } from '../electron/host/server.ts';
+import { createServices } from '../electron/services/create-services.ts';
+import { ensureBuilt, RENDERER_DIR } from '../test/support/build.ts';
+import { launchChromium } from '../test/support/chromium.ts';
+import { addSmallSources, bigAnswer } from '../test/support/scale-workspace.ts';
+import { testPlatform } from '../test/support/workspace.ts';
+import type { Bench, Figure } from './report.ts';
+
+const SOURCES = Number(process.env.EVIDESK_SCALE_SOURCES ?? 100_000);
+const CITATIONS = Number(process.env.EVIDESK_SCALE_CITATIONS ?? 5_000);
+/** The answer's citations quote this many of the notes (a matter's answer cites a few hundred documents). */
+const CITED_SOURCES = Math.min(SOURCES, 1_000);
+
+/** Child: imports (and so verifies) the answer file into the workspace; prints its time and peak RSS. */
+async function verifyChild(workspace: string, answerFile: string): Promise<void> {
+  const services = createServices(testPlatform(), workspace);
+  const t0 = performance.now();
+  const reply = await services.dispatch('answers.import', { content: fs.readFileSync(answerFile, 'utf8'), fileName: path.basename(answerFile) });
+  const ms = performance.now() - t0;
+  services.close();
+  if (!reply.ok) throw new Error(reply.error.message);
+  process.stdout.write(`@@VERIFY@@${JSON.stringify({ ms, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+}
+
+export const bench: Bench = async () => {
+  ensureBuilt();
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-scale-'));
+  const workspace = path.join(root, 'workspace');
+  const t0 = performance.now();
+  {
+    const services = createServices(testPlatform(), workspace);
+    addSmallSources(services.sources, path.join(root, 'notes'), SOURCES);
+    services.close();
+  }
+  const generateS = (performance.now() - t0) / 1000;
+  const answerFile = path.join(root, 'answer.json');
+  fs.writeFileSync(answerFile, bigAnswer(CITATIONS, CITED_SOURCES));
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--verify', workspace, answerFile], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const verify = JSON.parse(out.slice(out.lastIndexOf('@@VERIFY@@') + '@@VERIFY@@'.length)) as { ms: number; maxRssMb: number };
+
+  const services = createServices({ ...testPlatform(), mode: 'browser' }, workspace);
+  const host = await startHost({ services, staticDir: RENDERER_DIR });
+  const browser = await launchChromium();
+  const figures: Figure[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const elements = (selector: string) => page.evaluate((s) => document.querySelectorAll(`${s}, ${s} *`).length, selector);
+    const heapMb = async () => {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('HeapProfiler.collectGarbage');
+      const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+      return usedSize / 2 ** 20;
+    };
+    const t1 = performance.now();
+    await page.goto(host.url);
+    await page.locator('tr[data-source-id]').first().waitFor({ timeout: 120_000 });
+    figures.push({ name: `time to the first screen (${SOURCES.toLocaleString('en-US')} sources listed)`, value: performance.now() - t1, unit: 'ms', goal: { op: '<=', value: 1000, of: 'value' } });
+    figures.push({ name: 'DOM elements in the library list', value: await elements('[data-testid=source-table]'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
+    // The last row, by keyboard: a page fetched by its key, deep in the list.
+    await page.getByRole('grid', { name: 'Sources' }).focus();
+    const t2 = performance.now();
+    await page.keyboard.press('End');
+    await page.locator(`tr[aria-rowindex="${SOURCES + 1}"][data-source-id]`).waitFor({ timeout: 60_000 });
+    figures.push({ name: 'time to the last source by the End key', value: performance.now() - t2, unit: 'ms' });
+    figures.push({ name: 'JavaScript heap with the library open', value: await heapMb(), unit: 'MB', goal: { op: '<=', value: 150, of: 'value' } });
+
+    await page.getByRole('tab', { name: /Answers/ }).click();
+    await page.locator('.answer-list').waitFor();
+    figures.push({ name: 'DOM elements in the answers list', value: await elements('.answer-list'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
+    const t3 = performance.now();
+    await page.locator('[data-answer-id]').first().click();
+    await page.getByRole('article', { name: 'Citation [1]' }).waitFor({ timeout: 120_000 });
+    figures.push({ name: `time to open the answer of ${CITATIONS.toLocaleString('en-US')} citations`, value: performance.now() - t3, unit: 'ms', goal: { op: '<=', value: 300, of: 'value' } });
+    figures.push({ name: 'DOM elements in the citation cards list', value: await elements('.cards'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
+    figures.push({ name: 'DOM elements in the answer text (its markers)', value: await elements('.answer-text'), unit: '' });
+    figures.push({ name: 'DOM elements in the whole page', value: await page.evaluate(() => document.querySelectorAll('*').length), unit: '' });
+    figures.push({ name: 'JavaScript heap with the answer open', value: await heapMb(), unit: 'MB', goal: { op: '<=', value: 150, of: 'value' } });
+  } finally {
+    await browser.close();
+    await host.close();
+    services.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  figures.push({ name: `verify time for ${CITATIONS.toLocaleString('en-US')} citations (import and verification)`, value: verify.ms / 1000, unit: 's', goal: { op: '<=', value: 15, of: 'value' } });
+  figures.push({ name: 'peak memory of the verification process', value: verify.maxRssMb, unit: 'MB', goal: { op: '<=', value: 300, of: 'value' } });
+  return [
+    {
+      title: `Case scale: ${SOURCES.toLocaleString('en-US')} sources, an answer of ${CITATIONS.toLocaleString('en-US')} citations, in Chromium`,
+      figures,
+      notes: [
+        `Workspace generated in ${generateS.toFixed(1)} s (small text notes stored through the sources store, without extraction).`,
+        'Ingest speed beside pdftotext (issue 16 item 5) is not measured here: see the ingest bench.',
+      ],
+    },
+  ];
+};
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === '--verify') {
+  await verifyChild(process.argv[3] ?? '', process.argv[4] ?? '');
+}
