@@ -74,6 +74,8 @@ export class WordNetLexicon implements Lexicon {
       const rank = rankOf.get(pos) ?? 0;
       rankOf.set(pos, rank + 1);
       if (c.has(s)) return true;
+      // What the evidence's verb entails it says too: who "beat" a rival "won".
+      if (s >= 2e8 && s < 3e8 && this.index.entails(s).some((x) => c.has(x))) return true;
       // An adjective's rare sense leads to its head by similarity only loosely ("last" in "the last degree" to "high").
       if (!climb || (s >= 3e8 && rank >= 3)) continue;
       // A verb one step narrower than the evidence's ("bought" for "acquired", "relocated" for "moved"): a paraphrase's usual choice.

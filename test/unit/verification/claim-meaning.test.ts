@@ -191,3 +191,17 @@ describe('negation over a list', () => {
     expect(judge('Tenants must not drill the walls.', 'Tenants must not paint, drill or wallpaper the walls').verdict).toBe('supported');
   });
 });
+
+describe('verbs the quote entails', () => {
+  it('takes what the quote\'s verb entails as said, not the other way round', () => {
+    expect(lexicon.covers('won', 'defeated')).toBe(false);
+    expect(lexicon.covers('won', 'beat')).toBe(true);
+    expect(lexicon.covers('slept', 'snored')).toBe(true);
+    expect(lexicon.covers('snored', 'slept')).toBe(false);
+  });
+  it('supports a claim that the side which beat its rival won, and no claim that the winner beat anyone named', () => {
+    const v = judge('The away side won the cup final 2-0 against Rovers.', 'The away side beat Rovers 2-0 in the cup final');
+    expect(v.verdict).toBe('supported');
+    expect(judge('The away side beat Rovers in the cup final.', 'The away side won the cup final').verdict).not.toBe('supported');
+  });
+});
