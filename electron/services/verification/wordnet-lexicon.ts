@@ -68,6 +68,7 @@ export class WordNetLexicon implements Lexicon {
     if (c.size === 0) return false;
     // A word of many senses ("get", "make", "take") is broader than nearly anything: only its synonyms count.
     const climb = claimSenses.length <= MAX_SENSES_TO_CLIMB;
+    const claimVerb = claimSenses.find((cs) => cs >= 2e8 && cs < 3e8);
     const rankOf = new Map<number, number>();
     for (const s of e) {
       const pos = Math.floor(s / 1e8);
@@ -83,6 +84,8 @@ export class WordNetLexicon implements Lexicon {
       // The claim's sense one step broader than the evidence's; two for nouns ("goal" for "aim").
       for (const up of this.index.broader(s)) {
         if (c.has(up)) return true;
+        // A verb two steps up only from the evidence word's commonest verb sense to the claim word's ("submit" → "refer" → "send").
+        if (s >= 2e8 && rank === 0 && claimVerb !== undefined && this.index.broader(up).includes(claimVerb)) return true;
         if (s >= 2e8) continue;
         for (const up2 of this.index.broader(up)) if (c.has(up2)) return true;
       }
