@@ -174,6 +174,13 @@ export class WordNetFiles {
     return this.synset(id).entails;
   }
 
+  /** The first word of a sense's definition ("join": "become part of; ..." gives "become"), lower-cased. */
+  glossHead(id: number): string {
+    const line = this.readLine(this.data[Math.floor(id / 1e8) - 1] as number, id % 1e8);
+    const gloss = line.slice(line.indexOf(' | ') + 3).replace(/^\(.*?\)\s*/, '').replace(/^to\s+/, '');
+    return (/^[a-z]+/i.exec(gloss)?.[0] ?? '').toLowerCase();
+  }
+
   /** Whether a noun sense names a person or a group (lexicographer files noun.person and noun.group). */
   agent(id: number): boolean {
     return id < 2e8 && [14, 18].includes(this.synset(id).lexFile);

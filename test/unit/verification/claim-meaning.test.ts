@@ -215,3 +215,14 @@ describe('a verb two senses up', () => {
     expect(v.verdict).toBe('supported');
   });
 });
+
+describe('the verb a quote\'s verb is defined by', () => {
+  it('takes the head of the commonest sense\'s definition as said ("join": "become part of")', () => {
+    expect(lexicon.covers('became', 'joined')).toBe(true);
+    expect(lexicon.covers('joined', 'became')).toBe(false);
+  });
+  it('supports a paraphrase by the defining verb and still weakens one by an unrelated verb', () => {
+    expect(judge('Dr Okafor, who founded the clinic, became a member of the hospital board.', 'The clinic\'s founder, Dr Okafor, joined the hospital board as a member').verdict).toBe('supported');
+    expect(judge('Dr Okafor, who founded the clinic, chaired the hospital board.', 'The clinic\'s founder, Dr Okafor, joined the hospital board').verdict).not.toBe('supported');
+  });
+});
