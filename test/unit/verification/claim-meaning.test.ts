@@ -226,3 +226,11 @@ describe('the verb a quote\'s verb is defined by', () => {
     expect(judge('Dr Okafor, who founded the clinic, chaired the hospital board.', 'The clinic\'s founder, Dr Okafor, joined the hospital board').verdict).not.toBe('supported');
   });
 });
+
+describe('-ing forms used as prepositions', () => {
+  it('does not read "including" or "regarding" as an event the quote fails to say', () => {
+    const v = judge('Visitors may not bring food into the gallery, including snacks.', 'Visitors may not bring any food into the gallery, not even snacks');
+    expect(codes(v)).not.toContain('unsaid_verb');
+    expect(codes(judge('Visitors may not bring food into the gallery, photographing snacks.', 'Visitors may not bring any food into the gallery, not even snacks'))).toContain('unsaid_verb');
+  });
+});
