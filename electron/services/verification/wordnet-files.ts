@@ -19,6 +19,8 @@ interface Synset {
   lexFile: number;
   broader: number[];
   opposites: number[];
+  /** Verb senses this one entails ("beat" a rival entails "win", "snore" entails "sleep"). */
+  entails: number[];
 }
 
 function dictFolder(): string {
@@ -145,13 +147,14 @@ export class WordNetFiles {
     let i = 4 + 2 * words;
     const pointers = Number(f[i]);
     i++;
-    const s: Synset = { lexFile: Number(f[1]), broader: [], opposites: [] };
+    const s: Synset = { lexFile: Number(f[1]), broader: [], opposites: [], entails: [] };
     for (let p = 0; p < pointers; p++, i += 4) {
       const symbol = f[i];
       const target = senseId(POS_CODE[f[i + 2] ?? ''] ?? 0, Number(f[i + 1]));
       if (symbol === '@' || symbol === '@i' || symbol === '&') {
         if (!s.broader.includes(target)) s.broader.push(target);
       } else if (symbol === '!' && !s.opposites.includes(target)) s.opposites.push(target);
+      else if (symbol === '*' && !s.entails.includes(target)) s.entails.push(target);
     }
     this.synsets.set(id, s);
     return s;
@@ -164,6 +167,18 @@ export class WordNetFiles {
 
   opposites(id: number): number[] {
     return this.synset(id).opposites;
+  }
+
+  /** What a verb sense entails: the senses that must hold when it does. */
+  entails(id: number): number[] {
+    return this.synset(id).entails;
+  }
+
+  /** The first word of a sense's definition ("join": "become part of; ..." gives "become"), lower-cased. */
+  glossHead(id: number): string {
+    const line = this.readLine(this.data[Math.floor(id / 1e8) - 1] as number, id % 1e8);
+    const gloss = line.slice(line.indexOf(' | ') + 3).replace(/^\(.*?\)\s*/, '').replace(/^to\s+/, '');
+    return (/^[a-z]+/i.exec(gloss)?.[0] ?? '').toLowerCase();
   }
 
   /** Whether a noun sense names a person or a group (lexicographer files noun.person and noun.group). */

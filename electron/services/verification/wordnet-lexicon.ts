@@ -68,12 +68,17 @@ export class WordNetLexicon implements Lexicon {
     if (c.size === 0) return false;
     // A word of many senses ("get", "make", "take") is broader than nearly anything: only its synonyms count.
     const climb = claimSenses.length <= MAX_SENSES_TO_CLIMB;
+    const claimVerb = this.commonestVerb(claimWord);
     const rankOf = new Map<number, number>();
     for (const s of e) {
       const pos = Math.floor(s / 1e8);
       const rank = rankOf.get(pos) ?? 0;
       rankOf.set(pos, rank + 1);
       if (c.has(s)) return true;
+      // What the evidence's verb entails it says too: who "beat" a rival "won".
+      if (s >= 2e8 && s < 3e8 && this.index.entails(s).some((x) => c.has(x))) return true;
+      // The verb the evidence verb's commonest sense is defined by ("join": "become part of") names what it is.
+      if (s >= 2e8 && s < 3e8 && rank === 0 && claimVerb !== undefined && this.commonestVerb(this.index.glossHead(s)) === claimVerb) return true;
       // An adjective's rare sense leads to its head by similarity only loosely ("last" in "the last degree" to "high").
       if (!climb || (s >= 3e8 && rank >= 3)) continue;
       // A verb one step narrower than the evidence's ("bought" for "acquired", "relocated" for "moved"): a paraphrase's usual choice.
@@ -81,11 +86,18 @@ export class WordNetLexicon implements Lexicon {
       // The claim's sense one step broader than the evidence's; two for nouns ("goal" for "aim").
       for (const up of this.index.broader(s)) {
         if (c.has(up)) return true;
+        // A verb two steps up only from the evidence word's commonest verb sense to the claim word's ("submit" → "refer" → "send").
+        if (s >= 2e8 && rank === 0 && claimVerb !== undefined && this.index.broader(up).includes(claimVerb)) return true;
         if (s >= 2e8) continue;
         for (const up2 of this.index.broader(up)) if (c.has(up2)) return true;
       }
     }
     return false;
+  }
+
+  /** A word's commonest verb sense, if it has one. */
+  private commonestVerb(word: string): number | undefined {
+    return word ? this.senses(word).find((s) => s >= 2e8 && s < 3e8) : undefined;
   }
 
   /**

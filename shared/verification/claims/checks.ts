@@ -357,9 +357,12 @@ export function substitutedName(claim: readonly Word[], core: readonly Word[], c
  */
 const SPECIFIC_SENSES = 12;
 
+/** -ing forms that English uses as prepositions ("anyone, including staff"): they name no event. A closed class. */
+const PREPOSITIONAL_ING: ReadonlySet<string> = new Set(['including', 'regarding', 'concerning', 'considering', 'excluding', 'barring', 'pending']);
+
 export function unsaidVerb(matches: readonly TermMatch[], lexicon: Lexicon): Finding | null {
   // Vague verbs ("get", "give", "take", "hold") are how paraphrases say many things: only specific ones count.
-  const verb = matches.find((m) => m.where !== 'core' && !m.word.name && lexicon.verbal(m.word.word) && lexicon.senseCount(m.word.word) <= SPECIFIC_SENSES);
+  const verb = matches.find((m) => m.where !== 'core' && !m.word.name && !PREPOSITIONAL_ING.has(m.word.word) && lexicon.verbal(m.word.word) && lexicon.senseCount(m.word.word) <= SPECIFIC_SENSES);
   if (!verb) return null;
   return { code: 'unsaid_verb', effect: 'weakens', note: `the claim says "${verb.word.word}", which the quote does not say in any form or by a synonym` };
 }

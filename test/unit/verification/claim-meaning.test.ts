@@ -191,3 +191,46 @@ describe('negation over a list', () => {
     expect(judge('Tenants must not drill the walls.', 'Tenants must not paint, drill or wallpaper the walls').verdict).toBe('supported');
   });
 });
+
+describe('verbs the quote entails', () => {
+  it('takes what the quote\'s verb entails as said, not the other way round', () => {
+    expect(lexicon.covers('won', 'beat')).toBe(true);
+    expect(lexicon.covers('slept', 'snored')).toBe(true);
+    expect(lexicon.covers('snored', 'slept')).toBe(false);
+  });
+  it('supports a claim that the side which beat its rival won, but not that a winner beat anyone', () => {
+    const v = judge('The away side won the cup final 2-0 against Rovers.', 'The away side beat Rovers 2-0 in the cup final');
+    expect(v.verdict).toBe('supported');
+    expect(lexicon.covers('beat', 'won')).toBe(false);
+  });
+});
+
+describe('a verb two senses up', () => {
+  it('climbs two steps only between the commonest verb senses', () => {
+    expect(lexicon.covers('sent', 'submitted')).toBe(true);
+    expect(lexicon.covers('submitted', 'sent')).toBe(false);
+  });
+  it('supports a paraphrase with the broader verb', () => {
+    const v = judge('Grant applications must be sent to the research office by the end of March.', 'Applications for grants must be submitted to the research office by the end of March');
+    expect(v.verdict).toBe('supported');
+  });
+});
+
+describe('the verb a quote\'s verb is defined by', () => {
+  it('takes the head of the commonest sense\'s definition as said ("join": "become part of")', () => {
+    expect(lexicon.covers('became', 'joined')).toBe(true);
+    expect(lexicon.covers('joined', 'became')).toBe(false);
+  });
+  it('supports a paraphrase by the defining verb and still weakens one by an unrelated verb', () => {
+    expect(judge('Dr Okafor, who founded the clinic, became a member of the hospital board.', 'The clinic\'s founder, Dr Okafor, joined the hospital board as a member').verdict).toBe('supported');
+    expect(judge('Dr Okafor, who founded the clinic, chaired the hospital board.', 'The clinic\'s founder, Dr Okafor, joined the hospital board').verdict).not.toBe('supported');
+  });
+});
+
+describe('-ing forms used as prepositions', () => {
+  it('does not read "including" or "regarding" as an event the quote fails to say', () => {
+    const v = judge('Visitors may not bring food into the gallery, including snacks.', 'Visitors may not bring any food into the gallery, not even snacks');
+    expect(codes(v)).not.toContain('unsaid_verb');
+    expect(codes(judge('Visitors may not bring food into the gallery, photographing snacks.', 'Visitors may not bring any food into the gallery, not even snacks'))).toContain('unsaid_verb');
+  });
+});
