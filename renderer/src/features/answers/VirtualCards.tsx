@@ -17,6 +17,11 @@ interface Props {
   scrollTarget: { id: number; tick: number } | null;
 }
 
+/** What a card is told, in either drawing. */
+function cardProps(c: CitationDetail, p: Pick<Props, 'currentId' | 'expanded' | 'healthOf' | 'onOpen'>) {
+  return { citation: c, health: c.source ? p.healthOf(c.source.id) : null, current: c.id === p.currentId, expanded: p.expanded[c.id] === true, onOpen: () => p.onOpen(c.id) };
+}
+
 /** Space between cards: the rows are placed absolutely, so the list's gap is each row's padding. */
 const GAP = 8;
 
@@ -44,11 +49,7 @@ function WholeCards({ shown, currentId, expanded, healthOf, onOpen, scrollTarget
               if (el) cards.current.set(c.id, el);
               else cards.current.delete(c.id);
             }}
-            citation={c}
-            health={c.source ? healthOf(c.source.id) : null}
-            current={c.id === currentId}
-            expanded={expanded[c.id] === true}
-            onOpen={() => onOpen(c.id)}
+            {...cardProps(c, { currentId, expanded, healthOf, onOpen })}
           />
         </div>
       ))}
@@ -103,13 +104,7 @@ function DrawnCards({ shown, scrollElement, currentId, expanded, healthOf, onOpe
             aria-posinset={item.index + 1}
             style={{ position: 'absolute', top: 0, left: 0, width: '100%', paddingBottom: GAP, transform: `translateY(${item.start - margin}px)` }}
           >
-            <CitationCard
-              citation={c}
-              health={c.source ? healthOf(c.source.id) : null}
-              current={c.id === currentId}
-              expanded={expanded[c.id] === true}
-              onOpen={() => onOpen(c.id)}
-            />
+            <CitationCard {...cardProps(c, { currentId, expanded, healthOf, onOpen })} />
           </div>
         );
       })}

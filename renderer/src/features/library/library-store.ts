@@ -4,7 +4,7 @@ import type { IngestProgress, IngestWalk } from '../../../../shared/contract/eve
 import type { Health } from '../../../../shared/contract/schemas.ts';
 import type { SourceFilter, SourceListSummary, SourceSort, SortDirection } from '../../../../shared/contract/list-schemas.ts';
 import { client, ClientError } from '../../api/client.ts';
-import { emptyWindow, heldRows, holdPage, type PageWindow } from '../../app/page-window.ts';
+import { emptyWindow, heldRows, holdPage, pagesCovering, type PageWindow } from '../../app/page-window.ts';
 
 /** Rows per page, and how many pages the renderer holds at most (issue 16: never the whole library). */
 export const LIBRARY_PAGE = 100;
@@ -86,8 +86,7 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     const { summary, query } = get();
     if (!summary) return;
     const gen = generation;
-    const needed: number[] = [];
-    for (let k = Math.floor(Math.max(0, first) / summary.pageSize); k <= Math.floor(last / summary.pageSize) && k < summary.pageStarts.length; k++) needed.push(k);
+    const needed = pagesCovering(summary.pageSize, Math.max(0, first), last).filter((k) => k < summary.pageStarts.length);
     await Promise.all(
       needed
         .filter((k) => !get().window.pages.has(k) && !inFlight.has(`${gen}:${k}`))
