@@ -1,18 +1,42 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { SearchHit, SourceKind } from '../../../../shared/contract/schemas.ts';
+import { MAX_PAGE_ROWS } from '../../../../shared/contract/list-schemas.ts';
+import { client } from '../../api/client.ts';
+import { kindName } from '../library/list-words.ts';
 import { formatLocator } from '../../../../shared/domain/locator.ts';
 import { useLibrary } from '../library/library-store.ts';
 import { HIT_LIMIT, useSearch } from './search-store.ts';
 import './search.css';
 
-const KIND_LABELS: [SourceKind, string][] = [
-  ['pdf', 'PDF'],
-  ['docx', 'Word'],
-  ['html', 'Web page'],
-  ['text', 'Text'],
-  ['markdown', 'Markdown'],
-];
+const KINDS: SourceKind[] = ['pdf', 'docx', 'pptx', 'xlsx', 'html', 'text', 'markdown'];
+
+interface SourceChoice {
+  id: number;
+  fileName: string;
+}
+
+/**
+ * The Source filter's choices: the library's first page by name, fetched for this menu (the library
+ * list holds only the rows on its screen). `more` says the library has names beyond that page.
+ */
+function useSourceChoices(): { choices: SourceChoice[]; more: boolean } {
+  const count = useLibrary((s) => s.count);
+  const [state, setState] = useState<{ choices: SourceChoice[]; more: boolean }>({ choices: [], more: false });
+  useEffect(() => {
+    let current = true;
+    void client
+      .call('sources.page', { sort: 'name', dir: 'asc', filter: {}, limit: MAX_PAGE_ROWS })
+      .then((page) => {
+        if (current) setState({ choices: page.rows.map((r) => ({ id: r.source.id, fileName: r.source.fileName })), more: page.next !== null });
+      })
+      .catch(() => undefined); // the menu keeps its last choices; the search itself still works
+    return () => {
+      current = false;
+    };
+  }, [count]);
+  return state;
+}
 
 /** How long typing pauses before a search runs (Enter runs it at once). */
 const TYPING_PAUSE_MS = 200;
@@ -39,7 +63,7 @@ function resultLine(count: number, searched: string): string {
 
 export function SearchPanel() {
   const { query, filters, hits, searched, busy, error, openedSegment, setQuery, setFilters, run, open } = useSearch();
-  const sources = useLibrary((s) => s.sources);
+  const { choices: sources, more: moreSources } = useSourceChoices();
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: hits.length, getScrollElement: () => scrollRef.current, estimateSize: () => 72, overscan: 8 });
 
@@ -69,13 +93,18 @@ export function SearchPanel() {
                   {s.fileName}
                 </option>
               ))}
+              {moreSources && (
+                <option value="" disabled>
+                  (the first {MAX_PAGE_ROWS.toLocaleString('en')} by name)
+                </option>
+              )}
           </select>
           <label htmlFor="search-kind">Type</label>
           <select id="search-kind" value={filters.kind ?? ''} onChange={(e) => setFilters({ kind: e.target.value === '' ? null : (e.target.value as SourceKind) })}>
               <option value="">every type</option>
-              {KIND_LABELS.map(([kind, label]) => (
+              {KINDS.map((kind) => (
                 <option key={kind} value={kind}>
-                  {label}
+                  {kindName(kind)}
                 </option>
               ))}
           </select>
