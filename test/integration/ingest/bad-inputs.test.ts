@@ -71,12 +71,16 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
   it('a file over the size limit gets FILE_TOO_LARGE; an unsupported type gets UNSUPPORTED_TYPE', async () => {
     const { services: s, docs, before } = await withGoodSource({ ingest: { maxFileBytes: 1000 } });
     const big = writeFile(docs, 'big.txt', 'x'.repeat(5000));
-    const odd = writeFile(docs, 'sheet.xlsx', 'not really a spreadsheet');
-    const files = (await s.ingest.ingest({ paths: [big, odd] })).files;
+    // Excel 97–2003 workbooks are not read (issue 14 reads .xlsx); an .xlsx that is not one says so.
+    const odd = writeFile(docs, 'sheet.xls', 'not really a spreadsheet');
+    const fake = writeFile(docs, 'sheet.xlsx', 'not really a spreadsheet');
+    const files = (await s.ingest.ingest({ paths: [big, odd, fake] })).files;
     expect(failureOf(files[0]).code).toBe('FILE_TOO_LARGE');
     expect(failureOf(files[0]).message).toMatch(/big\.txt.*limit/);
     expect(failureOf(files[1]).code).toBe('UNSUPPORTED_TYPE');
-    expect(failureOf(files[1]).message).toContain('sheet.xlsx');
+    expect(failureOf(files[1]).message).toContain('sheet.xls');
+    expect(failureOf(files[2]).code).toBe('OFFICE_INVALID');
+    expect(failureOf(files[2]).message).toMatch(/"sheet\.xlsx" is not a valid Excel workbook \(\.xlsx\) \(not a ZIP archive\)\. It looks like plain text/);
     expect(workspaceSnapshot(s)).toBe(before);
   });
 

@@ -51,7 +51,7 @@ export async function dropFiles(files: File[], droppedOn: Panel, followSymlinks 
     notes.push(`${list(documents.map((f) => f.name))} ${documents.length === 1 ? 'is a document' : 'are documents'}: added to Sources.`);
   }
   if (refused.length > 0) {
-    notes.push(`${list(refused)} ${refused.length === 1 ? 'is' : 'are'} neither a document Evidence Desk reads (PDF, Word, HTML, Markdown, text) nor an answer file, so ${refused.length === 1 ? 'it was' : 'they were'} left out.`);
+    notes.push(`${list(refused)} ${refused.length === 1 ? 'is' : 'are'} neither a document Evidence Desk reads (PDF, Word, PowerPoint, Excel, HTML, Markdown, text) nor an answer file, so ${refused.length === 1 ? 'it was' : 'they were'} left out.`);
   }
   const library = useLibrary.getState();
   const documentPaths = documents.map((f) => client.pathForFile(f));
