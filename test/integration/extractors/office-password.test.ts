@@ -117,6 +117,10 @@ describe('ingesting protected Office files', () => {
         ['1', 'verified'],
         ['2', 'verified'],
       ]);
+
+      // The viewer cannot open it again (the password is not kept), and says so rather than asking for it.
+      const view = await services.dispatch('sources.content', { id: stored?.id ?? 0 });
+      expect(view).toMatchObject({ ok: false, error: { code: 'OFFICE_ENCRYPTED', message: expect.stringMatching(/does not keep: its text was read when it was added/) } });
     } finally {
       services.close();
     }
