@@ -43,6 +43,8 @@ export const ERROR_CODES = [
   'OFFICE_INVALID',
   'OFFICE_ZIP_BOMB',
   'OFFICE_ENCRYPTED',
+  /** A protected Office file given the wrong password (the right one decrypts it, as for PDFs). */
+  'OFFICE_PASSWORD_INCORRECT',
   /** A warning: one sheet of a workbook (or slide of a deck) could not be read; the others were. */
   'OFFICE_PART_UNREADABLE',
   'TEXT_ENCODING_UNKNOWN',

@@ -6,6 +6,7 @@ import type { SourceKind } from '../../../shared/contract/schemas.ts';
 import type { SheetGrid, SlideOutline, ViewBlock } from '../../../shared/contract/content-schemas.ts';
 import { docxView } from './extractors/docx.ts';
 import { htmlDocumentBlocks } from './extractors/html.ts';
+import { isEncryptedOfficeFile } from './extractors/ooxml-zip.ts';
 import { pptxView } from './extractors/pptx.ts';
 import { decodeLines } from './extractors/text.ts';
 import { xlsxView } from './extractors/xlsx.ts';
@@ -18,6 +19,14 @@ export type ViewPayload =
   | { view: 'grid'; sheets: SheetGrid[] };
 
 export async function viewableContent(kind: SourceKind, bytes: Uint8Array, fileName: string, reader = false): Promise<ViewPayload> {
+  // The password a protected Office file was read with is not kept, so the file cannot be shown again.
+  if ((kind === 'docx' || kind === 'pptx' || kind === 'xlsx') && isEncryptedOfficeFile(bytes)) {
+    throw new AppError(
+      'OFFICE_ENCRYPTED',
+      `"${fileName}" is protected by a password, which Evidence Desk does not keep: its text was read when it was added and can be cited and checked, but the file itself cannot be shown here.`,
+      { fileName, stage: 'view' },
+    );
+  }
   switch (kind) {
     case 'docx':
       return { view: 'docx', ...(await docxView(bytes, fileName)) };

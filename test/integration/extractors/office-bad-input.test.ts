@@ -23,7 +23,7 @@ describe('refused Office files', () => {
     const e = await failure(extractXlsx(encryptedOfficeFile(), { fileName: 'salaries.xlsx' }));
     expect(e.code).toBe('OFFICE_ENCRYPTED');
     expect(e.message).toMatch(/"salaries\.xlsx" is protected by a password.*Excel.*remove the password/);
-    expect((await failure(extractPptx(encryptedOfficeFile(), { fileName: 'board.pptx' }))).message).toMatch(/Open it in PowerPoint/);
+    expect((await failure(extractPptx(encryptedOfficeFile(), { fileName: 'board.pptx' }))).message).toMatch(/open it in PowerPoint/);
   });
 
   it('a legacy binary, a PDF under the wrong name and an empty file say what they are', async () => {

@@ -21,6 +21,7 @@ import {
   type ZipEntry,
   type ZipLimits,
 } from './ooxml-zip.ts';
+import { decryptedPackage } from './ooxml-decrypt.ts';
 
 export type { ZipEntry } from './ooxml-zip.ts';
 export type DocxLimits = ZipLimits;
@@ -235,8 +236,10 @@ function throwIfAborted(ctx: ExtractContext): void {
 
 /** An extractor with other limits (tests use small ones; the defaults suit real documents). */
 export function createDocxExtractor(limits: DocxLimits = DEFAULT_DOCX_LIMITS): Extractor {
-  return async (bytes, ctx) => {
+  return async (stored, ctx) => {
     throwIfAborted(ctx);
+    // A protected file is read through its decrypted package (with the ingest's password).
+    const bytes = await decryptedPackage(stored, ctx.fileName, DOCX, ctx.password);
     const { html, messages, entries } = await convert(bytes, { fileName: ctx.fileName, images: 'omit', limits });
     throwIfAborted(ctx);
     const split = splitHtmlBlocks(html, DOCX_BLOCK_RULE);

@@ -89,6 +89,15 @@ export function isEncryptedOfficeFile(bytes: Uint8Array): boolean {
 
 const OLE_SIGNATURE = 0xe011cfd0;
 
+/** The refusal for a protected file read without its password (ooxml-decrypt.ts decrypts it with one). */
+export function encryptedOfficeError(fileName: string, kind: PackageKind): AppError {
+  return new AppError(
+    'OFFICE_ENCRYPTED',
+    `"${fileName}" is protected by a password. Add it again with its password to read it, or open it in ${kind.app}, remove the password (File › Info › Protect), save a copy, and ingest that copy.`,
+    { fileName, stage: 'signature' },
+  );
+}
+
 /**
  * Reads the central directory (declared names and sizes) without inflating anything, and refuses
  * archives that are not ZIPs, are damaged, encrypted, use unknown compression, or declare more data
@@ -102,13 +111,7 @@ export function scanPackage(bytes: Uint8Array, fileName: string, kind: PackageKi
   const u32 = (at: number): number => view.getUint32(at, true);
   const u64 = (at: number): number => Number(view.getBigUint64(at, true));
 
-  if (isEncryptedOfficeFile(bytes)) {
-    throw new AppError(
-      'OFFICE_ENCRYPTED',
-      `"${fileName}" is protected by a password, and Evidence Desk cannot open password-protected Office files yet. Open it in ${kind.app}, remove the password (File › Info › Protect), save a copy, and ingest that copy.`,
-      { fileName, stage: 'signature' },
-    );
-  }
+  if (isEncryptedOfficeFile(bytes)) throw encryptedOfficeError(fileName, kind);
   if (len >= 4 && u32(0) === OLE_SIGNATURE) {
     throw invalid(`it is an OLE file: ${kind.legacy}`, { stage: 'signature' });
   }

@@ -11,6 +11,7 @@ import { OoxmlPackage, refusesFile, relId, throwIfAborted, walkXml } from './oox
 import type { PackageKind, ZipLimits } from './ooxml-zip.ts';
 import { statedNumber } from '../../../../shared/domain/sheet-cells.ts';
 import { TableTracker, type CellPlace } from './table-cells.ts';
+import { decryptedPackage } from './ooxml-decrypt.ts';
 
 export const PPTX: PackageKind = {
   label: 'PowerPoint file (.pptx)',
@@ -323,8 +324,10 @@ export function pptxView(bytes: Uint8Array, fileName: string): SlideOutline[] {
 }
 
 export function createPptxExtractor(limits?: ZipLimits): Extractor {
-  return async (bytes, ctx) => {
+  return async (stored, ctx) => {
     throwIfAborted(ctx.signal, ctx.fileName);
+    // A protected file is read through its decrypted package (with the ingest's password).
+    const bytes = await decryptedPackage(stored, ctx.fileName, PPTX, ctx.password);
     const pkg = new OoxmlPackage(bytes, ctx.fileName, PPTX, limits);
     const deck = readDeck(pkg, ctx.signal);
     const segments = deckSegments(deck);

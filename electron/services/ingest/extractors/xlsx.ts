@@ -11,6 +11,7 @@ import { hasProperties } from '../../../../shared/domain/document-properties.ts'
 import type { ExtractedSegment, Extractor } from '../extracted.ts';
 import { OoxmlPackage, refusesFile, relId, throwIfAborted, walkXml } from './ooxml-package.ts';
 import type { PackageKind, ZipLimits } from './ooxml-zip.ts';
+import { decryptedPackage } from './ooxml-decrypt.ts';
 
 export const XLSX: PackageKind = {
   label: 'Excel workbook (.xlsx)',
@@ -363,8 +364,10 @@ export function xlsxView(bytes: Uint8Array, fileName: string): SheetGrid[] {
 }
 
 export function createXlsxExtractor(limits?: ZipLimits): Extractor {
-  return async (bytes, ctx) => {
+  return async (stored, ctx) => {
     throwIfAborted(ctx.signal, ctx.fileName);
+    // A protected file is read through its decrypted package (with the ingest's password).
+    const bytes = await decryptedPackage(stored, ctx.fileName, XLSX, ctx.password);
     const pkg = new OoxmlPackage(bytes, ctx.fileName, XLSX, limits);
     const book = readWorkbook(pkg, ctx.signal);
     const segments = workbookSegments(book);

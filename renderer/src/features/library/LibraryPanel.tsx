@@ -53,7 +53,7 @@ export function LibraryPanel() {
       <form className="add-form" onSubmit={submit}>
         <label htmlFor="add-paths">Add files or folders by path (one per line)</label>
         <textarea id="add-paths" rows={2} value={pathText} onChange={(e) => setPathText(e.target.value)} placeholder="/home/me/Documents/policy.pdf" />
-        <label htmlFor="add-password">PDF password (only for encrypted files)</label>
+        <label htmlFor="add-password">Password (only for password-protected PDF, Word, PowerPoint or Excel files)</label>
         <input id="add-password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" />
         <label className="follow-links">
           <input type="checkbox" checked={followLinks} onChange={(e) => setFollowLinks(e.target.checked)} />
