@@ -63,8 +63,8 @@ describe('hover and focus preview on citation markers, and Copy citation (issue 
     expect(marked).not.toContain('should');
     expect(await p.getByTestId('preview-quote').locator('.unmatched').allTextContents()).toEqual(['should', 'your']);
     const text = (await p.textContent()) ?? '';
-    expect(text).toContain('partial: Only a close match was found');
-    expect(text).toContain('weak: The evidence only partly backs the claim.');
+    expect(text).toContain('Only a close match: Only a close match was found');
+    expect(text).toContain('Backs it only in part: The evidence only partly backs the claim.');
     expect(text).toContain('p. 2');
     const previewBox = (await p.boundingBox())!;
     const current = page.locator('article[aria-current="true"]');
