@@ -90,7 +90,7 @@ export class AnswersService {
     if (!on) return null;
     const settings = resolveModelSettings(this.options.model, this.options.env ?? process.env);
     if (!settings) {
-      if (wanted) throw new AppError('MODEL_NOT_CONFIGURED', 'The model judge needs a model endpoint. Set EVIDESK_MODEL_BASE_URL (e.g. http://127.0.0.1:8080/v1) and EVIDESK_MODEL, or verify without --judge.');
+      if (wanted) throw new AppError('MODEL_NOT_CONFIGURED', 'The model judge needs a model endpoint. Set EVIDESK_MODEL_BASE_URL (e.g. http://127.0.0.1:8080/v1) and EVIDESK_MODEL, or verify without the model judge.');
       return null;
     }
     return new ModelJudge(settings);

@@ -88,7 +88,7 @@ describe('OCR of pages without a text layer', () => {
     expect((await callHandler<PageText>(s, 'sources.pageText', { id: result.sourceId, page: 1 })).text).toBe('');
 
     const missing = await s.dispatch('sources.ocr', { id: result.sourceId, languages: ['spa'] });
-    expect(missing.ok ? null : missing.error).toMatchObject({ code: 'OCR_LANGUAGE_MISSING', message: expect.stringContaining('npm install @tesseract.js-data/<code>') });
+    expect(missing.ok ? null : missing.error).toMatchObject({ code: 'OCR_LANGUAGE_MISSING', message: expect.stringContaining('@tesseract.js-data/<code>') });
 
     const rerun = await callHandler<OcrRerunResult>(s, 'sources.ocr', { id: result.sourceId });
     expect(rerun).toMatchObject({ sourceId: result.sourceId, scannedPages: [1], recognisedPages: [1] });

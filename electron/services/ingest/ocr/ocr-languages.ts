@@ -49,7 +49,7 @@ export function requireLanguages(codes: readonly string[]): string[] {
   if (missing.length > 0) {
     throw new AppError(
       'OCR_LANGUAGE_MISSING',
-      `OCR has no model for ${missing.map((c) => `"${c}"`).join(', ')}. Installed: ${installedLanguages().join(', ')}. To add a language, install its model package beside the app (npm install @tesseract.js-data/<code>, e.g. @tesseract.js-data/spa for Spanish) and try again.`,
+      `OCR has no model for ${missing.map((c) => `"${c}"`).join(', ')}. Installed: ${installedLanguages().join(', ')}. A language is added by installing its model package (@tesseract.js-data/<code>, e.g. @tesseract.js-data/spa for Spanish) beside the app; whoever installs Evidence Desk can add it, then try again.`,
       { missing, installed: installedLanguages() },
     );
   }
