@@ -7,6 +7,9 @@ import type { Db } from './database.ts';
 export type Subject = 'answer' | 'source';
 export type ChangeAction = 'rename' | 'hide' | 'show';
 
+/** The ids of the sources removed from the library: every list and search leaves them out. */
+export const REMOVED_SOURCE_IDS = "SELECT subject_id FROM hidden_subjects WHERE subject = 'source'";
+
 export class LibraryChangesStore {
   readonly db: Db;
   private readonly chain: ChainStore;

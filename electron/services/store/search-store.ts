@@ -1,5 +1,6 @@
 import { SNIPPET_CLOSE, SNIPPET_OPEN } from '../../../shared/search/fts-query.ts';
 import type { Db } from './database.ts';
+import { REMOVED_SOURCE_IDS } from './library-changes-store.ts';
 import type { SegmentRow } from './sources-store.ts';
 
 export interface SearchRow {
@@ -45,7 +46,7 @@ export class SearchStore {
       JOIN segments g ON g.id = segments_fts.rowid
       JOIN sources s ON s.id = g.source_id
       WHERE segments_fts MATCH ? ${bySource} ${byKind}
-        AND g.source_id NOT IN (SELECT subject_id FROM hidden_subjects WHERE subject = 'source')
+        AND g.source_id NOT IN (${REMOVED_SOURCE_IDS})
       ORDER BY rank
       LIMIT ?`;
     return this.db.prepare(sql).all(match, ...ids, ...kinds, options.limit) as SearchRow[];

@@ -1,10 +1,11 @@
 import type { SourceFilter, SourceSort, SortDirection } from '../../../shared/contract/list-schemas.ts';
 import type { SourceKind } from '../../../shared/contract/schemas.ts';
 import type { Db } from './database.ts';
+import { REMOVED_SOURCE_IDS } from './library-changes-store.ts';
 import { decodeCursor, encodeCursor, keysetClause, likePattern, type SortKey } from './keyset.ts';
 import { SOURCE_SELECT, type SourceRow } from './sources-store.ts';
 
-const HIDDEN_SOURCES = "s.id NOT IN (SELECT subject_id FROM hidden_subjects WHERE subject = 'source')";
+const HIDDEN_SOURCES = `s.id NOT IN (${REMOVED_SOURCE_IDS})`;
 
 /** The SQL of each sort: the key (indexed by migration 14) and how a row's key is read back. */
 const SORT_KEYS: Record<SourceSort, { expr: string; column: string }> = {
