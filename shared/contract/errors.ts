@@ -104,6 +104,13 @@ export const ERROR_CODES = [
   'SOURCE_RESTRICTED',
   /** register_source with a URL where web sources are not available in this build. */
   'WEB_SOURCES_UNAVAILABLE',
+  // shared workspace on PostgreSQL (issue 13)
+  /** PostgreSQL refused a write or read to the member's access level (its role); details name the role. */
+  'DATABASE_ROLE_REFUSED',
+  /** The shared database cannot be reached or the connection was lost. */
+  'DATABASE_UNREACHABLE',
+  /** A change to an append-only evidence row was refused by the database (add a superseding row instead). */
+  'EVIDENCE_APPEND_ONLY',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,95 @@
+/**
+ * The audit chain in PostgreSQL: the same entries and hashes as SQLite's ChainStore (shared/audit),
+ * appended through evidesk_audit_append under one advisory lock held to the end of the writing
+ * transaction, so many writers at once still make one chain; verified by the same walk.
+ */
+import type pg from 'pg';
+import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, entryHash, rowHash, type ChainTable } from '../../../../shared/audit/canonical.ts';
+import { walkChain, type ChainEntry, type ChainReport } from '../../../../shared/audit/chain-walk.ts';
+import type { AuditHead } from '../../../../shared/audit/head.ts';
+import { sha256Text } from '../audit-head-file.ts';
+
+export interface PgEntry {
+  action: string;
+  payload?: unknown;
+  /** The evidence row the entry records, as the INSERT … RETURNING * gave it. */
+  table?: ChainTable;
+  row?: Record<string, unknown>;
+}
+
+/**
+ * Appends entries after the chain's head; call last in the transaction that wrote the rows, so
+ * the lock (taken here) is held for as short a time as possible.
+ */
+export async function appendEntries(client: pg.ClientBase, entries: readonly PgEntry[], now: string): Promise<void> {
+  if (entries.length === 0) return;
+  const head = (await client.query<{ seq: number; hash: string }>('SELECT seq, hash FROM evidesk_audit_head()')).rows[0];
+  let seq = head?.seq ?? 0;
+  let prevHash = head?.hash ?? AUDIT_GENESIS;
+  for (const e of entries) {
+    seq++;
+    const payload = JSON.stringify(e.payload ?? {});
+    const table = e.table !== undefined && e.row !== undefined ? e.table : null;
+    const rowId = table !== null ? Number(e.row?.id) : null;
+    const hashOfRow = table !== null && e.row !== undefined ? rowHash(table, e.row, sha256Text) : null;
+    const hash = entryHash({ seq, prevHash, action: e.action, table, rowId, rowHash: hashOfRow, payload, createdAt: now }, sha256Text);
+    await client.query('SELECT evidesk_audit_append($1, $2, $3, $4, $5, $6, $7, $8, $9)', [seq, prevHash, e.action, payload, now, hash, table, rowId, hashOfRow]);
+    prevHash = hash;
+  }
+}
+
+interface AuditLogRow {
+  id: number;
+  action: string;
+  payload: string;
+  created_at: string;
+  prev_hash: string;
+  hash: string;
+  hash_version: number;
+  seq: number | null;
+  table_name: string | null;
+  row_id: number | null;
+  row_hash: string | null;
+}
+
+export interface PgChainReport extends ChainReport {
+  /** Whether the end of the chain was checked against a head kept outside the database. */
+  anchored: boolean;
+}
+
+/**
+ * Walks the chain as it is in the database (read by an auditor, an admin or the owner). With no
+ * `anchor` (a head kept outside the database, e.g. a member's head file) the end of the chain is
+ * taken as the database says it is: edits, removals and insertions are found, a cut tail is not.
+ */
+export async function verifyPgChain(client: pg.ClientBase, anchor?: AuditHead): Promise<PgChainReport> {
+  const rows = (await client.query<AuditLogRow>('SELECT * FROM audit_log ORDER BY id')).rows;
+  const entries: ChainEntry[] = rows.map((r) => ({
+    id: r.id,
+    version: r.hash_version,
+    seq: r.seq,
+    action: r.action,
+    table: r.table_name,
+    rowId: r.row_id,
+    rowHash: r.row_hash,
+    payload: r.payload,
+    createdAt: r.created_at,
+    prevHash: r.prev_hash,
+    hash: r.hash,
+  }));
+  const present = (await client.query<{ name: string }>("SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'")).rows;
+  const tables = new Set(present.map((r) => r.name));
+  const rowHashes = new Map<string, Map<number, string>>();
+  for (const table of CHAIN_TABLE_NAMES.filter((t) => tables.has(t))) {
+    const hashes = new Map<number, string>();
+    for (const row of (await client.query<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY id`)).rows) {
+      hashes.set(Number(row.id), rowHash(table, row, sha256Text));
+    }
+    rowHashes.set(table, hashes);
+  }
+  const restricted = new Map((await client.query<{ id: number; restricted: number }>('SELECT id, restricted FROM sources')).rows.map((r) => [r.id, r.restricted === 1]));
+  const last = entries[entries.length - 1];
+  const head: AuditHead = anchor ?? { count: entries.length, hash: last?.hash ?? AUDIT_GENESIS, at: new Date().toISOString() };
+  const report = walkChain({ entries, rowHashes, headFile: { state: 'ok', head }, digest: sha256Text, restricted });
+  return { ...report, anchored: anchor !== undefined };
+}

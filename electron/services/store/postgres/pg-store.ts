@@ -1,0 +1,291 @@
+/**
+ * The PostgreSQL store of a shared workspace (issue 13), first step: a typed async store with the
+ * operations the access tests need. A member connects as its own login role; PostgreSQL enforces
+ * what its access level may do (grants and row-level security, schema-access.ts). Each operation is
+ * one transaction whose audit entries are appended last, under the chain's lock.
+ */
+import pg from 'pg';
+import type { ChainTable } from '../../../../shared/audit/canonical.ts';
+import type { AuditHead } from '../../../../shared/audit/head.ts';
+import { ROW_APPEND } from '../audit-chain-store.ts';
+import { appendEntries, verifyPgChain, type PgChainReport } from './pg-audit-chain.ts';
+import { storeError, type Who } from './pg-errors.ts';
+import { readSnapshot, writeSnapshot } from './pg-snapshots.ts';
+import { ACCESS_LEVELS, type AccessLevel } from './schema-access.ts';
+
+const INT8_OID = 20;
+
+/** bigint columns (ids, sizes, counts) as numbers: every one of ours stays far below 2^53. */
+function parseInt8(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new Error(`A bigint value (${text}) is beyond what Evidence Desk counts exactly.`);
+  return n;
+}
+
+/** Type parsers for every connection of ours (the owner's too). */
+export const PG_TYPES = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format ?? 'text')),
+} as unknown as pg.CustomTypesConfig;
+
+/** Options for a pool of connections of one member. */
+export interface PgPoolOptions {
+  max?: number;
+}
+
+export function createPool(url: string, options: PgPoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 4, types: PG_TYPES });
+  // An idle connection that drops is replaced at the next checkout; a broken one must not crash the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+export type SourceKind = 'pdf' | 'docx' | 'text' | 'markdown' | 'html' | 'pptx' | 'xlsx';
+
+export interface PgSegment {
+  text: string;
+  locator: unknown;
+  page?: number | null;
+}
+
+export interface PgNewSource {
+  sha256: string;
+  kind: SourceKind;
+  fileName: string;
+  byteSize: number;
+  pageCount: number | null;
+  title: string | null;
+  extractionMethod: string;
+  warnings?: unknown[];
+  predecessorId?: number | null;
+  segments: readonly PgSegment[];
+  /** Where this member's copy of the file is (kept per member, for relinking). */
+  path?: { path: string; size: number; mtimeMs: number };
+}
+
+export interface PgSession {
+  sessionId: number;
+  answerId: number;
+  projectKey: string;
+}
+
+export interface PgNewCitation {
+  answerId: number;
+  marker: string;
+  claim: string;
+  quote: string | null;
+  sourceId: number;
+  locator: unknown;
+  method?: 'direct_quote' | 'paraphrase' | 'inference' | 'aggregation' | 'negative';
+}
+
+export interface PgCitationRow {
+  id: number;
+  answer_id: number;
+  ordinal: number;
+  marker: string;
+  claim: string;
+  quote: string | null;
+  source_id: number | null;
+  claimed_locator: string;
+  created_at: string;
+}
+
+export type Decision = 'accepted' | 'rejected' | 'flagged' | 'cleared';
+
+/** Where a stored snapshot is named, as a SQLite workspace names it (the row then hashes alike). */
+function snapshotName(sha256: string): string {
+  return `blobs/sha256/${sha256.slice(0, 2)}/${sha256}`;
+}
+
+/** The most capable level a login holds (a login normally holds one). */
+const LEVEL_PRIORITY: readonly AccessLevel[] = ['admin', 'auditor', 'reviewer', 'agent'];
+
+export class PgStore {
+  readonly pool: pg.Pool;
+  readonly who: Who;
+  readonly levels: readonly AccessLevel[];
+
+  private constructor(pool: pg.Pool, login: string, levels: AccessLevel[]) {
+    this.pool = pool;
+    this.levels = levels;
+    this.who = { login, level: LEVEL_PRIORITY.find((l) => levels.includes(l)) ?? null };
+  }
+
+  /** Connects as the member the URL names and learns its access level from PostgreSQL. */
+  static async connect(url: string, options: PgPoolOptions = {}): Promise<PgStore> {
+    const pool = createPool(url, options);
+    try {
+      const r = await pool.query<{ login: string; levels: string[] }>(
+        `SELECT current_user::text AS login,
+                array(SELECT l FROM unnest($1::text[]) l WHERE pg_has_role(current_user, 'evidesk_' || l, 'MEMBER')) AS levels`,
+        [ACCESS_LEVELS],
+      );
+      const row = r.rows[0];
+      return new PgStore(pool, row?.login ?? '', (row?.levels ?? []) as AccessLevel[]);
+    } catch (e) {
+      await pool.end();
+      throw storeError(e, { login: '', level: null }, 'connect to the shared workspace');
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** One transaction; PostgreSQL's refusals come out as coded AppErrors naming the level. */
+  private async tx<T>(operation: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw storeError(e, this.who, operation);
+    }
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const value = await fn(client);
+      await client.query('COMMIT');
+      return value;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw storeError(e, this.who, operation);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * Adds a source with its snapshot streamed in chunks. The same bytes added twice, even at the
+   * same moment by two members, are one source: the second gets the first's id (created false).
+   */
+  async addSource(src: PgNewSource, bytes: AsyncIterable<Uint8Array>, now = new Date().toISOString()): Promise<{ id: number; created: boolean }> {
+    return this.tx('add a source', async (c) => {
+      await writeSnapshot(c, src.sha256, src.byteSize, bytes, now);
+      const inserted = await c.query<Record<string, unknown> & { id: number }>(
+        `INSERT INTO sources (sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, added_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (sha256) DO NOTHING RETURNING *`,
+        [src.sha256, src.kind, src.fileName, src.byteSize, src.pageCount, src.title, src.extractionMethod, JSON.stringify(src.warnings ?? []), src.predecessorId ?? null, snapshotName(src.sha256), now],
+      );
+      const row = inserted.rows[0];
+      if (!row) {
+        const existing = await c.query<{ id: number }>('SELECT id FROM sources WHERE sha256 = $1', [src.sha256]);
+        return { id: existing.rows[0]?.id ?? 0, created: false };
+      }
+      await c.query(
+        `INSERT INTO segments (source_id, ordinal, locator, page, text)
+         SELECT $1, t.ordinal, t.locator, t.page, t.text FROM unnest($2::integer[], $3::text[], $4::integer[], $5::text[]) AS t(ordinal, locator, page, text)`,
+        [row.id, src.segments.map((_, i) => i), src.segments.map((s) => JSON.stringify(s.locator)), src.segments.map((s) => s.page ?? null), src.segments.map((s) => s.text)],
+      );
+      const entries: { action: string; table: ChainTable; row: Record<string, unknown>; payload?: unknown }[] = [
+        { action: src.predecessorId ? 'source.version' : 'source.add', table: 'sources', row, payload: { sha256: src.sha256, predecessorId: src.predecessorId ?? null, restricted: false } },
+      ];
+      if (src.path) {
+        const p = await c.query<Record<string, unknown>>(
+          'INSERT INTO source_paths (source_id, path, size, mtime_ms, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING *',
+          [row.id, src.path.path, src.path.size, src.path.mtimeMs, now],
+        );
+        if (p.rows[0]) entries.push({ action: ROW_APPEND, table: 'source_paths', row: p.rows[0] });
+      }
+      await appendEntries(c, entries, now);
+      return { id: row.id, created: true };
+    });
+  }
+
+  /** A source's snapshot, chunk by chunk (the connection is held until the last chunk is read). */
+  async *snapshot(sha256: string): AsyncGenerator<Buffer> {
+    const client = await this.pool.connect();
+    try {
+      yield* readSnapshot(client, sha256);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Opens an agent session (its answer and session rows) in a project this agent belongs to. */
+  async openSession(s: { sessionKey: string; projectKey: string; userId: string; question?: string }, now = new Date().toISOString()): Promise<PgSession> {
+    return this.tx('open an agent session', async (c) => {
+      const answer = (
+        await c.query<Record<string, unknown> & { id: number }>(
+          `INSERT INTO answers (project_key, format, question, answer_text, origin, created_at) VALUES ($1, 'agent-session', $2, '', 'agent', $3) RETURNING *`,
+          [s.projectKey, s.question ?? null, now],
+        )
+      ).rows[0];
+      if (!answer) throw new Error('the answer row was not returned');
+      const session = (
+        await c.query<Record<string, unknown> & { id: number }>(
+          'INSERT INTO agent_sessions (session_key, answer_id, agent_id, user_id, project_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+          [s.sessionKey, answer.id, this.who.login, s.userId, s.projectKey, now],
+        )
+      ).rows[0];
+      if (!session) throw new Error('the session row was not returned');
+      await appendEntries(c, [{ action: ROW_APPEND, table: 'answers', row: answer }, { action: ROW_APPEND, table: 'agent_sessions', row: session }], now);
+      return { sessionId: session.id, answerId: answer.id, projectKey: s.projectKey };
+    });
+  }
+
+  /** Adds a citation to the agent's own session, with its context row. */
+  async addCitation(n: PgNewCitation, now = new Date().toISOString()): Promise<{ id: number }> {
+    return this.tx('add a citation', async (c) => {
+      const session = (await c.query<{ id: number; user_id: string; project_id: string }>('SELECT id, user_id, project_id FROM agent_sessions WHERE answer_id = $1', [n.answerId])).rows[0];
+      const citation = (
+        await c.query<Record<string, unknown> & { id: number }>(
+          `INSERT INTO citations (answer_id, ordinal, marker, claim, quote, source_id, claimed_locator, method, created_at)
+           VALUES ($1, (SELECT count(*) FROM citations WHERE answer_id = $1), $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+          [n.answerId, n.marker, n.claim, n.quote, n.sourceId, JSON.stringify(n.locator), n.method ?? null, now],
+        )
+      ).rows[0];
+      if (!citation) throw new Error('the citation row was not returned');
+      const entries: { action: string; table: ChainTable; row: Record<string, unknown> }[] = [{ action: ROW_APPEND, table: 'citations', row: citation }];
+      if (session) {
+        const context = (
+          await c.query<Record<string, unknown>>(
+            `INSERT INTO citation_contexts (citation_id, session_id, agent_id, user_id, project_id, details, created_at) VALUES ($1, $2, $3, $4, $5, '{}', $6) RETURNING *`,
+            [citation.id, session.id, this.who.login, session.user_id, session.project_id, now],
+          )
+        ).rows[0];
+        if (context) entries.push({ action: ROW_APPEND, table: 'citation_contexts', row: context });
+      }
+      await appendEntries(c, entries, now);
+      return { id: citation.id };
+    });
+  }
+
+  /** Adds a reviewer's decision on a citation, superseding the one in force. */
+  async addDecision(d: { citationId: number; decision: Decision; note?: string | null }, now = new Date().toISOString()): Promise<{ id: number }> {
+    return this.tx('record a review decision', async (c) => {
+      const row = (
+        await c.query<Record<string, unknown> & { id: number }>(
+          `INSERT INTO review_decisions (citation_id, decision, note, supersedes_id, created_at, reviewer)
+           VALUES ($1, $2, $3, (SELECT max(id) FROM review_decisions WHERE citation_id = $1), $4, $5) RETURNING *`,
+          [d.citationId, d.decision, d.note ?? null, now, this.who.login],
+        )
+      ).rows[0];
+      if (!row) throw new Error('the decision row was not returned');
+      await appendEntries(c, [{ action: ROW_APPEND, table: 'review_decisions', row }], now);
+      return { id: row.id };
+    });
+  }
+
+  /** The citations of a project this member may see (row-level security filters the rest). */
+  async citationsOfProject(projectKey: string): Promise<PgCitationRow[]> {
+    return this.tx('read the citations of a project', async (c) => {
+      const r = await c.query<PgCitationRow>(
+        `SELECT c.id, c.answer_id, c.ordinal, c.marker, c.claim, c.quote, c.source_id, c.claimed_locator, c.created_at
+         FROM citations c JOIN answers a ON a.id = c.answer_id WHERE a.project_key = $1 ORDER BY c.id`,
+        [projectKey],
+      );
+      return r.rows;
+    });
+  }
+
+  /** Walks the audit chain (auditors and admins may read it). */
+  async verifyChain(anchor?: AuditHead): Promise<PgChainReport> {
+    // One snapshot for the whole walk: entries and rows as of the same moment.
+    return this.tx('verify the audit chain', async (c) => {
+      await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      return verifyPgChain(c, anchor);
+    });
+  }
+}

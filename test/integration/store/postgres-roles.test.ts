@@ -1,0 +1,134 @@
+// Access levels enforced by PostgreSQL itself (issue 13, Done-when 3): each member connects as its
+// own login role; grants and row-level security refuse what its level may not do, and the store
+// turns the refusal into a coded error naming the level.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/contract/errors.ts';
+import type { PgSession } from '../../../electron/services/store/postgres/pg-store.ts';
+import { pgDocument, pgTeam, type PgTeam } from '../../support/pg-team.ts';
+import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
+
+let server: TestPostgres;
+let team: PgTeam;
+let sourceId: number;
+let sessionA: PgSession;
+let sessionB: PgSession;
+let citationA: number;
+let citationB: number;
+
+beforeAll(async () => {
+  server = await startTestPostgres();
+  team = await pgTeam(server);
+  const doc = pgDocument('annual-report');
+  sourceId = (await team.admin.addSource(doc.src, doc.pieces())).id;
+  sessionA = await team.agentA.openSession({ sessionKey: 'a-1', projectKey: 'alpha', userId: 'ana' });
+  sessionB = await team.agentB.openSession({ sessionKey: 'b-1', projectKey: 'beta', userId: 'ben' });
+  const cite = { marker: '[1]', claim: 'Revenue grew.', quote: 'revenue grew by 3 percent', sourceId, locator: { kind: 'text', paragraph: 4 } };
+  citationA = (await team.agentA.addCitation({ answerId: sessionA.answerId, ...cite })).id;
+  citationB = (await team.agentB.addCitation({ answerId: sessionB.answerId, ...cite })).id;
+});
+
+afterAll(async () => {
+  await team?.close();
+  await server?.close();
+});
+
+async function refusal(p: Promise<unknown>): Promise<AppError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  if (!(e instanceof AppError)) throw new Error(`expected a coded refusal, got ${String(e)}`);
+  return e;
+}
+
+describe('the auditor', () => {
+  it('reads every project and the audit chain', async () => {
+    expect((await team.auditor.citationsOfProject('alpha')).map((c) => c.id)).toEqual([citationA]);
+    expect((await team.auditor.citationsOfProject('beta')).map((c) => c.id)).toEqual([citationB]);
+    const report = await team.auditor.verifyChain();
+    expect(report.ok).toBe(true);
+  });
+
+  it("has its INSERT and UPDATE refused by PostgreSQL itself, whatever table", async () => {
+    const sql = team.auditor.pool;
+    // Thunks: each statement is sent only when its refusal is awaited.
+    const attempts = [
+      () => sql.query("INSERT INTO review_decisions (citation_id, decision, created_at, reviewer) VALUES ($1, 'accepted', 'now', current_user)", [citationA]),
+      () => sql.query("INSERT INTO citations (answer_id, ordinal, marker, claim, source_id, claimed_locator, created_at) VALUES ($1, 9, '[9]', 'x', $2, '{}', 'now')", [sessionA.answerId, sourceId]),
+      () => sql.query("UPDATE sources SET title = 'changed' WHERE id = $1", [sourceId]),
+      () => sql.query("UPDATE settings SET value = '1'"),
+      () => sql.query("INSERT INTO audit_log (action, payload, created_at, prev_hash, hash) VALUES ('x', '{}', 'now', repeat('0', 64), repeat('1', 64))"),
+      () => sql.query("SELECT evidesk_audit_head()"),
+    ];
+    for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it('gets a coded error naming its role from the store', async () => {
+    const e = await refusal(team.auditor.addDecision({ citationId: citationA, decision: 'accepted' }));
+    expect(e.code).toBe('DATABASE_ROLE_REFUSED');
+    expect(e.details).toMatchObject({ role: 'auditor', sqlstate: '42501' });
+    expect(e.message).toContain('The auditor role may not record a review decision');
+    const doc = pgDocument('auditor-upload');
+    const s = await refusal(team.auditor.addSource(doc.src, doc.pieces()));
+    expect(s.code).toBe('DATABASE_ROLE_REFUSED');
+    expect(s.details).toMatchObject({ role: 'auditor' });
+  });
+});
+
+describe('agents', () => {
+  it("cannot read another project's citations, answers or sessions", async () => {
+    expect(await team.agentB.citationsOfProject('alpha')).toEqual([]);
+    expect((await team.agentA.citationsOfProject('alpha')).map((c) => c.id)).toEqual([citationA]);
+    const seen = await team.agentB.pool.query<{ id: number }>('SELECT id FROM citations ORDER BY id');
+    expect(seen.rows.map((r) => r.id)).toEqual([citationB]);
+    const answers = await team.agentB.pool.query<{ project_key: string }>('SELECT DISTINCT project_key FROM answers');
+    expect(answers.rows).toEqual([{ project_key: 'beta' }]);
+    const contexts = await team.agentB.pool.query('SELECT * FROM citation_contexts WHERE project_id = $1', ['alpha']);
+    expect(contexts.rowCount).toBe(0);
+  });
+
+  it('read the shared pool of sources and their snapshots', async () => {
+    const r = await team.agentB.pool.query<{ id: number }>('SELECT id FROM sources');
+    expect(r.rows.map((x) => x.id)).toEqual([sourceId]);
+  });
+
+  it("cite only in their own sessions and projects, and add no source", async () => {
+    const cite = { marker: '[2]', claim: 'x', quote: null, sourceId, locator: { kind: 'text', paragraph: 1 } };
+    const intoOther = await refusal(team.agentB.addCitation({ answerId: sessionA.answerId, ...cite }));
+    expect(intoOther.code).toBe('DATABASE_ROLE_REFUSED');
+    expect(intoOther.details).toMatchObject({ role: 'agent', sqlstate: '42501' });
+    await expect(team.agentB.openSession({ sessionKey: 'b-in-alpha', projectKey: 'alpha', userId: 'ben' })).rejects.toMatchObject({ code: 'DATABASE_ROLE_REFUSED' });
+    const doc = pgDocument('agent-upload');
+    const s = await refusal(team.agentA.addSource(doc.src, doc.pieces()));
+    expect(s.details).toMatchObject({ role: 'agent' });
+    expect(s.message).toContain('The agent role may not add a source');
+  });
+
+  it('may not review, nor read the audit log', async () => {
+    const e = await refusal(team.agentA.addDecision({ citationId: citationA, decision: 'accepted' }));
+    expect(e.details).toMatchObject({ role: 'agent', sqlstate: '42501' });
+    await expect(team.agentA.pool.query('SELECT * FROM audit_log')).rejects.toMatchObject({ code: '42501' });
+  });
+});
+
+describe('reviewers and admins', () => {
+  it('a reviewer decides on citations of its projects only', async () => {
+    const ok = await team.reviewerA.addDecision({ citationId: citationA, decision: 'accepted', note: 'Checked on page 1.' });
+    expect(ok.id).toBeGreaterThan(0);
+    const other = await refusal(team.reviewerA.addDecision({ citationId: citationB, decision: 'rejected' }));
+    expect(other.details).toMatchObject({ role: 'reviewer', sqlstate: '42501' });
+    const forged = team.reviewerA.pool.query("INSERT INTO review_decisions (citation_id, decision, created_at, reviewer) VALUES ($1, 'accepted', 'now', 'someone-else')", [citationA]);
+    await expect(forged).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it('an admin adds sources and manages settings; the chain records every write', async () => {
+    const doc = pgDocument('policy-memo');
+    const added = await team.admin.addSource(doc.src, doc.pieces());
+    expect(added.created).toBe(true);
+    await team.admin.pool.query("INSERT INTO settings (key, value, updated_at) VALUES ('maxPdfPages', '2000', 'now')");
+    await expect(team.reviewerA.pool.query("INSERT INTO settings (key, value, updated_at) VALUES ('x', '1', 'now')")).rejects.toMatchObject({ code: '42501' });
+    const report = await team.auditor.verifyChain();
+    expect(report).toMatchObject({ ok: true, anchored: false });
+    expect(report.entries).toBe(report.evidenceRows);
+  });
+});
