@@ -55,12 +55,18 @@ describe('the PostgreSQL audit chain', () => {
     expect(seqs.rows.map((r) => r.seq)).toEqual(seqs.rows.map((_, i) => i + 1));
   });
 
-  it('refuses an entry that does not follow the head', async () => {
+  it('refuses an entry that does not follow the head or names no row', async () => {
     const client = await team.agentA.pool.connect();
     try {
       await client.query('BEGIN');
       const stale = client.query("SELECT evidesk_audit_append(1, repeat('0', 64), 'forged', '{}', 'now', repeat('a', 64), NULL, NULL, NULL)");
       await expect(stale).rejects.toMatchObject({ code: CHAIN_LINK_SQLSTATE });
+      await client.query('ROLLBACK');
+      // Linked to the head but naming a row that does not exist (claiming an id ahead of its writer).
+      await client.query('BEGIN');
+      const head = (await client.query<{ seq: number; hash: string }>('SELECT seq, hash FROM evidesk_audit_head()')).rows[0];
+      const ahead = client.query("SELECT evidesk_audit_append($1, $2, 'row.append', '{}', 'now', repeat('b', 64), 'citations', 999999, repeat('c', 64))", [(head?.seq ?? 0) + 1, head?.hash]);
+      await expect(ahead).rejects.toMatchObject({ code: CHAIN_LINK_SQLSTATE });
       await client.query('ROLLBACK');
     } finally {
       client.release();

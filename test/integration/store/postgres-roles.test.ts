@@ -97,6 +97,11 @@ describe('agents', () => {
     const intoOther = await refusal(team.agentB.addCitation({ answerId: sessionA.answerId, ...cite }));
     expect(intoOther.code).toBe('DATABASE_ROLE_REFUSED');
     expect(intoOther.details).toMatchObject({ role: 'agent', sqlstate: '42501' });
+    // Another agent of the same project may read the session's citations but not cite into it.
+    const colleague = await team.member('agent_a_colleague', 'agent', ['alpha']);
+    expect((await colleague.citationsOfProject('alpha')).map((c) => c.id)).toEqual([citationA]);
+    const intoColleague = await refusal(colleague.addCitation({ answerId: sessionA.answerId, ...cite }));
+    expect(intoColleague.details).toMatchObject({ role: 'agent', sqlstate: '42501' });
     await expect(team.agentB.openSession({ sessionKey: 'b-in-alpha', projectKey: 'alpha', userId: 'ben' })).rejects.toMatchObject({ code: 'DATABASE_ROLE_REFUSED' });
     const doc = pgDocument('agent-upload');
     const s = await refusal(team.agentA.addSource(doc.src, doc.pieces()));

@@ -7,6 +7,7 @@
  * by the app). Helper functions are SECURITY DEFINER with a fixed search_path: policies call them
  * with current_user, so they never need to read project_members through RLS themselves.
  */
+import type { ChainTable } from '../../../../shared/audit/canonical.ts';
 import { CHAIN_LINK_SQLSTATE } from './schema-evidence.ts';
 
 export const ACCESS_LEVELS = ['agent', 'reviewer', 'auditor', 'admin'] as const;
@@ -16,6 +17,9 @@ export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 export function groupRole(level: AccessLevel): string {
   return `evidesk_${level}`;
 }
+
+/** The tables of shared/audit/canonical.ts's CHAIN_TABLES this schema has (the rest come in later steps). */
+export const PG_CHAIN_TABLES = ['sources', 'source_paths', 'answers', 'unknown_sources', 'custom_sources', 'agent_sessions', 'citations', 'citation_contexts', 'review_decisions'] as const satisfies readonly ChainTable[];
 
 /** The advisory lock every audit append takes (held to the end of its transaction). */
 export const AUDIT_LOCK_KEY = 0x45764465736b01;
@@ -71,11 +75,23 @@ export const ACCESS_SCHEMA_SQL = `
       LANGUAGE plpgsql ${DEFINER} AS $fn$
       DECLARE
         head record;
+        row_there boolean;
         new_id bigint;
       BEGIN
         SELECT * INTO head FROM evidesk_audit_head();
         IF p_seq <> head.seq + 1 OR p_prev <> head.hash THEN
           RAISE EXCEPTION 'audit entry % does not follow the chain head (entry %)', p_seq, head.seq USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
+        END IF;
+        -- An entry names a row of a covered table that exists (written in this transaction): no
+        -- member can claim a row id ahead of its writer and block it.
+        IF p_table IS NOT NULL THEN
+          IF NOT (p_table = ANY (ARRAY[${PG_CHAIN_TABLES.map((t) => `'${t}'`).join(', ')}])) THEN
+            RAISE EXCEPTION 'audit entry % names %, which the chain does not cover', p_seq, p_table USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
+          END IF;
+          EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE id = $1)', p_table) INTO row_there USING p_row_id;
+          IF NOT row_there THEN
+            RAISE EXCEPTION 'audit entry % records % row %, which does not exist', p_seq, p_table, p_row_id USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
+          END IF;
         END IF;
         INSERT INTO audit_log (action, payload, created_at, prev_hash, hash, hash_version, seq, table_name, row_id, row_hash)
           VALUES (p_action, p_payload, p_created_at, p_prev, p_hash, 2, p_seq, p_table, p_row_id, p_row_hash)
