@@ -30,6 +30,23 @@ export interface AuditEntryRow {
   row_hash: string | null;
 }
 
+/** An audit_log row in the chain walk's terms (the PostgreSQL store reads the same rows). */
+export function chainEntryOf(r: AuditEntryRow): ChainEntry {
+  return {
+    id: r.id,
+    version: r.hash_version,
+    seq: r.seq,
+    action: r.action,
+    table: r.table_name,
+    rowId: r.row_id,
+    rowHash: r.row_hash,
+    payload: r.payload,
+    createdAt: r.created_at,
+    prevHash: r.prev_hash,
+    hash: r.hash,
+  };
+}
+
 export interface NewEntry {
   action: string;
   payload?: unknown;
@@ -97,19 +114,7 @@ export class ChainStore {
 
   /** Entries in chain order (id order), in the walk's terms. */
   entries(): ChainEntry[] {
-    return (this.db.prepare('SELECT * FROM audit_log ORDER BY id').all() as AuditEntryRow[]).map((r) => ({
-      id: r.id,
-      version: r.hash_version,
-      seq: r.seq,
-      action: r.action,
-      table: r.table_name,
-      rowId: r.row_id,
-      rowHash: r.row_hash,
-      payload: r.payload,
-      createdAt: r.created_at,
-      prevHash: r.prev_hash,
-      hash: r.hash,
-    }));
+    return (this.db.prepare('SELECT * FROM audit_log ORDER BY id').all() as AuditEntryRow[]).map(chainEntryOf);
   }
 
   /** The covered tables this database has: a workspace opened at an older schema version lacks later ones. */

@@ -5,8 +5,9 @@
  */
 import type pg from 'pg';
 import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, entryHash, rowHash, type ChainTable } from '../../../../shared/audit/canonical.ts';
-import { walkChain, type ChainEntry, type ChainReport } from '../../../../shared/audit/chain-walk.ts';
+import { walkChain, type ChainReport } from '../../../../shared/audit/chain-walk.ts';
 import type { AuditHead } from '../../../../shared/audit/head.ts';
+import { chainEntryOf, type AuditEntryRow } from '../audit-chain-store.ts';
 import { sha256Text } from '../audit-head-file.ts';
 
 export interface PgEntry {
@@ -38,20 +39,6 @@ export async function appendEntries(client: pg.ClientBase, entries: readonly PgE
   }
 }
 
-interface AuditLogRow {
-  id: number;
-  action: string;
-  payload: string;
-  created_at: string;
-  prev_hash: string;
-  hash: string;
-  hash_version: number;
-  seq: number | null;
-  table_name: string | null;
-  row_id: number | null;
-  row_hash: string | null;
-}
-
 export interface PgChainReport extends ChainReport {
   /** Whether the end of the chain was checked against a head kept outside the database. */
   anchored: boolean;
@@ -63,20 +50,7 @@ export interface PgChainReport extends ChainReport {
  * taken as the database says it is: edits, removals and insertions are found, a cut tail is not.
  */
 export async function verifyPgChain(client: pg.ClientBase, anchor?: AuditHead): Promise<PgChainReport> {
-  const rows = (await client.query<AuditLogRow>('SELECT * FROM audit_log ORDER BY id')).rows;
-  const entries: ChainEntry[] = rows.map((r) => ({
-    id: r.id,
-    version: r.hash_version,
-    seq: r.seq,
-    action: r.action,
-    table: r.table_name,
-    rowId: r.row_id,
-    rowHash: r.row_hash,
-    payload: r.payload,
-    createdAt: r.created_at,
-    prevHash: r.prev_hash,
-    hash: r.hash,
-  }));
+  const entries = (await client.query<AuditEntryRow>('SELECT * FROM audit_log ORDER BY id')).rows.map(chainEntryOf);
   const present = (await client.query<{ name: string }>("SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'")).rows;
   const tables = new Set(present.map((r) => r.name));
   const rowHashes = new Map<string, Map<number, string>>();

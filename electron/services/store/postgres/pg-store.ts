@@ -7,6 +7,7 @@
 import pg from 'pg';
 import type { ChainTable } from '../../../../shared/audit/canonical.ts';
 import type { AuditHead } from '../../../../shared/audit/head.ts';
+import type { CitationRow } from '../answers-store.ts';
 import { ROW_APPEND } from '../audit-chain-store.ts';
 import { appendEntries, verifyPgChain, type PgChainReport } from './pg-audit-chain.ts';
 import { storeError, type Who } from './pg-errors.ts';
@@ -78,17 +79,8 @@ export interface PgNewCitation {
   method?: 'direct_quote' | 'paraphrase' | 'inference' | 'aggregation' | 'negative';
 }
 
-export interface PgCitationRow {
-  id: number;
-  answer_id: number;
-  ordinal: number;
-  marker: string;
-  claim: string;
-  quote: string | null;
-  source_id: number | null;
-  claimed_locator: string;
-  created_at: string;
-}
+/** A citation as the SQLite store returns it, less the joined unknown-source reference. */
+export type PgCitationRow = Omit<CitationRow, 'unknown_reference'>;
 
 export type Decision = 'accepted' | 'rejected' | 'flagged' | 'cleared';
 
@@ -272,8 +264,7 @@ export class PgStore {
   async citationsOfProject(projectKey: string): Promise<PgCitationRow[]> {
     return this.tx('read the citations of a project', async (c) => {
       const r = await c.query<PgCitationRow>(
-        `SELECT c.id, c.answer_id, c.ordinal, c.marker, c.claim, c.quote, c.source_id, c.claimed_locator, c.created_at
-         FROM citations c JOIN answers a ON a.id = c.answer_id WHERE a.project_key = $1 ORDER BY c.id`,
+        `SELECT c.* FROM citations c JOIN answers a ON a.id = c.answer_id WHERE a.project_key = $1 ORDER BY c.id`,
         [projectKey],
       );
       return r.rows;
