@@ -3,7 +3,7 @@
 // turns the refusal into a coded error naming the level.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/contract/errors.ts';
-import type { PgSession } from '../../../electron/services/store/postgres/pg-store.ts';
+import { PgStore, type PgSession } from '../../../electron/services/store/postgres/pg-store.ts';
 import { pgDocument, pgTeam, type PgTeam } from '../../support/pg-team.ts';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
 
@@ -135,5 +135,16 @@ describe('reviewers and admins', () => {
     const report = await team.auditor.verifyChain();
     expect(report).toMatchObject({ ok: true, anchored: false });
     expect(report.entries).toBe(report.evidenceRows);
+  });
+});
+
+describe('connecting', () => {
+  it('reports a refused login and an unreachable server as coded errors', async () => {
+    const wrong = await refusal(PgStore.connect(server.urlFor(`${server.loginPrefix}agent_a`, 'not-the-password')));
+    expect(wrong.code).toBe('DATABASE_ROLE_REFUSED');
+    expect(wrong.details).toMatchObject({ sqlstate: '28P01', login: `${server.loginPrefix}agent_a` });
+    // Port 1 on loopback: nothing listens there.
+    const gone = await refusal(PgStore.connect('postgres://someone:pw@127.0.0.1:1/evidesk'));
+    expect(gone.code).toBe('DATABASE_UNREACHABLE');
   });
 });

@@ -48,13 +48,62 @@ describe('sources in PostgreSQL', () => {
   it('makes one source of the same document ingested twice at the same moment', async () => {
     const doc = pgDocument('same-at-once', CHUNK_SIZE + 777);
     const otherAdmin = await team.member('admin_2', 'admin', ['alpha']);
-    const [a, b] = await Promise.all([team.admin.addSource(doc.src, doc.pieces()), otherAdmin.addSource(doc.src, doc.pieces())]);
-    expect(a.id).toBe(b.id);
-    expect([a.created, b.created].sort()).toEqual([false, true]);
+    // The first writer claims the hash, then holds its transaction open mid-stream...
+    let claimed!: () => void;
+    let release!: () => void;
+    const hasClaimed = new Promise<void>((r) => (claimed = r));
+    const gate = new Promise<void>((r) => (release = r));
+    const held = (async function* () {
+      claimed();
+      yield doc.bytes.subarray(0, 1000);
+      await gate;
+      yield doc.bytes.subarray(1000);
+    })();
+    const first = team.admin.addSource(doc.src, held);
+    await hasClaimed;
+    // ...while the second writes the same bytes: PostgreSQL makes it wait on the claim.
+    let piecesRead = 0;
+    const counted = (async function* () {
+      for await (const piece of doc.pieces()) {
+        piecesRead++;
+        yield piece;
+      }
+    })();
+    const second = otherAdmin.addSource(doc.src, counted);
+    await expect
+      .poll(async () => (await team.owner.query("SELECT 1 FROM pg_stat_activity WHERE usename = $1 AND wait_event_type = 'Lock'", [otherAdmin.who.login])).rowCount, { timeout: 20_000 })
+      .toBe(1);
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a).toEqual({ id: a.id, created: true });
+    expect(b).toEqual({ id: a.id, created: false });
+    expect(piecesRead).toBe(0);
     expect(await count('sources WHERE sha256 = $1', [doc.src.sha256])).toBe(1);
     expect(await count('blobs WHERE sha256 = $1', [doc.src.sha256])).toBe(1);
     expect(await count('blob_chunks WHERE sha256 = $1', [doc.src.sha256])).toBe(2);
     expect(await count("audit_log WHERE table_name = 'sources' AND row_id = $1", [a.id])).toBe(1);
+    expect((await team.auditor.verifyChain()).ok).toBe(true);
+  });
+
+  it('makes one source when both start at once, whichever claims first', async () => {
+    const doc = pgDocument('both-at-once', 70_000);
+    const otherAdmin = await team.member('admin_3', 'admin', ['beta']);
+    const results = await Promise.all([team.admin.addSource(doc.src, doc.pieces(10_000)), otherAdmin.addSource(doc.src, doc.pieces(10_000))]);
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect(results.map((r) => r.created).sort()).toEqual([false, true]);
+    expect(await count('sources WHERE sha256 = $1', [doc.src.sha256])).toBe(1);
+  });
+
+  it("keeps each member's own path to the file, recorded in the chain", async () => {
+    const doc = pgDocument('with-a-path', 2000);
+    const src = { ...doc.src, path: { path: '/home/admin/cases/with-a-path.txt', size: 2000, mtimeMs: 1_700_000_000_000 } };
+    const { id } = await team.admin.addSource(src, doc.pieces());
+    const own = await team.admin.pool.query<{ member: string; path: string }>('SELECT member, path FROM source_paths WHERE source_id = $1', [id]);
+    expect(own.rows).toEqual([{ member: team.admin.who.login, path: src.path.path }]);
+    // Another member sees the source, not the admin's disk layout.
+    expect((await team.agentA.pool.query('SELECT 1 FROM source_paths WHERE source_id = $1', [id])).rowCount).toBe(0);
+    expect((await team.agentA.pool.query('SELECT 1 FROM sources WHERE id = $1', [id])).rowCount).toBe(1);
+    expect(await count("audit_log WHERE table_name = 'source_paths'")).toBe(1);
     expect((await team.auditor.verifyChain()).ok).toBe(true);
   });
 

@@ -27,11 +27,15 @@ export function storeError(e: unknown, who: Who, operation: string): unknown {
   if (e instanceof AppError) return e;
   const code = sqlState(e);
   const reason = e instanceof Error ? e.message : String(e);
-  const table = (e as { table?: unknown }).table;
+  const table = (e as { table?: unknown } | null)?.table;
   const base = { sqlstate: code, operation, login: who.login, ...(typeof table === 'string' ? { table } : {}) };
   if (code === INSUFFICIENT_PRIVILEGE) {
     const role = who.level ?? 'no Evidence Desk';
     return new AppError('DATABASE_ROLE_REFUSED', `The ${role} role may not ${operation}: the shared database refused it (${reason}).`, { ...base, role: who.level });
+  }
+  if (code?.startsWith('28')) {
+    // invalid_authorization_specification: an unknown login or a wrong password.
+    return new AppError('DATABASE_ROLE_REFUSED', `The shared database refused the login ${who.login}: ${reason}.`, { ...base, role: who.level });
   }
   if (code === APPEND_ONLY_SQLSTATE) {
     return new AppError('EVIDENCE_APPEND_ONLY', `Could not ${operation}: ${reason}.`, base);

@@ -15,12 +15,16 @@ export type SnapshotWrite = 'stored' | 'present';
 /**
  * Stores the bytes of `chunks` under `sha256`, in the caller's transaction. The blob row is
  * claimed first: a concurrent writer of the same bytes waits for this transaction, then finds the
- * blob present and reads none of its stream. Bytes that do not hash to `sha256` or do not come to
+ * blob present and reads none of its stream (closing it). Bytes that do not hash to `sha256` or do not come to
  * `byteSize` are refused (HASH_MISMATCH) and the transaction must roll back.
  */
 export async function writeSnapshot(client: pg.ClientBase, sha256: string, byteSize: number, chunks: AsyncIterable<Uint8Array>, now: string): Promise<SnapshotWrite> {
   const claim = await client.query('INSERT INTO blobs (sha256, byte_size, chunk_size, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING', [sha256, byteSize, CHUNK_SIZE, now]);
-  if (claim.rowCount === 0) return 'present';
+  if (claim.rowCount === 0) {
+    // Close the caller's stream unread (a file stream's iterator destroys it on return).
+    await chunks[Symbol.asyncIterator]().return?.();
+    return 'present';
+  }
   const hash = createHash('sha256');
   let pending: Buffer[] = [];
   let pendingBytes = 0;

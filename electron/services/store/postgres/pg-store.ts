@@ -116,7 +116,7 @@ export class PgStore {
       return new PgStore(pool, row?.login ?? '', (row?.levels ?? []) as AccessLevel[]);
     } catch (e) {
       await pool.end();
-      throw storeError(e, { login: '', level: null }, 'connect to the shared workspace');
+      throw storeError(e, { login: decodeURIComponent(new URL(url).username), level: null }, 'connect to the shared workspace');
     }
   }
 
