@@ -148,3 +148,28 @@ describe('connecting', () => {
     expect(gone.code).toBe('DATABASE_UNREACHABLE');
   });
 });
+
+describe('live updates', () => {
+  it("bring a teammate's decision to every open app, which reads it only as its level may", async () => {
+    const agentFeed = await team.agentA.changes();
+    const outsiderFeed = await team.agentB.changes();
+    try {
+      // A refused write is rolled back and notifies no one: the first change each feed sees is the decision.
+      await refusal(team.auditor.addDecision({ citationId: citationA, decision: 'rejected' }));
+      const decided = await team.reviewerA.addDecision({ citationId: citationA, decision: 'flagged', note: 'Page number looks wrong.' });
+      const seen = await agentFeed.next();
+      expect(seen.value).toEqual({ table: 'review_decisions', id: decided.id });
+      const row = await team.agentA.pool.query<{ decision: string; reviewer: string }>('SELECT decision, reviewer FROM review_decisions WHERE id = $1', [seen.value?.id]);
+      expect(row.rows).toEqual([{ decision: 'flagged', reviewer: team.reviewerA.who.login }]);
+      // Notifications are not filtered by row-level security: they carry no content, and the
+      // outsider, told of the row, cannot read it.
+      const told = await outsiderFeed.next();
+      expect(told.value).toEqual({ table: 'review_decisions', id: decided.id });
+      expect((await team.agentB.pool.query('SELECT 1 FROM review_decisions WHERE id = $1', [decided.id])).rowCount).toBe(0);
+    } finally {
+      await agentFeed.close();
+      await outsiderFeed.close();
+    }
+    expect((await agentFeed.next()).done).toBe(true);
+  });
+});

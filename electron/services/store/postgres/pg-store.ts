@@ -9,6 +9,7 @@ import type { ChainTable } from '../../../../shared/audit/canonical.ts';
 import type { AuditHead } from '../../../../shared/audit/head.ts';
 import type { CitationRow } from '../answers-store.ts';
 import { ROW_APPEND } from '../audit-chain-store.ts';
+import { PgChangeFeed } from './pg-changes.ts';
 import { appendEntries, verifyPgChain, type PgChainReport } from './pg-audit-chain.ts';
 import { storeError, type Who } from './pg-errors.ts';
 import { readSnapshot, writeSnapshot } from './pg-snapshots.ts';
@@ -96,8 +97,10 @@ export class PgStore {
   readonly pool: pg.Pool;
   readonly who: Who;
   readonly levels: readonly AccessLevel[];
+  private readonly url: string;
 
-  private constructor(pool: pg.Pool, login: string, levels: AccessLevel[]) {
+  private constructor(url: string, pool: pg.Pool, login: string, levels: AccessLevel[]) {
+    this.url = url;
     this.pool = pool;
     this.levels = levels;
     this.who = { login, level: LEVEL_PRIORITY.find((l) => levels.includes(l)) ?? null };
@@ -113,7 +116,7 @@ export class PgStore {
         [ACCESS_LEVELS],
       );
       const row = r.rows[0];
-      return new PgStore(pool, row?.login ?? '', (row?.levels ?? []) as AccessLevel[]);
+      return new PgStore(url, pool, row?.login ?? '', (row?.levels ?? []) as AccessLevel[]);
     } catch (e) {
       await pool.end();
       throw storeError(e, { login: decodeURIComponent(new URL(url).username), level: null }, 'connect to the shared workspace');
@@ -122,6 +125,15 @@ export class PgStore {
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+
+  /** Listens for rows committed by anyone (on a connection of its own; close the feed when done). */
+  async changes(): Promise<PgChangeFeed> {
+    try {
+      return await PgChangeFeed.listen(this.url);
+    } catch (e) {
+      throw storeError(e, this.who, 'listen for changes');
+    }
   }
 
   /** One transaction; PostgreSQL's refusals come out as coded AppErrors naming the level. */
