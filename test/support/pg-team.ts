@@ -20,6 +20,8 @@ export interface PgTeam {
   auditor: PgStore;
   /** Another login of a level, connected (for concurrent writers of one level). */
   member(name: string, level: AccessLevel, projects: readonly string[]): Promise<PgStore>;
+  /** Another login of a level, not connected: its URL (for a client in another process). */
+  memberUrl(name: string, level: AccessLevel, projects: readonly string[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -29,11 +31,14 @@ export async function pgTeam(db: TestDatabase): Promise<PgTeam> {
   await ensureProject(owner, 'alpha', 'Alpha engagement');
   await ensureProject(owner, 'beta', 'Beta engagement');
   const stores: PgStore[] = [];
-  const member = async (name: string, level: AccessLevel, projects: readonly string[]): Promise<PgStore> => {
+  const memberUrl = async (name: string, level: AccessLevel, projects: readonly string[]): Promise<string> => {
     const login = `${db.loginPrefix}${name}`;
     const password = randomBytes(9).toString('base64url');
     await grantMember(owner, { login, password, level, projects });
-    const store = await PgStore.connect(db.urlFor(login, password));
+    return db.urlFor(login, password);
+  };
+  const member = async (name: string, level: AccessLevel, projects: readonly string[]): Promise<PgStore> => {
+    const store = await PgStore.connect(await memberUrl(name, level, projects));
     stores.push(store);
     return store;
   };
@@ -45,6 +50,7 @@ export async function pgTeam(db: TestDatabase): Promise<PgTeam> {
     reviewerA: await member('reviewer_a', 'reviewer', ['alpha']),
     auditor: await member('auditor', 'auditor', []),
     member,
+    memberUrl,
     close: async () => {
       for (const s of stores) await s.close();
       await owner.end();
