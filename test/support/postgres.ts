@@ -80,20 +80,48 @@ function serverOptions(databaseDir: string, port: number, log: string[]): Constr
   };
 }
 
-/** The initdb'd data folder every test file copies, made once per machine and binaries version. */
+/**
+ * The initdb'd data folder every test file copies, made once per machine and binaries version.
+ * One process makes it, under a lock folder: test files start in parallel, and on a fresh machine
+ * making it also adds the 'postgres' system user, which two processes at once would both try.
+ */
 async function templateDir(): Promise<string> {
   const template = path.join(os.tmpdir(), `evidesk-pg-template-${binariesVersion()}`);
-  if (fs.existsSync(path.join(template, 'PG_VERSION'))) return template;
-  const building = `${template}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  const log: string[] = [];
-  await new EmbeddedPostgres(serverOptions(building, 0, log)).initialise();
-  try {
-    fs.renameSync(building, template);
-  } catch {
-    // Another test file made it first: use that one.
-    fs.rmSync(building, { recursive: true, force: true });
+  const ready = () => fs.existsSync(path.join(template, 'PG_VERSION'));
+  const lock = `${template}.lock`;
+  const deadline = Date.now() + 120_000;
+  while (!ready()) {
+    try {
+      fs.mkdirSync(lock);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // Another test file is making it; a lock left by a process that died is taken over.
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 90_000) fs.rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`the PostgreSQL template ${template} was not made in time (lock ${lock})`);
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
+    try {
+      if (!ready()) await makeTemplate(template);
+    } finally {
+      fs.rmSync(lock, { recursive: true, force: true });
+    }
   }
   return template;
+}
+
+async function makeTemplate(template: string): Promise<void> {
+  const building = `${template}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const log: string[] = [];
+  try {
+    await new EmbeddedPostgres(serverOptions(building, 0, log)).initialise();
+  } catch (e) {
+    fs.rmSync(building, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${String(e)}\n${log.join('')}`);
+  }
+  fs.rmSync(template, { recursive: true, force: true });
+  fs.renameSync(building, template);
 }
 
 async function freePort(): Promise<number> {
