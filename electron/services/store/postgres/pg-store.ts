@@ -93,7 +93,17 @@ function snapshotName(sha256: string): string {
 /** The most capable level a login holds (a login normally holds one). */
 const LEVEL_PRIORITY: readonly AccessLevel[] = ['admin', 'auditor', 'reviewer', 'agent'];
 
+/** The login a connection URL names ('' when it names none or is not a URL). */
+function loginOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).username);
+  } catch {
+    return '';
+  }
+}
+
 export class PgStore {
+  /** The member's own connections: whatever runs on them is bound by its level, raw SQL too. */
   readonly pool: pg.Pool;
   readonly who: Who;
   readonly levels: readonly AccessLevel[];
@@ -119,7 +129,7 @@ export class PgStore {
       return new PgStore(url, pool, row?.login ?? '', (row?.levels ?? []) as AccessLevel[]);
     } catch (e) {
       await pool.end();
-      throw storeError(e, { login: decodeURIComponent(new URL(url).username), level: null }, 'connect to the shared workspace');
+      throw storeError(e, { login: loginOf(url), level: null }, 'connect to the shared workspace');
     }
   }
 
