@@ -8,6 +8,8 @@ import { extractDates, extractNumbers, sameUnit, sameValue, type DateMention } f
 import type { CitationStatus } from './status.ts';
 import type { FindingCode } from './claims/checks.ts';
 import { judgeSupport, quoteSentences } from './claims/judge.ts';
+import { quantitiesAsFigures } from './claims/number-words.ts';
+import { shareAgainstWhole } from './claims/shares.ts';
 import type { Lexicon } from './lexicon.ts';
 
 export { extractDates, extractNumbers, keyTerms, stem, type DateMention, type NumberMention } from './quantities.ts';
@@ -125,15 +127,16 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
     }
     return result('not_found', 0.9, [{ code: 'quote_not_found', note: "the quote was not found in the source's text" }]);
   }
-  const context = input.context?.trim() ?? '';
-  const core =
+  // Amounts written in words are compared as figures ("three decades" and "30 years").
+  const context = quantitiesAsFigures(input.context?.trim() ?? '');
+  const core = quantitiesAsFigures(
     input.matchText?.trim() ||
-    (status === 'no_quote' ? '' : input.quote?.trim() ?? '');
+    (status === 'no_quote' ? '' : input.quote?.trim() ?? ''));
   if (status === 'no_quote' && context.length === 0) {
     return result('weak', 0.2, [{ code: 'no_evidence', note: 'the citation gives no quote and no context: support cannot be checked' }]);
   }
   const evidence = `${core}\n${context}`;
-  const claim = input.claim.trim();
+  const claim = quantitiesAsFigures(input.claim.trim());
   if (claim.length === 0) {
     return result('weak', 0.2, [{ code: 'empty_claim', note: 'the claim is empty' }]);
   }
@@ -153,6 +156,8 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
       const why = `the claim says "${ch.claim}", the source says "${ch.source}"`;
       if (!contradictions.includes(why)) contradictions.push(why);
     }
+    // A share of what the source gives whole, or the whole of what it gives a share of.
+    for (const why of shareAgainstWhole(claim, core)) if (!contradictions.includes(why)) contradictions.push(why);
   }
   const cDates = extractDates(claim);
   const eDates = extractDates(evidence);
@@ -175,7 +180,7 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
     claim,
     // Bracketed words of the quote are the quoter's ([sic], [the Agreement]), not the source's.
     // A full stop between the two, so that the checks read them as two sentences, not one.
-    core: found && input.quote ? `${coreText}${/[.!?;:]\s*$/.test(coreText) ? '' : '.'}\n${input.quote.replace(/\[[^\]]*\]/g, ' ')}` : coreText,
+    core: found && input.quote ? `${coreText}${/[.!?;:]\s*$/.test(coreText) ? '' : '.'}\n${quantitiesAsFigures(input.quote.replace(/\[[^\]]*\]/g, ' '))}` : coreText,
     context,
     lexicon: input.lexicon,
   });

@@ -92,7 +92,40 @@ export class WordNetLexicon implements Lexicon {
         for (const up2 of this.index.broader(up)) if (c.has(up2)) return true;
       }
     }
-    return false;
+    return this.sameDirection(claimSenses, e);
+  }
+
+  /**
+   * Whether two words name the same side of an opposition, each at most one step below it: "fallen"
+   * and "declined" both say "decrease" (whose opposite is "increase"), "last" and "past" both say
+   * "past" (whose opposite is "future"). A sense with an opposite is a direction, not a vague
+   * heading, so a word of many senses may reach it too; the evidence word's rare senses do not count.
+   */
+  private sameDirection(claimSenses: readonly number[], evidenceSenses: readonly number[]): boolean {
+    const poles = (senses: readonly number[]): Set<number> => {
+      const out = new Set<number>();
+      for (const s of senses) {
+        if (s < 2e8 || s >= 4e8) continue;
+        for (const x of [s, ...this.index.broader(s)]) if (this.index.opposites(x).length > 0) out.add(x);
+      }
+      return out;
+    };
+    const rankOf = new Map<number, number>();
+    const common = evidenceSenses.filter((s) => {
+      const pos = Math.floor(s / 1e8);
+      const rank = rankOf.get(pos) ?? 0;
+      rankOf.set(pos, rank + 1);
+      return rank < 4;
+    });
+    const claimPoles = poles(claimSenses);
+    const evidencePoles = poles(common);
+    // The pole is a sense of one of the two words itself: two words one step below a broad heading
+    // ("rise" and "fall" both under "change location") share no direction.
+    const own = new Set([...claimSenses, ...common]);
+    if (![...evidencePoles].some((p) => claimPoles.has(p) && own.has(p))) return false;
+    // Words on both sides of an opposition ("rise" reaching "fall" by a rare sense) say nothing firm.
+    for (const p of claimPoles) for (const o of this.index.opposites(p)) if (evidencePoles.has(o)) return false;
+    return true;
   }
 
   /** A word's commonest verb sense, if it has one. */
