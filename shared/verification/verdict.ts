@@ -10,6 +10,7 @@ import type { FindingCode } from './claims/checks.ts';
 import { judgeSupport, quoteSentences } from './claims/judge.ts';
 import { quantitiesAsFigures } from './claims/number-words.ts';
 import { shareAgainstWhole } from './claims/shares.ts';
+import { looserBounds, unmetBounds } from './claims/bounds.ts';
 import type { Lexicon } from './lexicon.ts';
 
 export { extractDates, extractNumbers, keyTerms, stem, type DateMention, type NumberMention } from './quantities.ts';
@@ -86,6 +87,7 @@ export type VerdictReasonCode =
   | 'quote_not_found'
   | 'misquoted_number'
   | 'number_differs'
+  | 'bound'
   | 'number_absent'
   | 'partial_match'
   | 'no_evidence'
@@ -167,8 +169,10 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
   const statusFactor = status === 'verified' ? 1 : status === 'verified_elsewhere' ? 0.95 : status === 'no_quote' ? 0.8 : 0.85;
   const partial: VerdictReason = { code: 'partial_match', note: `the quote only partly matches the source (score ${score.toFixed(2)})` };
 
-  if (contradictions.length > 0) {
-    const why: VerdictReason[] = contradictions.map((note) => ({ code: 'number_differs', note }));
+  // A bound of the claim that what the source says cannot meet ("not exceed 5 days" for "7 days").
+  const bounds = core ? unmetBounds(claim, evidence) : [];
+  if (contradictions.length > 0 || bounds.length > 0) {
+    const why: VerdictReason[] = [...bounds.map((note) => ({ code: 'bound' as const, note })), ...contradictions.map((note) => ({ code: 'number_differs' as const, note }))];
     return result('contradicted', 0.85 * statusFactor, status === 'partial' ? [...why, partial] : why);
   }
 
@@ -196,6 +200,8 @@ export function claimVerdict(input: ClaimVerdictInput): ClaimVerdictResult {
     return result('contradicted', (0.6 + 0.1 * firm + 0.1 * (overlap ?? 0)) * statusFactor, [...findings, ...termsNote]);
   }
   if (status === 'partial') return weak([partial, ...findings]);
+  const looser = looserBounds(claim, evidence);
+  if (looser.length > 0) return weak([...looser.map((note) => ({ code: 'bound' as const, note })), ...findings]);
   if (missing.length > 0) return weak([{ code: 'number_absent', note: `not in the evidence: ${missing.join(', ')}` }, ...findings]);
   if (findings.length > 0) return weak(findings);
   const numbersChecked = cNums.length + cDates.length;

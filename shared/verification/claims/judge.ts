@@ -24,7 +24,8 @@ import { bothForbid, sameForceWords } from './deontic.ts';
 import { absoluteForConditional, broaderDenial, judgeClash } from './negation.ts';
 import { unmentionedThing, unstatedCause } from './overclaim.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
-import { readWords } from './words.ts';
+import { readWords, type Word } from './words.ts';
+import { readBounds, sameBound } from './bounds.ts';
 
 /** Share of key words the evidence must say for a claim to be supported. */
 export const SUPPORT_OVERLAP = 0.6;
@@ -67,14 +68,19 @@ export function quoteSentences(quote: string, context: string): string {
 
 export function judgeSupport(input: SupportInput): SupportJudgement {
   const lexicon = input.lexicon ?? NO_LEXICON;
-  const claimWords = readWords(input.claim);
-  const coreWords = readWords(input.core);
-  const contextWords = readWords(input.context);
+  // Bounds on numbers ("no more than 4 grams", "must not exceed 5 days"): their negations deny nothing.
+  const claimBounds = readBounds(input.claim);
+  const coreBounds = readBounds(input.core);
+  const claimWords = readWords(input.claim, claimBounds);
+  const coreWords = readWords(input.core, coreBounds);
+  const contextWords = readWords(input.context, readBounds(input.context));
   // A modal word of the claim whose force the quote carries in other words ("required" for "must",
-  // "banned" for "not allowed") is said.
+  // "banned" for "not allowed") is said, and so is a word of a bound the quote states in its own
+  // words ("exceed" of "not exceed 4 grams" for "no more than 4 grams").
   const forceSaid = sameForceWords(claimWords, coreWords);
+  const boundSaid = (w: Word): boolean => claimBounds.some((b) => w.start >= b.start && w.start < b.end && sameBound(b, coreBounds) !== undefined);
   const matches = matchTerms(claimWords, coreWords, contextWords, lexicon).map((m): TermMatch =>
-    m.where !== 'core' && forceSaid.has(m.word) ? { ...m, where: 'core', evidence: [] } : m,
+    m.where !== 'core' && (forceSaid.has(m.word) || boundSaid(m.word)) ? { ...m, where: 'core', evidence: [] } : m,
   );
   let overlap = overlapOf(matches);
   const findings: Finding[] = [];

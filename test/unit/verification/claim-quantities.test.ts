@@ -8,6 +8,7 @@ import { wordNetLexicon } from '../../../electron/services/verification/wordnet-
 import { judgeClaim } from '../../../shared/verification/index.ts';
 import { quantitiesAsFigures } from '../../../shared/verification/claims/number-words.ts';
 import { shareAgainstWhole } from '../../../shared/verification/claims/shares.ts';
+import { readBounds, unmetBounds } from '../../../shared/verification/claims/bounds.ts';
 
 const lexicon = wordNetLexicon();
 const judge = (claim: string, quote: string): ReturnType<typeof judgeClaim> => judgeClaim(claim, quote, quote, lexicon);
@@ -71,5 +72,44 @@ describe('words of one direction of change', () => {
   it('supports a paraphrase that says the direction in other words, and contradicts the opposite', () => {
     expect(judge('Water use has fallen over the last ten years.', 'Water use has declined over the past decade').verdict).toBe('supported');
     expect(judge('Water use has risen over the last ten years.', 'Water use has declined over the past decade').verdict).toBe('contradicted');
+  });
+});
+
+describe('bounds on numbers', () => {
+  const kinds = (t: string): string[] => readBounds(t).map((b) => `${b.kind} ${b.value}${b.unit ? ` ${b.unit}` : ''}`);
+  it('reads each way of writing a bound', () => {
+    expect(kinds('Doses must not exceed 4 grams.')).toEqual(['max 4 gram']);
+    expect(kinds("The dose doesn't exceed 4 grams.")).toEqual(['max 4 gram']);
+    expect(kinds('take no more than 4 grams, at most 3 doses, up to 2 refills')).toEqual(['max 4 gram', 'max 3 dose', 'max 2 refil']);
+    expect(kinds('at least 14 days, no fewer than 3 members, a minimum of 2 weeks')).toEqual(['min 14 dai', 'min 3 member', 'min 2 week']);
+    expect(kinds('more than 40 staff, over 65, above 2%, exceeds 10 km')).toEqual(['gt 40 staff', 'gt 65', 'gt 2', 'gt 10 km']);
+    expect(kinds('less than 5 hours, under 16, below 3 metres')).toEqual(['lt 5 hour', 'lt 16', 'lt 3 metr']);
+    expect(kinds('25 days or more; 5 members or fewer')).toEqual(['min 25 dai', 'max 5 member']);
+  });
+  it('reads no bound in plain amounts or in words that only look like cues', () => {
+    expect(kinds('within 30 days of 12 March, 40 staff, over the past 30 years')).toEqual([]);
+  });
+  it('supports a claim that states the source\'s bound in other words', () => {
+    expect(judge('Visitors should not exceed 3 nights in the hut.', 'Visitors should stay no more than 3 nights in the hut').verdict).toBe('supported');
+    expect(judge('Applicants must have at least 5 years of experience.', 'Applicants must have no fewer than 5 years of experience').verdict).toBe('supported');
+    expect(judge('The offer is open to adults older than 65.', 'The offer is open to adults over 65').verdict).toBe('supported');
+    expect(judge('The hut takes at most 12 guests.', 'The hut takes no more than 12 guests').verdict).toBe('supported');
+  });
+  it('contradicts a bound that is exceeded, and bounds that run opposite ways', () => {
+    expect(unmetBounds('Shifts may not exceed 5 hours.', 'Shifts last 7 hours.')).toHaveLength(1);
+    const exceeded = judge('Shifts may not exceed 5 hours.', 'Shifts last 7 hours');
+    expect(exceeded.verdict).toBe('contradicted');
+    expect(exceeded.findings.map((f) => f.code)).toContain('bound');
+    const opposite = judge('Notice of at most 4 weeks is required.', 'Notice of at least 4 weeks is required');
+    expect(opposite.verdict).toBe('contradicted');
+    expect(opposite.reasons[0]).toMatch(/at most 4 weeks.*at least 4 weeks/);
+    expect(judge('The dose must not exceed 4 grams.', 'The dose must be more than 4 grams').verdict).toBe('contradicted');
+  });
+  it('does not call a different bound supported, nor one the source meets only in part', () => {
+    expect(judge('The hut takes at most 12 guests.', 'The hut takes at most 20 guests').verdict).not.toBe('supported');
+    expect(judge('Applicants need more than 5 years of experience.', 'Applicants need at least 5 years of experience').verdict).not.toBe('supported');
+  });
+  it('keeps a negation that follows a bound ("under 16 cannot buy")', () => {
+    expect(judge('Customers under 16 can buy fireworks.', 'Customers under 16 cannot buy fireworks').verdict).toBe('contradicted');
   });
 });
