@@ -17,6 +17,8 @@ const BLOCK = 16 * 1024;
 
 interface Synset {
   lexFile: number;
+  /** The words of the sense, lower-cased, phrases with spaces ("make up"). */
+  members: string[];
   broader: number[];
   opposites: number[];
   /** Verb senses this one entails ("beat" a rival entails "win", "snore" entails "sleep"). */
@@ -147,7 +149,9 @@ export class WordNetFiles {
     let i = 4 + 2 * words;
     const pointers = Number(f[i]);
     i++;
-    const s: Synset = { lexFile: Number(f[1]), broader: [], opposites: [], entails: [] };
+    const members: string[] = [];
+    for (let w = 0; w < words; w++) members.push((f[4 + 2 * w] ?? '').toLowerCase().replace(/\(.*\)$/, '').replace(/_/g, ' '));
+    const s: Synset = { lexFile: Number(f[1]), members, broader: [], opposites: [], entails: [] };
     for (let p = 0; p < pointers; p++, i += 4) {
       const symbol = f[i];
       const target = senseId(POS_CODE[f[i + 2] ?? ''] ?? 0, Number(f[i + 1]));
@@ -163,6 +167,16 @@ export class WordNetFiles {
   /** Hypernyms (and the head of a similar adjective). */
   broader(id: number): number[] {
     return this.synset(id).broader;
+  }
+
+  /** The lexicographer file of a sense (42 verb.stative: "be", "consist", "contain"). */
+  lexFile(id: number): number {
+    return this.synset(id).lexFile;
+  }
+
+  /** The words of a sense ("consist", "comprise"). */
+  members(id: number): string[] {
+    return this.synset(id).members;
   }
 
   opposites(id: number): number[] {

@@ -18,6 +18,9 @@ const DETACH: readonly (readonly [string, string, readonly number[]])[] = [
   ['ier', 'y', [3]], ['iest', 'y', [3]], ['er', '', [3]], ['est', '', [3]], ['er', 'e', [3]], ['est', 'e', [3]],
 ];
 
+/** WordNet's lexicographer file of verbs of state (verb.stative). */
+const STATIVE = 42;
+
 /** Words with more senses than this are too vague to stand for a narrower word. */
 const MAX_SENSES_TO_CLIMB = 12;
 
@@ -92,7 +95,30 @@ export class WordNetLexicon implements Lexicon {
         for (const up2 of this.index.broader(up)) if (c.has(up2)) return true;
       }
     }
-    return this.sameDirection(claimSenses, e);
+    return this.sameDirection(claimSenses, e) || this.sharedSynonym(claimWord, evidenceWord, claimSenses, e);
+  }
+
+  /**
+   * Two verbs of state that are each a synonym of one specific third verb: "consists (of)" and
+   * "made up (of)" are both "comprise". Only verbs of state (WordNet's verb.stative: relations such
+   * as consisting, containing, including), not of change, whose near-synonyms can run opposite
+   * ways; only the evidence verb's two commonest senses and the claim verb's four commonest; and the
+   * third verb must have few senses (not "be" or "have").
+   */
+  private sharedSynonym(claimWord: string, evidenceWord: string, claimSenses: readonly number[], evidenceSenses: readonly number[]): boolean {
+    const verbs = (senses: readonly number[], n: number): number[] =>
+      senses.filter((s) => s >= 2e8 && s < 3e8).slice(0, n).filter((s) => this.index.lexFile(s) === STATIVE);
+    const own = new Set([claimWord.toLowerCase(), evidenceWord.toLowerCase()]);
+    const third = new Set<string>();
+    for (const s of verbs(evidenceSenses, 2)) for (const w of this.index.members(s)) if (!own.has(w)) third.add(w);
+    for (const s of verbs(claimSenses, 4)) {
+      for (const w of this.index.members(s)) {
+        if (!third.has(w) || own.has(w)) continue;
+        const n = this.senses(w).filter((x) => x >= 2e8 && x < 3e8).length;
+        if (n > 0 && n <= 6) return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -113,3 +113,15 @@ describe('bounds on numbers', () => {
     expect(judge('Customers under 16 can buy fireworks.', 'Customers under 16 cannot buy fireworks').verdict).toBe('contradicted');
   });
 });
+
+describe('verbs of state that share a synonym', () => {
+  it('links "consists" and "made up", both "comprise"', () => {
+    expect(lexicon.covers('consists', 'made up')).toBe(true);
+    expect(judge('The panel consists of five judges and meets monthly.', 'The panel, made up of five judges, meets monthly').verdict).toBe('supported');
+  });
+  it('does not link verbs of change through a shared near-synonym, nor change the count', () => {
+    expect(lexicon.covers('fell', 'reduced')).toBe(false);
+    expect(judge('Prices fell after the council reduced its grant.', 'Prices rose after the council reduced its grant').verdict).toBe('contradicted');
+    expect(judge('The panel consists of seven judges.', 'The panel, made up of five judges, meets monthly').verdict).toBe('contradicted');
+  });
+});
