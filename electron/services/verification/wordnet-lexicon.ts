@@ -223,6 +223,11 @@ export class WordNetLexicon implements Lexicon {
     return this.senses(word).some((s) => s < 2e8);
   }
 
+  adverb(word: string): boolean {
+    const senses = this.senses(word);
+    return senses.length > 0 && senses.every((s) => s >= 4e8);
+  }
+
   senseCount(word: string): number {
     return this.senses(word).length;
   }

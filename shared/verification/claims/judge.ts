@@ -22,7 +22,7 @@ import {
 import { exchangedAttributes, exchangedParticipants, reassignedRole } from './exchange.ts';
 import { bothForbid, sameForceWords } from './deontic.ts';
 import { absoluteForConditional, broaderDenial, judgeClash } from './negation.ts';
-import { unmentionedThing, unstatedCause } from './overclaim.ts';
+import { unmentionedThing, unsaidAdverb, unstatedCause } from './overclaim.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
 import { readWords, type Word } from './words.ts';
 import { readBounds, sameBound } from './bounds.ts';
@@ -131,7 +131,9 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
     substitutedName(claimWords, coreWords, contextWords),
     opposite || roles ? null : substitutedWord(focusWords, coreWords, focusMatches, lexicon),
     // Added words matter where most words are said: otherwise the low overlap says it all.
-    supportedByWords(overlap) ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) ?? unmentionedThing(claimWords, coreWords, input.core, matches, lexicon) : null,
+    supportedByWords(overlap)
+      ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) ?? unmentionedThing(claimWords, coreWords, input.core, matches, lexicon) ?? unsaidAdverb(matches, coreWords, lexicon)
+      : null,
     unstatedCause(input.claim, input.core),
     clash ? null : absoluteForConditional(focusWords, coreWords, focusMatches),
     broaderDenial(focusMatches, lexicon),

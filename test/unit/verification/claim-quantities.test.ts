@@ -125,3 +125,16 @@ describe('verbs of state that share a synonym', () => {
     expect(judge('The panel consists of seven judges.', 'The panel, made up of five judges, meets monthly').verdict).toBe('contradicted');
   });
 });
+
+describe('an adverb the source does not say', () => {
+  it('makes the claim weak when the quote says nothing of how, when or how much', () => {
+    const v = judge('Invoices are archived permanently.', 'Invoices are archived for 10 years and then deleted');
+    expect(v.verdict).toBe('weak');
+    expect(v.reasons[0]).toMatch(/permanently/);
+  });
+  it('leaves a claim supported whose adverb rewords the quote\'s adverb or adjective', () => {
+    expect(judge('Sales fell steeply in March.', 'Sales fell sharply in March').verdict).toBe('supported');
+    const main = judge('The report blames the losses mainly on the storms.', 'The report names the storms as the main cause of the losses');
+    expect(main.reasons.join(' ')).not.toMatch(/"mainly", which the source does not say/);
+  });
+});
