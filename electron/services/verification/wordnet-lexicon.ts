@@ -18,6 +18,9 @@ const DETACH: readonly (readonly [string, string, readonly number[]])[] = [
   ['ier', 'y', [3]], ['iest', 'y', [3]], ['er', '', [3]], ['est', '', [3]], ['er', 'e', [3]], ['est', 'e', [3]],
 ];
 
+/** WordNet's lexicographer files of nouns of acts, events and processes (noun.act, noun.event, noun.process). */
+const EVENT_NOUNS: readonly number[] = [4, 11, 22];
+
 /** WordNet's lexicographer file of verbs of state (verb.stative). */
 const STATIVE = 42;
 
@@ -95,7 +98,26 @@ export class WordNetLexicon implements Lexicon {
         for (const up2 of this.index.broader(up)) if (c.has(up2)) return true;
       }
     }
-    return this.sameDirection(claimSenses, e) || this.sharedSynonym(claimWord, evidenceWord, claimSenses, e);
+    return this.sameDirection(claimSenses, e) || this.sharedSynonym(claimWord, evidenceWord, claimSenses, e) || this.nominalised(claimSenses, e);
+  }
+
+  /**
+   * A verb and the noun of its act or event, either way round: "closure" for "closed", "shutdown"
+   * for "shut down", "removal" for "removed" (WordNet's derivational links, from a noun of an act,
+   * event or process only: "employee" and "employer" derive from "employ" but name its parties).
+   */
+  private nominalised(claimSenses: readonly number[], evidenceSenses: readonly number[]): boolean {
+    const eventNoun = (s: number): boolean => s < 2e8 && EVENT_NOUNS.includes(this.index.lexFile(s));
+    const isVerb = (s: number): boolean => s >= 2e8 && s < 3e8;
+    const c = new Set(claimSenses);
+    for (const s of evidenceSenses) {
+      if (!isVerb(s) && !eventNoun(s)) continue;
+      for (const d of this.index.derived(s)) {
+        if (!c.has(d)) continue;
+        if ((isVerb(s) && eventNoun(d)) || (eventNoun(s) && isVerb(d))) return true;
+      }
+    }
+    return false;
   }
 
   /**
