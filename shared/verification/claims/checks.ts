@@ -357,8 +357,8 @@ export function substitutedName(claim: readonly Word[], core: readonly Word[], c
  */
 const SPECIFIC_SENSES = 12;
 
-/** -ing forms that English uses as prepositions ("anyone, including staff"): they name no event. A closed class. */
-const PREPOSITIONAL_ING: ReadonlySet<string> = new Set(['including', 'regarding', 'concerning', 'considering', 'excluding', 'barring', 'pending']);
+/** -ing forms that English uses as prepositions ("anyone, including staff", "according to"): they name no event. A closed class. */
+const PREPOSITIONAL_ING: ReadonlySet<string> = new Set(['including', 'regarding', 'concerning', 'considering', 'excluding', 'barring', 'pending', 'according', 'following']);
 
 export function unsaidVerb(matches: readonly TermMatch[], lexicon: Lexicon): Finding | null {
   // Vague verbs ("get", "give", "take", "hold") are how paraphrases say many things: only specific ones count.

@@ -21,6 +21,8 @@ export interface Word {
   negated: boolean;
   /** A negation cue itself. */
   negator: boolean;
+  /** Read as its base under a negation carried by its prefix ("unrelated" as not "related"). */
+  affixal?: boolean;
   /** Index of the clause (between commas, semicolons, conjunctions) the word is in. */
   clause: number;
   /** Index of the sentence (between full stops, semicolons, colons) the word is in. */

@@ -60,3 +60,16 @@ describe('a verb and the noun of its act', () => {
     expect(lexicon.covers('employee', 'employs')).toBe(false);
   });
 });
+
+describe('a negation carried by a prefix', () => {
+  it('reads "were unrelated to" as "no link between"', () => {
+    expect(judge('In the survey, rents were unrelated to income.', 'The survey found no link between rents and income').verdict).toBe('supported');
+  });
+  it('contradicts the unprefixed word', () => {
+    expect(judge('The clause is unlawful.', 'The clause is lawful').verdict).toBe('contradicted');
+  });
+  it('leaves a prefixed modifier and a prefixed verb as they are', () => {
+    expect(judge('Unused credits may not be carried over to the next year.', 'Unused credits may be carried over to the next year').verdict).toBe('contradicted');
+    expect(judge('The rash disappeared within a week.', 'The rash disappeared within a week').verdict).toBe('supported');
+  });
+});
