@@ -21,6 +21,9 @@ const DETACH: readonly (readonly [string, string, readonly number[]])[] = [
 /** WordNet's lexicographer files of nouns of acts, events and processes (noun.act, noun.event, noun.process). */
 const EVENT_NOUNS: readonly number[] = [4, 11, 22];
 
+/** Verbs whose commonest senses head WordNet's verbs of removal and ending. */
+const PRIVATIVE_VERBS: readonly string[] = ['remove', 'discontinue', 'abolish', 'eliminate', 'cancel', 'end'];
+
 /** WordNet's lexicographer file of verbs of state (verb.stative). */
 const STATIVE = 42;
 
@@ -243,6 +246,17 @@ export class WordNetLexicon implements Lexicon {
 
   noun(word: string): boolean {
     return this.senses(word).some((s) => s < 2e8);
+  }
+
+  private privativeSenses: Set<number> | null = null;
+
+  privative(word: string): boolean {
+    const verbs = (w: string): number[] => this.senses(w).filter((x) => x >= 2e8 && x < 3e8);
+    // The commonest senses of the verbs of removal and ending; a verb whose two commonest senses
+    // are one of them or one step below one is privative.
+    this.privativeSenses ??= new Set(PRIVATIVE_VERBS.map((w) => verbs(w)[0]).filter((x): x is number => x !== undefined));
+    const seeds = this.privativeSenses;
+    return verbs(word).slice(0, 2).some((x) => seeds.has(x) || this.index.broader(x).some((b) => seeds.has(b)));
   }
 
   adverb(word: string): boolean {

@@ -1,5 +1,6 @@
 /**
- * Negation carried by a prefix: "unrelated" says "not related", "unpaid" "not paid", "inexpensive"
+ * Negation carried by a prefix or by a verb of removal.
+ * A prefix: "unrelated" says "not related", "unpaid" "not paid", "inexpensive"
  * "not expensive". A word whose prefix the dictionary gives as the opposite of its base is read
  * as its base under a negation, so that "unrelated to" and "no link between" agree, and "unlawful"
  * and "lawful" clash as a denial would.
@@ -24,5 +25,30 @@ export function readAffixalNegation(words: readonly Word[], lexicon: Lexicon): W
     const base = m?.[2];
     if (!base || lexicon.senseCount(base) === 0 || !lexicon.opposite(w.word, base)) return w;
     return { ...w, word: base, stem: stem(base), negated: true, affixal: true };
+  });
+}
+
+const PRIVATIVE_REACH = 4;
+
+/**
+ * The words a verb of removal or ending acts on ("removes support for Python"), in its clause, up
+ * to a few words on: they are what "no longer" or "not" denies on the other side. Only to agree
+ * with a denial: a privative verb never makes a contradiction by itself.
+ */
+export function readPrivation(words: readonly Word[], lexicon: Lexicon): Word[] {
+  let left = 0;
+  let clause = -1;
+  return words.map((w) => {
+    if (left > 0 && w.clause === clause && !w.negator) {
+      left--;
+      return w.minor ? w : { ...w, privated: true };
+    }
+    left = 0;
+    if (!w.minor && !w.name && !w.negated && lexicon.privative(w.word)) {
+      left = PRIVATIVE_REACH;
+      clause = w.clause;
+      return { ...w, privative: true };
+    }
+    return w;
   });
 }

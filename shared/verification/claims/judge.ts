@@ -26,7 +26,7 @@ import { unmentionedThing, unsaidAdverb, unstatedCause } from './overclaim.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
 import { readWords, type Word } from './words.ts';
 import { readBounds, sameBound } from './bounds.ts';
-import { readAffixalNegation } from './affixes.ts';
+import { readAffixalNegation, readPrivation } from './affixes.ts';
 
 /** Share of key words the evidence must say for a claim to be supported. */
 export const SUPPORT_OVERLAP = 0.6;
@@ -72,8 +72,8 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
   // Bounds on numbers ("no more than 4 grams", "must not exceed 5 days"): their negations deny nothing.
   const claimBounds = readBounds(input.claim);
   const coreBounds = readBounds(input.core);
-  const claimWords = readAffixalNegation(readWords(input.claim, claimBounds), lexicon);
-  const coreWords = readAffixalNegation(readWords(input.core, coreBounds), lexicon);
+  const claimWords = readPrivation(readAffixalNegation(readWords(input.claim, claimBounds), lexicon), lexicon);
+  const coreWords = readPrivation(readAffixalNegation(readWords(input.core, coreBounds), lexicon), lexicon);
   const contextWords = readAffixalNegation(readWords(input.context, readBounds(input.context)), lexicon);
   // A modal word of the claim whose force the quote carries in other words ("required" for "must",
   // "banned" for "not allowed") is said, and so is a word of a bound the quote states in its own

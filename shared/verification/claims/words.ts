@@ -23,6 +23,10 @@ export interface Word {
   negator: boolean;
   /** Read as its base under a negation carried by its prefix ("unrelated" as not "related"). */
   affixal?: boolean;
+  /** Acted on by a verb of removal or ending ("removes support"): no longer there. */
+  privated?: boolean;
+  /** The verb of removal or ending itself. */
+  privative?: boolean;
   /** Index of the clause (between commas, semicolons, conjunctions) the word is in. */
   clause: number;
   /** Index of the sentence (between full stops, semicolons, colons) the word is in. */

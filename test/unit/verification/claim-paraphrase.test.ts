@@ -73,3 +73,16 @@ describe('a negation carried by a prefix', () => {
     expect(judge('The rash disappeared within a week.', 'The rash disappeared within a week').verdict).toBe('supported');
   });
 });
+
+describe('a verb of removal agrees with a denial', () => {
+  it('reads "no longer supported" as what "removes support" says', () => {
+    expect(lexicon.privative('removes')).toBe(true);
+    expect(lexicon.privative('discontinued')).toBe(true);
+    expect(lexicon.privative('added')).toBe(false);
+    expect(judge('Windows 7 is no longer supported as of release 9.', 'Release 9 removes support for Windows 7').verdict).toBe('supported');
+  });
+  it('does not agree with a denial of the removal itself, nor support an affirmation of what was removed', () => {
+    expect(judge('The swelling never disappeared within a week.', 'The swelling usually disappeared within a week').verdict).toBe('contradicted');
+    expect(judge('Release 9 still supports Windows 7.', 'Release 9 removes support for Windows 7').verdict).not.toBe('supported');
+  });
+});
