@@ -18,6 +18,13 @@ export interface Lexicon {
   verbal(word: string): boolean;
   /** Whether some sense of the word is a noun. */
   noun(word: string): boolean;
+  /**
+   * Whether the word is a verb of removal or ending ("removes", "discontinues", "abolished"): what
+   * it acts on is no longer there, as "no longer" says.
+   */
+  privative(word: string): boolean;
+  /** Whether the word is only an adverb ("permanently", "rarely"): it says how, when or how much. */
+  adverb(word: string): boolean;
   /** Whether the word names a person or a body of people ("buyer", "tenant", "board"). */
   agent(word: string): boolean;
   /** How many senses the word has (0 when unknown): a word of many senses says little on its own. */
@@ -64,4 +71,6 @@ export const NO_LEXICON: Lexicon = {
   senseCount: () => 0,
   agent: () => false,
   noun: () => false,
+  adverb: () => false,
+  privative: () => false,
 };

@@ -17,10 +17,14 @@ const BLOCK = 16 * 1024;
 
 interface Synset {
   lexFile: number;
+  /** The words of the sense, lower-cased, phrases with spaces ("make up"). */
+  members: string[];
   broader: number[];
   opposites: number[];
   /** Verb senses this one entails ("beat" a rival entails "win", "snore" entails "sleep"). */
   entails: number[];
+  /** Senses of words derived from or into this one's ("closure" of "close", "removal" of "remove"). */
+  derived: number[];
 }
 
 function dictFolder(): string {
@@ -147,7 +151,9 @@ export class WordNetFiles {
     let i = 4 + 2 * words;
     const pointers = Number(f[i]);
     i++;
-    const s: Synset = { lexFile: Number(f[1]), broader: [], opposites: [], entails: [] };
+    const members: string[] = [];
+    for (let w = 0; w < words; w++) members.push((f[4 + 2 * w] ?? '').toLowerCase().replace(/\(.*\)$/, '').replace(/_/g, ' '));
+    const s: Synset = { lexFile: Number(f[1]), members, broader: [], opposites: [], entails: [], derived: [] };
     for (let p = 0; p < pointers; p++, i += 4) {
       const symbol = f[i];
       const target = senseId(POS_CODE[f[i + 2] ?? ''] ?? 0, Number(f[i + 1]));
@@ -155,6 +161,7 @@ export class WordNetFiles {
         if (!s.broader.includes(target)) s.broader.push(target);
       } else if (symbol === '!' && !s.opposites.includes(target)) s.opposites.push(target);
       else if (symbol === '*' && !s.entails.includes(target)) s.entails.push(target);
+      else if (symbol === '+' && !s.derived.includes(target)) s.derived.push(target);
     }
     this.synsets.set(id, s);
     return s;
@@ -163,6 +170,21 @@ export class WordNetFiles {
   /** Hypernyms (and the head of a similar adjective). */
   broader(id: number): number[] {
     return this.synset(id).broader;
+  }
+
+  /** Senses of the words derived from or into the sense's words (WordNet's derivational links). */
+  derived(id: number): number[] {
+    return this.synset(id).derived;
+  }
+
+  /** The lexicographer file of a sense (42 verb.stative: "be", "consist", "contain"). */
+  lexFile(id: number): number {
+    return this.synset(id).lexFile;
+  }
+
+  /** The words of a sense ("consist", "comprise"). */
+  members(id: number): string[] {
+    return this.synset(id).members;
   }
 
   opposites(id: number): number[] {

@@ -18,6 +18,15 @@ const DETACH: readonly (readonly [string, string, readonly number[]])[] = [
   ['ier', 'y', [3]], ['iest', 'y', [3]], ['er', '', [3]], ['est', '', [3]], ['er', 'e', [3]], ['est', 'e', [3]],
 ];
 
+/** WordNet's lexicographer files of nouns of acts, events and processes (noun.act, noun.event, noun.process). */
+const EVENT_NOUNS: readonly number[] = [4, 11, 22];
+
+/** Verbs whose commonest senses head WordNet's verbs of removal and ending. */
+const PRIVATIVE_VERBS: readonly string[] = ['remove', 'discontinue', 'abolish', 'eliminate', 'cancel', 'end'];
+
+/** WordNet's lexicographer file of verbs of state (verb.stative). */
+const STATIVE = 42;
+
 /** Words with more senses than this are too vague to stand for a narrower word. */
 const MAX_SENSES_TO_CLIMB = 12;
 
@@ -92,7 +101,82 @@ export class WordNetLexicon implements Lexicon {
         for (const up2 of this.index.broader(up)) if (c.has(up2)) return true;
       }
     }
+    return this.sameDirection(claimSenses, e) || this.sharedSynonym(claimWord, evidenceWord, claimSenses, e) || this.nominalised(claimSenses, e);
+  }
+
+  /**
+   * A verb and the noun of its act or event, either way round: "closure" for "closed", "shutdown"
+   * for "shut down", "removal" for "removed" (WordNet's derivational links, from a noun of an act,
+   * event or process only: "employee" and "employer" derive from "employ" but name its parties).
+   */
+  private nominalised(claimSenses: readonly number[], evidenceSenses: readonly number[]): boolean {
+    const eventNoun = (s: number): boolean => s < 2e8 && EVENT_NOUNS.includes(this.index.lexFile(s));
+    const isVerb = (s: number): boolean => s >= 2e8 && s < 3e8;
+    const c = new Set(claimSenses);
+    for (const s of evidenceSenses) {
+      if (!isVerb(s) && !eventNoun(s)) continue;
+      for (const d of this.index.derived(s)) {
+        if (!c.has(d)) continue;
+        if ((isVerb(s) && eventNoun(d)) || (eventNoun(s) && isVerb(d))) return true;
+      }
+    }
     return false;
+  }
+
+  /**
+   * Two verbs of state that are each a synonym of one specific third verb: "consists (of)" and
+   * "made up (of)" are both "comprise". Only verbs of state (WordNet's verb.stative: relations such
+   * as consisting, containing, including), not of change, whose near-synonyms can run opposite
+   * ways; only the evidence verb's two commonest senses and the claim verb's four commonest; and the
+   * third verb must have few senses (not "be" or "have").
+   */
+  private sharedSynonym(claimWord: string, evidenceWord: string, claimSenses: readonly number[], evidenceSenses: readonly number[]): boolean {
+    const verbs = (senses: readonly number[], n: number): number[] =>
+      senses.filter((s) => s >= 2e8 && s < 3e8).slice(0, n).filter((s) => this.index.lexFile(s) === STATIVE);
+    const own = new Set([claimWord.toLowerCase(), evidenceWord.toLowerCase()]);
+    const third = new Set<string>();
+    for (const s of verbs(evidenceSenses, 2)) for (const w of this.index.members(s)) if (!own.has(w)) third.add(w);
+    for (const s of verbs(claimSenses, 4)) {
+      for (const w of this.index.members(s)) {
+        if (!third.has(w) || own.has(w)) continue;
+        const n = this.senses(w).filter((x) => x >= 2e8 && x < 3e8).length;
+        if (n > 0 && n <= 6) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether two words name the same side of an opposition, each at most one step below it: "fallen"
+   * and "declined" both say "decrease" (whose opposite is "increase"), "last" and "past" both say
+   * "past" (whose opposite is "future"). A sense with an opposite is a direction, not a vague
+   * heading, so a word of many senses may reach it too; the evidence word's rare senses do not count.
+   */
+  private sameDirection(claimSenses: readonly number[], evidenceSenses: readonly number[]): boolean {
+    const poles = (senses: readonly number[]): Set<number> => {
+      const out = new Set<number>();
+      for (const s of senses) {
+        if (s < 2e8 || s >= 4e8) continue;
+        for (const x of [s, ...this.index.broader(s)]) if (this.index.opposites(x).length > 0) out.add(x);
+      }
+      return out;
+    };
+    const rankOf = new Map<number, number>();
+    const common = evidenceSenses.filter((s) => {
+      const pos = Math.floor(s / 1e8);
+      const rank = rankOf.get(pos) ?? 0;
+      rankOf.set(pos, rank + 1);
+      return rank < 4;
+    });
+    const claimPoles = poles(claimSenses);
+    const evidencePoles = poles(common);
+    // The pole is a sense of one of the two words itself: two words one step below a broad heading
+    // ("rise" and "fall" both under "change location") share no direction.
+    const own = new Set([...claimSenses, ...common]);
+    if (![...evidencePoles].some((p) => claimPoles.has(p) && own.has(p))) return false;
+    // Words on both sides of an opposition ("rise" reaching "fall" by a rare sense) say nothing firm.
+    for (const p of claimPoles) for (const o of this.index.opposites(p)) if (evidencePoles.has(o)) return false;
+    return true;
   }
 
   /** A word's commonest verb sense, if it has one. */
@@ -162,6 +246,22 @@ export class WordNetLexicon implements Lexicon {
 
   noun(word: string): boolean {
     return this.senses(word).some((s) => s < 2e8);
+  }
+
+  private privativeSenses: Set<number> | null = null;
+
+  privative(word: string): boolean {
+    const verbs = (w: string): number[] => this.senses(w).filter((x) => x >= 2e8 && x < 3e8);
+    // The commonest senses of the verbs of removal and ending; a verb whose two commonest senses
+    // are one of them or one step below one is privative.
+    this.privativeSenses ??= new Set(PRIVATIVE_VERBS.map((w) => verbs(w)[0]).filter((x): x is number => x !== undefined));
+    const seeds = this.privativeSenses;
+    return verbs(word).slice(0, 2).some((x) => seeds.has(x) || this.index.broader(x).some((b) => seeds.has(b)));
+  }
+
+  adverb(word: string): boolean {
+    const senses = this.senses(word);
+    return senses.length > 0 && senses.every((s) => s >= 4e8);
   }
 
   senseCount(word: string): number {

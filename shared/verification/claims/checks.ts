@@ -48,6 +48,11 @@ export function polarityClash(matches: readonly TermMatch[]): { claimNegated: Wo
   const read = (m: TermMatch): Word | undefined => m.evidence.find((e) => e.negated === m.word.negated) ?? m.evidence[0];
   const claimNegated = shared.filter((m) => m.word.negated).map((m) => m.word);
   const evidenceNegated = shared.filter((m) => read(m)?.negated).map((m) => m.word);
+  // A denial of what the other side's verb of removal acts on ("no longer supported" for "removes
+  // support") says what that side says.
+  // Not when the denial is of the verb of removal itself ("never disappeared" for "disappeared").
+  const deniesRemoval = shared.some((m) => (m.word.negated && m.evidence.some((e) => e.privative)) || (m.word.privative && read(m)?.negated));
+  if (!deniesRemoval && shared.some((m) => (m.word.negated && m.evidence.some((e) => e.privated)) || (m.word.privated && read(m)?.negated))) return null;
   if ((claimNegated.length > 0) === (evidenceNegated.length > 0)) return null;
   return { claimNegated, evidenceNegated };
 }
@@ -357,8 +362,8 @@ export function substitutedName(claim: readonly Word[], core: readonly Word[], c
  */
 const SPECIFIC_SENSES = 12;
 
-/** -ing forms that English uses as prepositions ("anyone, including staff"): they name no event. A closed class. */
-const PREPOSITIONAL_ING: ReadonlySet<string> = new Set(['including', 'regarding', 'concerning', 'considering', 'excluding', 'barring', 'pending']);
+/** -ing forms that English uses as prepositions ("anyone, including staff", "according to"): they name no event. A closed class. */
+const PREPOSITIONAL_ING: ReadonlySet<string> = new Set(['including', 'regarding', 'concerning', 'considering', 'excluding', 'barring', 'pending', 'according', 'following']);
 
 export function unsaidVerb(matches: readonly TermMatch[], lexicon: Lexicon): Finding | null {
   // Vague verbs ("get", "give", "take", "hold") are how paraphrases say many things: only specific ones count.

@@ -3,11 +3,12 @@
  * required to", "has to"; "must not", "may not", "not allowed", "banned", "forbidden"; "may",
  * "are allowed to"). A claim that words the same force differently ("Phones are banned" for
  * "Phones are not allowed") says what the source says: its modal word is said, and the
- * negation one side uses to say it is no denial.
+ * negation one side uses to say it is no denial. Plans are read alike ("will be removed",
+ * "scheduled for removal").
  */
 import type { Word } from './words.ts';
 
-export type Force = 'obligation' | 'prohibition' | 'permission';
+export type Force = 'obligation' | 'prohibition' | 'permission' | 'future';
 
 // Closed class: the modal verbs and the adjectives and participles of English that carry force.
 const FORCE: Record<string, Force> = {
@@ -16,6 +17,10 @@ const FORCE: Record<string, Force> = {
   banned: 'prohibition', ban: 'prohibition', bans: 'prohibition', forbidden: 'prohibition', forbid: 'prohibition', forbids: 'prohibition',
   prohibited: 'prohibition', prohibit: 'prohibition', prohibits: 'prohibition', barred: 'prohibition', disallowed: 'prohibition',
   may: 'permission', can: 'permission', allowed: 'permission', permitted: 'permission', entitled: 'permission', eligible: 'permission',
+  // A right given: "are granted 25 days" is what "are entitled to 25 days" says.
+  granted: 'permission', authorised: 'permission', authorized: 'permission', empowered: 'permission',
+  // What is to happen: "will be removed" and "are scheduled for removal" say one thing.
+  will: 'future', scheduled: 'future', planned: 'future', slated: 'future',
 };
 const NEED = new Set(['has', 'have', 'had', 'need', 'needs']);
 
@@ -28,6 +33,8 @@ export function forceAt(words: readonly Word[], i: number): Force | null {
   if (!f) return null;
   const negated = w.negated || !!words[i + 1]?.negator;
   if (!negated) return f;
+  // "will not" is a denial, which the polarity check reads.
+  if (f === 'future') return null;
   // "must not" and "not allowed" forbid; "not forbidden" permits; "need not" permits.
   if (f === 'prohibition') return 'permission';
   return f === 'obligation' && NEED.has(w.word) ? 'permission' : 'prohibition';

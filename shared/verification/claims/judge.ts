@@ -22,9 +22,11 @@ import {
 import { exchangedAttributes, exchangedParticipants, reassignedRole } from './exchange.ts';
 import { bothForbid, sameForceWords } from './deontic.ts';
 import { absoluteForConditional, broaderDenial, judgeClash } from './negation.ts';
-import { unmentionedThing, unstatedCause } from './overclaim.ts';
+import { unmentionedThing, unsaidAdverb, unstatedCause } from './overclaim.ts';
 import { matchTerms, overlapOf, type TermMatch } from './overlap.ts';
-import { readWords } from './words.ts';
+import { readWords, type Word } from './words.ts';
+import { readBounds, sameBound } from './bounds.ts';
+import { readAffixalNegation, readPrivation } from './affixes.ts';
 
 /** Share of key words the evidence must say for a claim to be supported. */
 export const SUPPORT_OVERLAP = 0.6;
@@ -67,14 +69,19 @@ export function quoteSentences(quote: string, context: string): string {
 
 export function judgeSupport(input: SupportInput): SupportJudgement {
   const lexicon = input.lexicon ?? NO_LEXICON;
-  const claimWords = readWords(input.claim);
-  const coreWords = readWords(input.core);
-  const contextWords = readWords(input.context);
+  // Bounds on numbers ("no more than 4 grams", "must not exceed 5 days"): their negations deny nothing.
+  const claimBounds = readBounds(input.claim);
+  const coreBounds = readBounds(input.core);
+  const claimWords = readPrivation(readAffixalNegation(readWords(input.claim, claimBounds), lexicon), lexicon);
+  const coreWords = readPrivation(readAffixalNegation(readWords(input.core, coreBounds), lexicon), lexicon);
+  const contextWords = readAffixalNegation(readWords(input.context, readBounds(input.context)), lexicon);
   // A modal word of the claim whose force the quote carries in other words ("required" for "must",
-  // "banned" for "not allowed") is said.
+  // "banned" for "not allowed") is said, and so is a word of a bound the quote states in its own
+  // words ("exceed" of "not exceed 4 grams" for "no more than 4 grams").
   const forceSaid = sameForceWords(claimWords, coreWords);
+  const boundSaid = (w: Word): boolean => claimBounds.some((b) => w.start >= b.start && w.start < b.end && sameBound(b, coreBounds) !== undefined);
   const matches = matchTerms(claimWords, coreWords, contextWords, lexicon).map((m): TermMatch =>
-    m.where !== 'core' && forceSaid.has(m.word) ? { ...m, where: 'core', evidence: [] } : m,
+    m.where !== 'core' && (forceSaid.has(m.word) || boundSaid(m.word)) ? { ...m, where: 'core', evidence: [] } : m,
   );
   let overlap = overlapOf(matches);
   const findings: Finding[] = [];
@@ -125,7 +132,9 @@ export function judgeSupport(input: SupportInput): SupportJudgement {
     substitutedName(claimWords, coreWords, contextWords),
     opposite || roles ? null : substitutedWord(focusWords, coreWords, focusMatches, lexicon),
     // Added words matter where most words are said: otherwise the low overlap says it all.
-    supportedByWords(overlap) ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) ?? unmentionedThing(claimWords, coreWords, input.core, matches, lexicon) : null,
+    supportedByWords(overlap)
+      ? addedContent(matches, lexicon) ?? unsaidVerb(matches, lexicon) ?? unmentionedThing(claimWords, coreWords, input.core, matches, lexicon) ?? unsaidAdverb(matches, coreWords, lexicon)
+      : null,
     unstatedCause(input.claim, input.core),
     clash ? null : absoluteForConditional(focusWords, coreWords, focusMatches),
     broaderDenial(focusMatches, lexicon),

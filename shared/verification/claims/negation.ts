@@ -33,6 +33,8 @@ export function negationFocus(words: readonly Word[]): Set<Word> {
   const out = new Set<Word>();
   const cancelled = doublyNegated(words);
   words.forEach((w, i) => {
+    // A word negated by its own prefix is what its negation is about.
+    if (w.affixal) out.add(w);
     if (!w.negator || cancelled.has(w.clause)) return;
     let j = words.findIndex((x, k) => k > i && !x.minor && !/ly$/.test(x.word));
     if (j < 0 || !(words[j] as Word).negated) return;

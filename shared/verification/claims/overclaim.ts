@@ -92,3 +92,15 @@ export function unstatedCause(claim: string, core: string): Finding | null {
   if (!c || CAUSE_IN_SOURCE.test(core.toLowerCase())) return null;
   return { code: 'added_content', effect: 'weakens', note: `the claim gives a cause ("${c[0]}"); the source states none` };
 }
+
+/**
+ * An adverb of the claim the source says nowhere, in no form and by no synonym ("kept
+ * permanently" for "kept for 90 days"): it states how, when or how much, which the quote does not.
+ */
+export function unsaidAdverb(matches: readonly TermMatch[], core: readonly Word[], lexicon: Lexicon): Finding | null {
+  // An adverb of the quote, or the adjective it is made from ("mainly" / "main"), may be what the claim's rewords.
+  const coreStems = new Set(core.map((w) => w.stem));
+  if (core.some((w) => !w.minor && (lexicon.adverb(w.word) || /ly$/.test(w.word)))) return null;
+  const m = matches.find((x) => x.where === null && !x.word.name && lexicon.adverb(x.word.word) && !coreStems.has(x.word.word.replace(/ly$/, '')) && !coreStems.has(x.word.stem.replace(/li$/, '')));
+  return m ? { code: 'added_content', effect: 'weakens', note: `the claim says "${m.word.word}", which the source does not say` } : null;
+}

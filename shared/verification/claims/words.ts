@@ -21,6 +21,12 @@ export interface Word {
   negated: boolean;
   /** A negation cue itself. */
   negator: boolean;
+  /** Read as its base under a negation carried by its prefix ("unrelated" as not "related"). */
+  affixal?: boolean;
+  /** Acted on by a verb of removal or ending ("removes support"): no longer there. */
+  privated?: boolean;
+  /** The verb of removal or ending itself. */
+  privative?: boolean;
   /** Index of the clause (between commas, semicolons, conjunctions) the word is in. */
   clause: number;
   /** Index of the sentence (between full stops, semicolons, colons) the word is in. */
@@ -40,8 +46,11 @@ export function stem(word: string): string {
   return stemmer(word.replace(/'s$/, ''));
 }
 
-/** Words of `text` with their negation scopes, clauses and names. */
-export function readWords(text: string): Word[] {
+/**
+ * Words of `text` with their negation scopes, clauses and names. A negation inside one of `bounds`
+ * (the spans of "no more than 4 grams", "must not exceed 5 days") is part of a bound, no denial.
+ */
+export function readWords(text: string, bounds: readonly { start: number; end: number }[] = []): Word[] {
   const out: Word[] = [];
   // A number's decimal point or thousands separator is no full stop: "0.40", "12,500".
   const re = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{N}]+(?:['’][\p{L}]+)*|[.;:!?,()\u2013\u2014]|\s-\s/gu;
@@ -72,7 +81,8 @@ export function readWords(text: string): Word[] {
     // "no longer", "not … any more": the negation is the first word.
     // "declined to sign" negates; "rainfall declined" only falls.
     const declines = /^declin(?:e|es|ed|ing)$/.test(word) && /^\s+to\b/.test(text.slice(m.index + raw.length, m.index + raw.length + 6));
-    const negator = NEGATORS.has(word) || contracted || NEGATING_VERBS.test(word) || declines;
+    const inBound = bounds.some((b) => m.index >= b.start && m.index < b.end);
+    const negator = !inBound && (NEGATORS.has(word) || contracted || NEGATING_VERBS.test(word) || declines);
     if (SCOPE_END.has(word) && !(inList && scopeLeft > 0 && (word === 'or' || word === 'and'))) {
       scopeLeft = 0;
       clause++;
