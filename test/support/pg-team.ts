@@ -9,7 +9,8 @@ import { migratePostgres } from '../../electron/services/store/postgres/migrate.
 import { PgStore, type PgNewSource } from '../../electron/services/store/postgres/pg-store.ts';
 import type { AccessLevel } from '../../electron/services/store/postgres/schema-access.ts';
 import { ensureProject, grantMember } from '../../electron/services/store/postgres/team.ts';
-import type { TestDatabase } from './postgres.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestPostgres, type TestDatabase, type TestPostgres } from './postgres.ts';
 
 export interface PgTeam {
   owner: pg.Client;
@@ -81,5 +82,34 @@ export function pgDocument(name: string, size = 4096): { src: PgNewSource; bytes
       (async function* () {
         for (let at = 0; at < bytes.byteLength; at += pieceSize) yield bytes.subarray(at, at + pieceSize);
       })(),
+  };
+}
+
+/**
+ * A server and a team for one test file: started before its tests, stopped after them. Read
+ * `server` and `team` inside tests and hooks (they are set once the file's first hook has run).
+ */
+export function withPgTeam(): { readonly server: TestPostgres; readonly team: PgTeam } {
+  let server: TestPostgres | undefined;
+  let team: PgTeam | undefined;
+  beforeAll(async () => {
+    server = await startTestPostgres();
+    team = await pgTeam(server);
+  });
+  afterAll(async () => {
+    await team?.close();
+    await server?.close();
+  });
+  const ready = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error('the PostgreSQL team is not started yet');
+    return v;
+  };
+  return {
+    get server() {
+      return ready(server);
+    },
+    get team() {
+      return ready(team);
+    },
   };
 }

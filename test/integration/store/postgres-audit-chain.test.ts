@@ -1,26 +1,17 @@
 // The audit chain in PostgreSQL (issue 13): many writers at once make one chain; an entry that does
 // not follow the head is refused; tampering by the table owner, even past the append-only trigger,
 // is found by the walk, at the entry or row it touched.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { APPEND_ONLY_SQLSTATE, CHAIN_LINK_SQLSTATE } from '../../../electron/services/store/postgres/schema-evidence.ts';
 import type { PgStore } from '../../../electron/services/store/postgres/pg-store.ts';
-import { pgDocument, pgTeam, type PgTeam } from '../../support/pg-team.ts';
-import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
+import { pgDocument, withPgTeam } from '../../support/pg-team.ts';
 
-let server: TestPostgres;
-let team: PgTeam;
+const ctx = withPgTeam();
 let sourceId: number;
 
 beforeAll(async () => {
-  server = await startTestPostgres();
-  team = await pgTeam(server);
   const doc = pgDocument('board-minutes');
-  sourceId = (await team.admin.addSource(doc.src, doc.pieces())).id;
-});
-
-afterAll(async () => {
-  await team?.close();
-  await server?.close();
+  sourceId = (await ctx.team.admin.addSource(doc.src, doc.pieces())).id;
 });
 
 async function citeMany(agent: PgStore, sessionKey: string, n: number): Promise<number[]> {
@@ -38,25 +29,25 @@ async function citeMany(agent: PgStore, sessionKey: string, n: number): Promise<
 
 async function toggleTrigger(table: string, trigger: string, on: boolean): Promise<void> {
   // Only a superuser (or the owner) can switch a trigger off: exactly the insider the chain is for.
-  await team.owner.query(`ALTER TABLE ${table} ${on ? 'ENABLE' : 'DISABLE'} TRIGGER ${trigger}`);
+  await ctx.team.owner.query(`ALTER TABLE ${table} ${on ? 'ENABLE' : 'DISABLE'} TRIGGER ${trigger}`);
 }
 
 describe('the PostgreSQL audit chain', () => {
   it('stays one valid chain when two agents append at the same time', async () => {
-    const second = await team.member('agent_a2', 'agent', ['alpha']);
-    const [one, two] = await Promise.all([citeMany(team.agentA, 'race-1', 12), citeMany(second, 'race-2', 12)]);
+    const second = await ctx.team.member('agent_a2', 'agent', ['alpha']);
+    const [one, two] = await Promise.all([citeMany(ctx.team.agentA, 'race-1', 12), citeMany(second, 'race-2', 12)]);
     expect(new Set([...one, ...two]).size).toBe(24);
-    const report = await team.auditor.verifyChain();
+    const report = await ctx.team.auditor.verifyChain();
     expect(report.break).toBeUndefined();
     expect(report.ok).toBe(true);
     // 1 source, 2 answers, 2 sessions, 24 citations and 24 contexts: one entry each.
     expect(report.entries).toBe(1 + 2 + 2 + 24 + 24);
-    const seqs = await team.owner.query<{ seq: number; id: number }>('SELECT seq, id FROM audit_log ORDER BY id');
+    const seqs = await ctx.team.owner.query<{ seq: number; id: number }>('SELECT seq, id FROM audit_log ORDER BY id');
     expect(seqs.rows.map((r) => r.seq)).toEqual(seqs.rows.map((_, i) => i + 1));
   });
 
   it('refuses an entry that does not follow the head or names no row', async () => {
-    const client = await team.agentA.pool.connect();
+    const client = await ctx.team.agentA.pool.connect();
     try {
       await client.query('BEGIN');
       const stale = client.query("SELECT evidesk_audit_append(1, repeat('0', 64), 'forged', '{}', 'now', repeat('a', 64), NULL, NULL, NULL)");
@@ -74,37 +65,37 @@ describe('the PostgreSQL audit chain', () => {
   });
 
   it("finds the owner's edit of an audit entry, made past the append-only trigger", async () => {
-    const target = (await team.owner.query<{ id: number; seq: number; payload: string }>('SELECT id, seq, payload FROM audit_log WHERE seq = 3')).rows[0];
+    const target = (await ctx.team.owner.query<{ id: number; seq: number; payload: string }>('SELECT id, seq, payload FROM audit_log WHERE seq = 3')).rows[0];
     if (!target) throw new Error('no entry 3');
     // With the trigger on, even the owner's UPDATE is refused.
-    await expect(team.owner.query("UPDATE audit_log SET payload = '{\"edited\":true}' WHERE id = $1", [target.id])).rejects.toMatchObject({ code: APPEND_ONLY_SQLSTATE });
+    await expect(ctx.team.owner.query("UPDATE audit_log SET payload = '{\"edited\":true}' WHERE id = $1", [target.id])).rejects.toMatchObject({ code: APPEND_ONLY_SQLSTATE });
     await toggleTrigger('audit_log', 'audit_log_append_only', false);
     try {
-      await team.owner.query("UPDATE audit_log SET payload = '{\"edited\":true}' WHERE id = $1", [target.id]);
-      const report = await team.auditor.verifyChain();
+      await ctx.team.owner.query("UPDATE audit_log SET payload = '{\"edited\":true}' WHERE id = $1", [target.id]);
+      const report = await ctx.team.auditor.verifyChain();
       expect(report.ok).toBe(false);
       expect(report.break).toMatchObject({ kind: 'edited', seq: 3, entryId: target.id });
       // Put back as it was, the chain verifies again: the walk found exactly that edit.
-      await team.owner.query('UPDATE audit_log SET payload = $2 WHERE id = $1', [target.id, target.payload]);
-      expect((await team.auditor.verifyChain()).ok).toBe(true);
+      await ctx.team.owner.query('UPDATE audit_log SET payload = $2 WHERE id = $1', [target.id, target.payload]);
+      expect((await ctx.team.auditor.verifyChain()).ok).toBe(true);
     } finally {
       await toggleTrigger('audit_log', 'audit_log_append_only', true);
     }
   });
 
   it("finds the owner's edit of a recorded citation and a row written around the store", async () => {
-    const citation = (await team.owner.query<{ id: number; claim: string }>('SELECT id, claim FROM citations ORDER BY id LIMIT 1')).rows[0];
+    const citation = (await ctx.team.owner.query<{ id: number; claim: string }>('SELECT id, claim FROM citations ORDER BY id LIMIT 1')).rows[0];
     if (!citation) throw new Error('no citation');
     await toggleTrigger('citations', 'citations_append_only', false);
     try {
-      await team.owner.query("UPDATE citations SET claim = 'Revenue fell.' WHERE id = $1", [citation.id]);
-      expect((await team.admin.verifyChain()).break).toMatchObject({ kind: 'edited', table: 'citations', rowId: citation.id });
-      await team.owner.query('UPDATE citations SET claim = $2 WHERE id = $1', [citation.id, citation.claim]);
+      await ctx.team.owner.query("UPDATE citations SET claim = 'Revenue fell.' WHERE id = $1", [citation.id]);
+      expect((await ctx.team.admin.verifyChain()).break).toMatchObject({ kind: 'edited', table: 'citations', rowId: citation.id });
+      await ctx.team.owner.query('UPDATE citations SET claim = $2 WHERE id = $1', [citation.id, citation.claim]);
     } finally {
       await toggleTrigger('citations', 'citations_append_only', true);
     }
     // An answer inserted by the owner, outside the chain.
-    const row = await team.owner.query<{ id: number }>("INSERT INTO answers (project_key, format, answer_text, origin, created_at) VALUES ('alpha', 'text', 'x', 'owner', 'now') RETURNING id");
-    expect((await team.auditor.verifyChain()).break).toMatchObject({ kind: 'inserted', table: 'answers', rowId: row.rows[0]?.id });
+    const row = await ctx.team.owner.query<{ id: number }>("INSERT INTO answers (project_key, format, answer_text, origin, created_at) VALUES ('alpha', 'text', 'x', 'owner', 'now') RETURNING id");
+    expect((await ctx.team.auditor.verifyChain()).break).toMatchObject({ kind: 'inserted', table: 'answers', rowId: row.rows[0]?.id });
   });
 });

@@ -1,14 +1,12 @@
 // Access levels enforced by PostgreSQL itself (issue 13, Done-when 3): each member connects as its
 // own login role; grants and row-level security refuse what its level may not do, and the store
 // turns the refusal into a coded error naming the level.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { PgStore, type PgSession } from '../../../electron/services/store/postgres/pg-store.ts';
-import { pgDocument, pgTeam, type PgTeam } from '../../support/pg-team.ts';
-import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
+import { pgDocument, withPgTeam } from '../../support/pg-team.ts';
 
-let server: TestPostgres;
-let team: PgTeam;
+const ctx = withPgTeam();
 let sourceId: number;
 let sessionA: PgSession;
 let sessionB: PgSession;
@@ -16,20 +14,13 @@ let citationA: number;
 let citationB: number;
 
 beforeAll(async () => {
-  server = await startTestPostgres();
-  team = await pgTeam(server);
   const doc = pgDocument('annual-report');
-  sourceId = (await team.admin.addSource(doc.src, doc.pieces())).id;
-  sessionA = await team.agentA.openSession({ sessionKey: 'a-1', projectKey: 'alpha', userId: 'ana' });
-  sessionB = await team.agentB.openSession({ sessionKey: 'b-1', projectKey: 'beta', userId: 'ben' });
+  sourceId = (await ctx.team.admin.addSource(doc.src, doc.pieces())).id;
+  sessionA = await ctx.team.agentA.openSession({ sessionKey: 'a-1', projectKey: 'alpha', userId: 'ana' });
+  sessionB = await ctx.team.agentB.openSession({ sessionKey: 'b-1', projectKey: 'beta', userId: 'ben' });
   const cite = { marker: '[1]', claim: 'Revenue grew.', quote: 'revenue grew by 3 percent', sourceId, locator: { kind: 'text', paragraph: 4 } };
-  citationA = (await team.agentA.addCitation({ answerId: sessionA.answerId, ...cite })).id;
-  citationB = (await team.agentB.addCitation({ answerId: sessionB.answerId, ...cite })).id;
-});
-
-afterAll(async () => {
-  await team?.close();
-  await server?.close();
+  citationA = (await ctx.team.agentA.addCitation({ answerId: sessionA.answerId, ...cite })).id;
+  citationB = (await ctx.team.agentB.addCitation({ answerId: sessionB.answerId, ...cite })).id;
 });
 
 async function refusal(p: Promise<unknown>): Promise<AppError> {
@@ -43,14 +34,14 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
 
 describe('the auditor', () => {
   it('reads every project and the audit chain', async () => {
-    expect((await team.auditor.citationsOfProject('alpha')).map((c) => c.id)).toEqual([citationA]);
-    expect((await team.auditor.citationsOfProject('beta')).map((c) => c.id)).toEqual([citationB]);
-    const report = await team.auditor.verifyChain();
+    expect((await ctx.team.auditor.citationsOfProject('alpha')).map((c) => c.id)).toEqual([citationA]);
+    expect((await ctx.team.auditor.citationsOfProject('beta')).map((c) => c.id)).toEqual([citationB]);
+    const report = await ctx.team.auditor.verifyChain();
     expect(report.ok).toBe(true);
   });
 
   it("has its INSERT and UPDATE refused by PostgreSQL itself, whatever table", async () => {
-    const sql = team.auditor.pool;
+    const sql = ctx.team.auditor.pool;
     // Thunks: each statement is sent only when its refusal is awaited.
     const attempts = [
       () => sql.query("INSERT INTO review_decisions (citation_id, decision, created_at, reviewer) VALUES ($1, 'accepted', 'now', current_user)", [citationA]),
@@ -64,12 +55,12 @@ describe('the auditor', () => {
   });
 
   it('gets a coded error naming its role from the store', async () => {
-    const e = await refusal(team.auditor.addDecision({ citationId: citationA, decision: 'accepted' }));
+    const e = await refusal(ctx.team.auditor.addDecision({ citationId: citationA, decision: 'accepted' }));
     expect(e.code).toBe('DATABASE_ROLE_REFUSED');
     expect(e.details).toMatchObject({ role: 'auditor', sqlstate: '42501' });
     expect(e.message).toContain('The auditor role may not record a review decision');
     const doc = pgDocument('auditor-upload');
-    const s = await refusal(team.auditor.addSource(doc.src, doc.pieces()));
+    const s = await refusal(ctx.team.auditor.addSource(doc.src, doc.pieces()));
     expect(s.code).toBe('DATABASE_ROLE_REFUSED');
     expect(s.details).toMatchObject({ role: 'auditor' });
   });
@@ -77,62 +68,62 @@ describe('the auditor', () => {
 
 describe('agents', () => {
   it("cannot read another project's citations, answers or sessions", async () => {
-    expect(await team.agentB.citationsOfProject('alpha')).toEqual([]);
-    expect((await team.agentA.citationsOfProject('alpha')).map((c) => c.id)).toEqual([citationA]);
-    const seen = await team.agentB.pool.query<{ id: number }>('SELECT id FROM citations ORDER BY id');
+    expect(await ctx.team.agentB.citationsOfProject('alpha')).toEqual([]);
+    expect((await ctx.team.agentA.citationsOfProject('alpha')).map((c) => c.id)).toEqual([citationA]);
+    const seen = await ctx.team.agentB.pool.query<{ id: number }>('SELECT id FROM citations ORDER BY id');
     expect(seen.rows.map((r) => r.id)).toEqual([citationB]);
-    const answers = await team.agentB.pool.query<{ project_key: string }>('SELECT DISTINCT project_key FROM answers');
+    const answers = await ctx.team.agentB.pool.query<{ project_key: string }>('SELECT DISTINCT project_key FROM answers');
     expect(answers.rows).toEqual([{ project_key: 'beta' }]);
-    const contexts = await team.agentB.pool.query('SELECT * FROM citation_contexts WHERE project_id = $1', ['alpha']);
+    const contexts = await ctx.team.agentB.pool.query('SELECT * FROM citation_contexts WHERE project_id = $1', ['alpha']);
     expect(contexts.rowCount).toBe(0);
   });
 
   it('read the shared pool of sources and their snapshots', async () => {
-    const r = await team.agentB.pool.query<{ id: number }>('SELECT id FROM sources');
+    const r = await ctx.team.agentB.pool.query<{ id: number }>('SELECT id FROM sources');
     expect(r.rows.map((x) => x.id)).toEqual([sourceId]);
   });
 
   it("cite only in their own sessions and projects, and add no source", async () => {
     const cite = { marker: '[2]', claim: 'x', quote: null, sourceId, locator: { kind: 'text', paragraph: 1 } };
-    const intoOther = await refusal(team.agentB.addCitation({ answerId: sessionA.answerId, ...cite }));
+    const intoOther = await refusal(ctx.team.agentB.addCitation({ answerId: sessionA.answerId, ...cite }));
     expect(intoOther.code).toBe('DATABASE_ROLE_REFUSED');
     expect(intoOther.details).toMatchObject({ role: 'agent', sqlstate: '42501' });
     // Another agent of the same project may read the session's citations but not cite into it.
-    const colleague = await team.member('agent_a_colleague', 'agent', ['alpha']);
+    const colleague = await ctx.team.member('agent_a_colleague', 'agent', ['alpha']);
     expect((await colleague.citationsOfProject('alpha')).map((c) => c.id)).toEqual([citationA]);
     const intoColleague = await refusal(colleague.addCitation({ answerId: sessionA.answerId, ...cite }));
     expect(intoColleague.details).toMatchObject({ role: 'agent', sqlstate: '42501' });
-    await expect(team.agentB.openSession({ sessionKey: 'b-in-alpha', projectKey: 'alpha', userId: 'ben' })).rejects.toMatchObject({ code: 'DATABASE_ROLE_REFUSED' });
+    await expect(ctx.team.agentB.openSession({ sessionKey: 'b-in-alpha', projectKey: 'alpha', userId: 'ben' })).rejects.toMatchObject({ code: 'DATABASE_ROLE_REFUSED' });
     const doc = pgDocument('agent-upload');
-    const s = await refusal(team.agentA.addSource(doc.src, doc.pieces()));
+    const s = await refusal(ctx.team.agentA.addSource(doc.src, doc.pieces()));
     expect(s.details).toMatchObject({ role: 'agent' });
     expect(s.message).toContain('The agent role may not add a source');
   });
 
   it('may not review, nor read the audit log', async () => {
-    const e = await refusal(team.agentA.addDecision({ citationId: citationA, decision: 'accepted' }));
+    const e = await refusal(ctx.team.agentA.addDecision({ citationId: citationA, decision: 'accepted' }));
     expect(e.details).toMatchObject({ role: 'agent', sqlstate: '42501' });
-    await expect(team.agentA.pool.query('SELECT * FROM audit_log')).rejects.toMatchObject({ code: '42501' });
+    await expect(ctx.team.agentA.pool.query('SELECT * FROM audit_log')).rejects.toMatchObject({ code: '42501' });
   });
 });
 
 describe('reviewers and admins', () => {
   it('a reviewer decides on citations of its projects only', async () => {
-    const ok = await team.reviewerA.addDecision({ citationId: citationA, decision: 'accepted', note: 'Checked on page 1.' });
+    const ok = await ctx.team.reviewerA.addDecision({ citationId: citationA, decision: 'accepted', note: 'Checked on page 1.' });
     expect(ok.id).toBeGreaterThan(0);
-    const other = await refusal(team.reviewerA.addDecision({ citationId: citationB, decision: 'rejected' }));
+    const other = await refusal(ctx.team.reviewerA.addDecision({ citationId: citationB, decision: 'rejected' }));
     expect(other.details).toMatchObject({ role: 'reviewer', sqlstate: '42501' });
-    const forged = team.reviewerA.pool.query("INSERT INTO review_decisions (citation_id, decision, created_at, reviewer) VALUES ($1, 'accepted', 'now', 'someone-else')", [citationA]);
+    const forged = ctx.team.reviewerA.pool.query("INSERT INTO review_decisions (citation_id, decision, created_at, reviewer) VALUES ($1, 'accepted', 'now', 'someone-else')", [citationA]);
     await expect(forged).rejects.toMatchObject({ code: '42501' });
   });
 
   it('an admin adds sources and manages settings; the chain records every write', async () => {
     const doc = pgDocument('policy-memo');
-    const added = await team.admin.addSource(doc.src, doc.pieces());
+    const added = await ctx.team.admin.addSource(doc.src, doc.pieces());
     expect(added.created).toBe(true);
-    await team.admin.pool.query("INSERT INTO settings (key, value, updated_at) VALUES ('maxPdfPages', '2000', 'now')");
-    await expect(team.reviewerA.pool.query("INSERT INTO settings (key, value, updated_at) VALUES ('x', '1', 'now')")).rejects.toMatchObject({ code: '42501' });
-    const report = await team.auditor.verifyChain();
+    await ctx.team.admin.pool.query("INSERT INTO settings (key, value, updated_at) VALUES ('maxPdfPages', '2000', 'now')");
+    await expect(ctx.team.reviewerA.pool.query("INSERT INTO settings (key, value, updated_at) VALUES ('x', '1', 'now')")).rejects.toMatchObject({ code: '42501' });
+    const report = await ctx.team.auditor.verifyChain();
     expect(report).toMatchObject({ ok: true, anchored: false });
     expect(report.entries).toBe(report.evidenceRows);
   });
@@ -140,9 +131,9 @@ describe('reviewers and admins', () => {
 
 describe('connecting', () => {
   it('reports a refused login and an unreachable server as coded errors', async () => {
-    const wrong = await refusal(PgStore.connect(server.urlFor(`${server.loginPrefix}agent_a`, 'not-the-password')));
+    const wrong = await refusal(PgStore.connect(ctx.server.urlFor(`${ctx.server.loginPrefix}agent_a`, 'not-the-password')));
     expect(wrong.code).toBe('DATABASE_ROLE_REFUSED');
-    expect(wrong.details).toMatchObject({ sqlstate: '28P01', login: `${server.loginPrefix}agent_a` });
+    expect(wrong.details).toMatchObject({ sqlstate: '28P01', login: `${ctx.server.loginPrefix}agent_a` });
     // Port 1 on loopback: nothing listens there.
     const gone = await refusal(PgStore.connect('postgres://someone:pw@127.0.0.1:1/evidesk'));
     expect(gone.code).toBe('DATABASE_UNREACHABLE');
@@ -151,21 +142,21 @@ describe('connecting', () => {
 
 describe('live updates', () => {
   it("bring a teammate's decision to every open app, which reads it only as its level may", async () => {
-    const agentFeed = await team.agentA.changes();
-    const outsiderFeed = await team.agentB.changes();
+    const agentFeed = await ctx.team.agentA.changes();
+    const outsiderFeed = await ctx.team.agentB.changes();
     try {
       // A refused write is rolled back and notifies no one: the first change each feed sees is the decision.
-      await refusal(team.auditor.addDecision({ citationId: citationA, decision: 'rejected' }));
-      const decided = await team.reviewerA.addDecision({ citationId: citationA, decision: 'flagged', note: 'Page number looks wrong.' });
+      await refusal(ctx.team.auditor.addDecision({ citationId: citationA, decision: 'rejected' }));
+      const decided = await ctx.team.reviewerA.addDecision({ citationId: citationA, decision: 'flagged', note: 'Page number looks wrong.' });
       const seen = await agentFeed.next();
       expect(seen.value).toEqual({ table: 'review_decisions', id: decided.id });
-      const row = await team.agentA.pool.query<{ decision: string; reviewer: string }>('SELECT decision, reviewer FROM review_decisions WHERE id = $1', [seen.value?.id]);
-      expect(row.rows).toEqual([{ decision: 'flagged', reviewer: team.reviewerA.who.login }]);
+      const row = await ctx.team.agentA.pool.query<{ decision: string; reviewer: string }>('SELECT decision, reviewer FROM review_decisions WHERE id = $1', [seen.value?.id]);
+      expect(row.rows).toEqual([{ decision: 'flagged', reviewer: ctx.team.reviewerA.who.login }]);
       // Notifications are not filtered by row-level security: they carry no content, and the
       // outsider, told of the row, cannot read it.
       const told = await outsiderFeed.next();
       expect(told.value).toEqual({ table: 'review_decisions', id: decided.id });
-      expect((await team.agentB.pool.query('SELECT 1 FROM review_decisions WHERE id = $1', [decided.id])).rowCount).toBe(0);
+      expect((await ctx.team.agentB.pool.query('SELECT 1 FROM review_decisions WHERE id = $1', [decided.id])).rowCount).toBe(0);
     } finally {
       await agentFeed.close();
       await outsiderFeed.close();
