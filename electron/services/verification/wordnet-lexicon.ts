@@ -33,6 +33,7 @@ const MAX_SENSES_TO_CLIMB = 12;
 export class WordNetLexicon implements Lexicon {
   private readonly index: WordNetFiles;
   private readonly cache = new Map<string, number[]>();
+  private readonly covered = new Map<string, boolean>();
 
   constructor(index: WordNetFiles) {
     this.index = index;
@@ -70,6 +71,17 @@ export class WordNetLexicon implements Lexicon {
   }
 
   covers(claimWord: string, evidenceWord: string): boolean {
+    // The checks ask the same pairs many times over (matching, opposites, alternatives): remembered.
+    const key = `${claimWord.toLowerCase()}\u0000${evidenceWord.toLowerCase()}`;
+    let hit = this.covered.get(key);
+    if (hit === undefined) {
+      hit = this.coversUncached(claimWord, evidenceWord);
+      this.covered.set(key, hit);
+    }
+    return hit;
+  }
+
+  private coversUncached(claimWord: string, evidenceWord: string): boolean {
     const e = this.senses(evidenceWord);
     if (e.length === 0) return false;
     const claimSenses = this.senses(claimWord);
