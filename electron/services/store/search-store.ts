@@ -1,5 +1,6 @@
 import { SNIPPET_CLOSE, SNIPPET_OPEN } from '../../../shared/search/fts-query.ts';
 import type { Db } from './database.ts';
+import { StatementCache } from './statement-cache.ts';
 import { REMOVED_SOURCE_IDS } from './library-changes-store.ts';
 import type { SegmentRow } from './sources-store.ts';
 
@@ -25,8 +26,10 @@ export interface SearchOptions {
 /** All SQL over the FTS5 index of segments. */
 export class SearchStore {
   private readonly db: Db;
+  private readonly statements: StatementCache;
   constructor(db: Db) {
     this.db = db;
+    this.statements = new StatementCache(db);
   }
 
   /**
@@ -54,11 +57,22 @@ export class SearchStore {
 
   /** Segment ids of one source that match, best first: candidate narrowing for anchoring. */
   candidateSegments(match: string, sourceId: number, limit: number): SegmentRow[] {
-    return this.db
-      .prepare(
+    // The source's rows lie between its first and last segment id: FTS5 seeks there instead of
+    // joining every matching row of the workspace. Ranking reads each term's whole doclist
+    // (bm25 counts the documents holding it), so a source of one segment, which needs no ranking,
+    // is asked without it: the same row either way.
+    const span = this.statements.get('SELECT count(*) AS n, min(id) AS first, max(id) AS last FROM segments WHERE source_id = ?').get(sourceId) as {
+      n: number;
+      first: number | null;
+      last: number | null;
+    };
+    if (span.n === 0 || limit <= 0) return [];
+    const ranked = span.n > 1 ? 'ORDER BY bm25(segments_fts)' : '';
+    return this.statements
+      .get(
         `SELECT g.* FROM segments_fts JOIN segments g ON g.id = segments_fts.rowid
-         WHERE segments_fts MATCH ? AND g.source_id = ? ORDER BY bm25(segments_fts) LIMIT ?`,
+         WHERE segments_fts MATCH ? AND segments_fts.rowid BETWEEN ? AND ? AND g.source_id = ? ${ranked} LIMIT ?`,
       )
-      .all(match, sourceId, limit) as SegmentRow[];
+      .all(match, span.first, span.last, sourceId, limit) as SegmentRow[];
   }
 }

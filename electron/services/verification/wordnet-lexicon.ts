@@ -21,6 +21,9 @@ const DETACH: readonly (readonly [string, string, readonly number[]])[] = [
 /** Words with more senses than this are too vague to stand for a narrower word. */
 const MAX_SENSES_TO_CLIMB = 12;
 
+/** Pairs of words whose cover relation is remembered. */
+const MAX_COVERED_PAIRS = 200_000;
+
 export class WordNetLexicon implements Lexicon {
   private readonly index: WordNetFiles;
   private readonly cache = new Map<string, number[]>();
@@ -60,7 +63,22 @@ export class WordNetLexicon implements Lexicon {
     return list;
   }
 
+  /** Answers of covers, by pair: an answer's citations ask the same pairs again and again. */
+  private readonly covered = new Map<string, boolean>();
+
   covers(claimWord: string, evidenceWord: string): boolean {
+    const key = `${claimWord}\u0000${evidenceWord}`;
+    let hit = this.covered.get(key);
+    if (hit === undefined) {
+      // Bounded: a long session forgets and starts again rather than growing without end.
+      if (this.covered.size >= MAX_COVERED_PAIRS) this.covered.clear();
+      hit = this.coversUncached(claimWord, evidenceWord);
+      this.covered.set(key, hit);
+    }
+    return hit;
+  }
+
+  private coversUncached(claimWord: string, evidenceWord: string): boolean {
     const e = this.senses(evidenceWord);
     if (e.length === 0) return false;
     const claimSenses = this.senses(claimWord);
