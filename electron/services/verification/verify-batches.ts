@@ -129,11 +129,18 @@ export async function verifyInBatches(deps: BatchDeps, run: BatchedRun, job: Ver
   const total = run.citationCount;
   const startedAt = new Date().toISOString();
   const pending = ledgerOf([], []);
-  const { answerId, citationIds, runId } = store.transaction(() => {
-    const begun = run.begin();
-    const id = store.insertRun(begun.answerId, run.verifierName, pending.summary, pending.riskFlags, startedAt, total);
-    return { ...begun, runId: id };
-  });
+  let started: { answerId: number; citationIds: readonly number[]; runId: number };
+  try {
+    started = store.transaction(() => {
+      const begun = run.begin();
+      const id = store.insertRun(begun.answerId, run.verifierName, pending.summary, pending.riskFlags, startedAt, total);
+      return { ...begun, runId: id };
+    });
+  } catch (e) {
+    deps.jobs.close(job, null);
+    throw e;
+  }
+  const { answerId, citationIds, runId } = started;
   deps.jobs.started(runId);
   const emit = (phase: 'verifying' | 'done' | 'cancelled' | 'failed', done: number, ids: readonly number[]) =>
     events?.emit({ type: 'answers.verifyProgress', jobId: job.jobId, answerId, runId, phase, done, total, citationIds: [...ids] });
