@@ -52,4 +52,5 @@ const pages = result.files.reduce((n, f) => n + (f.ok ? (f.segmentCount ?? 0) : 
 const failed = result.files.filter((f) => !f.ok).map((f) => `${path.basename(f.path)}: ${f.error?.code ?? '?'}`);
 // The figure the bench reports: the whole tree's peak (PSS), never less than this process's own peak.
 const maxRssMb = Math.max(process.resourceUsage().maxRSS / 1024, peakTreeMb);
-process.stdout.write(`${JSON.stringify({ pages, ms, maxRssMb, ownMaxRssMb: process.resourceUsage().maxRSS / 1024, failed })}\n`);
+const files = result.files.filter((f) => f.ok).length;
+process.stdout.write(`${JSON.stringify({ pages, files, ms, maxRssMb, ownMaxRssMb: process.resourceUsage().maxRSS / 1024, failed })}\n`);

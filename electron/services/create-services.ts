@@ -54,6 +54,8 @@ export interface ServicesOptions {
   model?: Partial<ModelSettings>;
   /** The citation tools' door: the context a call inherits, the web-source registrar (issue 11). */
   citations?: CitationToolsOptions;
+  /** Citations verified per batch in a large answer (issue 16; tests use small batches). */
+  verifyBatch?: number;
 }
 
 export interface Services {
@@ -136,6 +138,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), {
     ...(options.model ? { model: options.model } : {}),
     judgeEnabled: () => settings.get().modelJudge,
+    events,
+    ...(options.verifyBatch !== undefined ? { verifyBatch: options.verifyBatch } : {}),
   });
   const library = new LibraryService(new LibraryChangesStore(db), answersStore, sources);
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir, events, pool });
@@ -259,7 +263,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.check': (input) => answers.checkJudged(input),
     'answers.list': () => library.answersInView(answers.list()),
     'answers.get': ({ id }) => library.decorate(answers.get(id)),
-    'answers.verify': async ({ id }) => library.decorate(await answers.verifyJudged(id)),
+    'answers.verify': async ({ id, jobId }) => library.decorate(await answers.verifyJudged(id, undefined, jobId)),
+    'answers.cancelVerify': ({ jobId }) => ({ cancelled: answers.cancelVerify(jobId) }),
     'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),
     'answers.review': ({ citationId, decision, note, reviewer }) => review.decide(citationId, decision, note ?? null, reviewer),
     'answers.undoReview': ({ citationId, reviewer }) => review.undo(citationId, reviewer),

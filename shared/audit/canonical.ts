@@ -99,6 +99,8 @@ export const CHAIN_TABLES = {
   web_fetches: ['id', 'source_id', 'url', 'final_url', 'redirects', 'http_status', 'content_type', 'byte_size', 'sha256', 'fetched_at', 'outcome'],
   // Issue 12 (migration 15): answers renamed, answers and sources removed from view (hidden, never deleted).
   library_changes: ['id', 'subject', 'subject_id', 'action', 'value', 'created_at'],
+  // Issue 16 (migration 16): the end of a run verified in batches.
+  verification_run_ends: ['id', 'run_id', 'state', 'done', 'summary', 'risk_flags', 'created_at'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ChainTable = keyof typeof CHAIN_TABLES;
@@ -127,6 +129,7 @@ export const TABLE_NOUN: Record<ChainTable, string> = {
   citation_contexts: 'Citation context',
   web_fetches: 'Web fetch record',
   library_changes: 'Library change',
+  verification_run_ends: 'End of a verification run',
 };
 
 /**
@@ -137,6 +140,8 @@ export const TABLE_NOUN: Record<ChainTable, string> = {
 export const CHAIN_LATER_COLUMNS: Partial<Record<ChainTable, readonly string[]>> = {
   // Migration 8: who decided, and which decision an undo takes back.
   review_decisions: ['reviewer', 'undoes_id'],
+  // Migration 16: how many citations a run verified in batches set out to verify.
+  verification_runs: ['planned'],
 };
 
 /** SHA-256 of a row's canonical encoding: the table's name and its covered columns. */

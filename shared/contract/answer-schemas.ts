@@ -33,6 +33,8 @@ export const AnswerFile = z.object({
     .min(1)
     .max(500)
     .refine((name) => !/[/\\]/.test(name), 'a file name, not a path'),
+  /** The caller's name for the verification (import): its progress events carry it, answers.cancelVerify stops it. */
+  jobId: z.string().min(1).max(100).optional(),
 }).strict();
 export type AnswerFile = z.infer<typeof AnswerFile>;
 
@@ -158,12 +160,25 @@ export const CitationDetail = z.object({
 });
 export type CitationDetail = z.infer<typeof CitationDetail>;
 
+/**
+ * A run verified in batches (issue 16): how many citations it set out to verify, how many it has
+ * stored, and whether it is running, complete, cancelled, or was interrupted (the app stopped).
+ * Its summary covers the citations stored; the others keep their earlier results, if any.
+ */
+export const RunProgress = z.object({
+  planned: z.number().int().nonnegative(),
+  done: z.number().int().nonnegative(),
+  state: z.enum(['running', 'complete', 'cancelled', 'interrupted']),
+});
+
 export const RunData = z.object({
   id: z.number().int().positive(),
   verifier: z.string(),
   createdAt: z.string(),
   summary: VerificationSummary,
   riskFlags: z.array(VerificationRiskFlag),
+  /** Only for a run verified in batches. */
+  progress: RunProgress.optional(),
 });
 export type RunData = z.infer<typeof RunData>;
 
@@ -269,7 +284,9 @@ export const answersContract = {
   'answers.check': { input: AnswerFile, output: VerificationResult },
   'answers.list': { input: z.object({}), output: z.array(AnswerSummaryData) },
   'answers.get': { input: z.object({ id: AnswerId }), output: AnswerDetail },
-  'answers.verify': { input: z.object({ id: AnswerId }), output: AnswerDetail },
+  'answers.verify': { input: z.object({ id: AnswerId, jobId: z.string().min(1).max(100).optional() }), output: AnswerDetail },
+  /** Stops a verification in batches (answers.import / answers.verify given this jobId) after its current batch; false when none runs. */
+  'answers.cancelVerify': { input: z.object({ jobId: z.string().min(1).max(100) }), output: z.object({ cancelled: z.boolean() }) },
   'answers.ask': {
     input: z.object({ question: z.string().trim().min(1).max(2000), useModel: z.boolean().optional() }),
     output: AnswerDetail,

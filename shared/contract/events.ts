@@ -66,8 +66,26 @@ export const ExportProgress = z.object({
   total: z.number().int().nonnegative(),
 });
 
-export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth, LinkOpen, CitationsAdded, ExportProgress]);
+/**
+ * A verification in batches (issue 16): `verifying` after each batch's results are stored (the
+ * citations it covered, so their cards can be shown while the rest are checked), in order, then one
+ * `done`, `cancelled` or `failed`. `done` counts the citations verified so far, of `total`.
+ */
+export const VerifyProgress = z.object({
+  type: z.literal('answers.verifyProgress'),
+  /** The caller's jobId (answers.import / answers.verify), null when none was given. */
+  jobId: z.string().nullable(),
+  answerId: z.number().int().positive(),
+  runId: z.number().int().positive(),
+  phase: z.enum(['verifying', 'done', 'cancelled', 'failed']),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  citationIds: z.array(z.number().int().positive()),
+});
+
+export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth, LinkOpen, CitationsAdded, ExportProgress, VerifyProgress]);
 export type AppEvent = z.infer<typeof AppEvent>;
 export type IngestProgress = z.infer<typeof IngestProgress>;
 export type IngestWalk = z.infer<typeof IngestWalk>;
 export type ExportProgress = z.infer<typeof ExportProgress>;
+export type VerifyProgress = z.infer<typeof VerifyProgress>;

@@ -5,12 +5,14 @@ import type { IngestFileResult, IngestResult, SkippedEntry } from '../../../shar
 import type { EventBus } from '../events.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
 import type { BlobStore } from '../store/blobs.ts';
+import { GroupCommit } from '../store/group-commit.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import type { ExtractedDocument } from './extracted.ts';
 import { kindForPath, SUPPORTED_TYPES_IN_WORDS } from './file-kinds.ts';
 import { walkPaths, type FoundFile } from './folder-walk.ts';
 import { openRegularFile, readExactly } from './regular-file.ts';
 import { WorkQueue } from './work-queue.ts';
+import { ByteBudget } from './byte-budget.ts';
 import { extractInPool } from './pooled-extract.ts';
 import { requireLanguages } from './ocr/ocr-languages.ts';
 import type { WorkerPool } from './worker-pool.ts';
@@ -40,8 +42,31 @@ export interface IngestRequest {
 
 /** At most this often the walk reports how far it has got (and what it skipped). */
 const WALK_EVENT_MS = 100;
+/**
+ * Files extracted and waiting for their group's commit, at most, before a worker waits: workers go
+ * on to the next file while a group is written, and what waits stays small.
+ */
+const MAX_WAITING_STORES = 64;
+/** Files read and extracted side by side per extraction worker, within the byte budget below. */
+const FILES_PER_WORKER = 4;
+/** Bytes of files held at once (a large file alone may hold more: it then goes by itself). */
+const FILE_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
-/** Turns paths (files and folders) into stored sources, one file at a time, one transaction each. */
+/** A file read and extracted: its result once its group has committed. */
+interface Extracted {
+  committed: Promise<IngestFileResult>;
+}
+
+/** Kept in an object so that awaiting the extraction does not also await the commit. */
+function wrap(committed: Promise<IngestFileResult>): Extracted {
+  return { committed };
+}
+
+/**
+ * Turns paths (files and folders) into stored sources. Each document is stored all-or-nothing;
+ * documents stored close together share one transaction (GroupCommit), so small files are not
+ * paced by the disk's flushes.
+ */
 export class IngestService {
   private readonly store: SourcesStore;
   private readonly blobs: BlobStore;
@@ -50,9 +75,11 @@ export class IngestService {
   private readonly settings: () => IngestSettings;
   private readonly pool: WorkerPool;
   private readonly running = new Map<string, AbortController>();
+  private readonly commits: GroupCommit;
 
   constructor(store: SourcesStore, blobs: BlobStore, events: EventBus, settings: () => IngestSettings, pool: WorkerPool) {
     this.store = store;
+    this.commits = new GroupCommit(store.db);
     this.blobs = blobs;
     this.events = events;
     this.settings = settings;
@@ -78,6 +105,7 @@ export class IngestService {
     const skipped: SkippedEntry[] = [];
     // Same bytes twice in one batch: the second waits for the first and becomes a duplicate.
     const inFlight = new Map<string, Promise<unknown>>();
+    const budget = new ByteBudget(FILE_BYTES_IN_FLIGHT);
     const queue = new WorkQueue<{ index: number; item: FoundFile | { type: 'failed'; path: string; error: AppError } }>(256);
     controller.signal.addEventListener('abort', () => queue.clear(), { once: true });
 
@@ -113,6 +141,7 @@ export class IngestService {
         walkEvent(true);
       }
     };
+    const waiting = new Set<Promise<void>>();
     const worker = async (): Promise<void> => {
       for (let job = await queue.take(); job && !controller.signal.aborted; job = await queue.take()) {
         const { index, item } = job;
@@ -125,18 +154,30 @@ export class IngestService {
           progress('failed');
           continue;
         }
-        try {
-          results[index] = await this.ingestFile(item, { ...req, signal: controller.signal }, settings, progress, inFlight);
-          progress('done');
-        } catch (e) {
+        const failed = (e: unknown): void => {
           results[index] = { ok: false, path: file, error: toErrorData(e) };
           progress('failed');
+        };
+        try {
+          const { committed } = await this.ingestFile(item, { ...req, signal: controller.signal }, settings, progress, inFlight, budget);
+          // The worker goes on to the next file while this one waits for its group's commit.
+          const stored: Promise<void> = committed
+            .then((result) => {
+              results[index] = result;
+              progress('done');
+            }, failed)
+            .finally(() => waiting.delete(stored));
+          waiting.add(stored);
+          if (waiting.size >= MAX_WAITING_STORES) await Promise.race(waiting);
+        } catch (e) {
+          failed(e);
         }
       }
     };
     // As many files at once as there are workers; a long PDF still spreads over all of them. All
     // settle before the batch ends, so no file is still being stored when the result is returned.
-    const settled = await Promise.allSettled([walk(), ...Array.from({ length: this.pool.size }, worker)]);
+    const settled = await Promise.allSettled([walk(), ...Array.from({ length: this.pool.size * FILES_PER_WORKER }, worker)]);
+    await Promise.allSettled([...waiting]);
     this.running.delete(batchId);
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
@@ -151,7 +192,8 @@ export class IngestService {
     settings: IngestSettings,
     progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number, stage?: 'ocr') => void,
     inFlight: Map<string, Promise<unknown>>,
-  ): Promise<IngestFileResult> {
+    budget: ByteBudget,
+  ): Promise<Extracted> {
     const file = found.path;
     const name = path.basename(file);
     const kind = kindForPath(file);
@@ -162,26 +204,54 @@ export class IngestService {
     const opened = await openRegularFile(found);
     const stat = opened.stat;
     let bytes: Uint8Array;
+    let held = 0;
     try {
       if (stat.size === 0) throw new AppError('FILE_EMPTY', `${name} is empty (0 bytes); there is nothing to ingest.`);
       if (stat.size > settings.maxFileBytes) {
         throw new AppError('FILE_TOO_LARGE', `${name} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(settings.maxFileBytes / 1048576).toFixed(0)} MB limit for one file. Split it or raise the limit in the workspace settings.`);
       }
+      await budget.acquire(stat.size);
+      held = stat.size;
       progress('hashing');
       bytes = await readExactly(opened, file);
+    } catch (e) {
+      budget.release(held);
+      throw e;
     } finally {
       await opened.handle.close().catch(() => undefined);
     }
+    try {
+      return await this.hashAndStore(file, name, kind, bytes, { size: stat.size, mtimeMs: stat.mtimeMs }, req, settings, progress, inFlight);
+    } finally {
+      // The bytes are written (snapshot) and read (extraction) by now: what waits for the commit is the text.
+      budget.release(held);
+    }
+  }
+
+  private async hashAndStore(
+    file: string,
+    name: string,
+    kind: NonNullable<ReturnType<typeof kindForPath>>,
+    bytes: Uint8Array,
+    fileStat: { size: number; mtimeMs: number },
+    req: IngestRequest,
+    settings: IngestSettings,
+    progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number, stage?: 'ocr') => void,
+    inFlight: Map<string, Promise<unknown>>,
+  ): Promise<Extracted> {
     const sha256 = sha256Bytes(bytes);
-    const fileStat = { size: stat.size, mtimeMs: stat.mtimeMs };
     const earlier = inFlight.get(sha256);
     if (earlier) await earlier.catch(() => undefined);
     let settle = (): void => undefined;
     inFlight.set(sha256, new Promise<void>((resolve) => (settle = resolve)));
     try {
-      return await this.storeFile(file, name, kind, bytes, sha256, fileStat, req, settings, progress);
-    } finally {
+      const extracted = await this.storeFile(file, name, kind, bytes, sha256, fileStat, req, settings, progress);
+      // The same bytes later in the batch wait until this file is stored (or failed).
+      void extracted.committed.then(settle, settle);
+      return extracted;
+    } catch (e) {
       settle();
+      throw e;
     }
   }
 
@@ -195,11 +265,13 @@ export class IngestService {
     req: IngestRequest,
     settings: IngestSettings,
     progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number, stage?: 'ocr') => void,
-  ): Promise<IngestFileResult> {
+  ): Promise<Extracted> {
     const existing = this.store.findBySha(sha256);
     if (existing) {
-      this.store.touchPath(existing.id, file, fileStat, new Date().toISOString());
-      return { ok: true, path: file, sourceId: existing.id, sha256, outcome: 'duplicate', segmentCount: existing.segment_count, warnings: [] };
+      return wrap(this.commits.run((): IngestFileResult => {
+        this.store.touchPath(existing.id, file, fileStat, new Date().toISOString());
+        return { ok: true, path: file, sourceId: existing.id, sha256, outcome: 'duplicate', segmentCount: existing.segment_count, warnings: [] };
+      }));
     }
 
     progress('extracting');
@@ -215,21 +287,25 @@ export class IngestService {
     if (req.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${name} was cancelled.`);
 
     progress('storing');
-    const now = new Date().toISOString();
-    const predecessor = this.store.findByCurrentPath(file);
-    const snapshot = settings.snapshots ? this.blobs.put(sha256, bytes) : null;
-    const sourceId = this.store.insert(
-      { sha256, fileName: name, byteSize: bytes.length, path: file, stat: fileStat, doc, snapshot, predecessorId: predecessor?.id ?? null },
-      now,
-    );
-    return {
-      ok: true,
-      path: file,
-      sourceId,
-      sha256,
-      outcome: predecessor ? 'new_version' : 'added',
-      segmentCount: doc.segments.length,
-      warnings: doc.warnings,
-    };
+    // The snapshot is on disk before the row that names it is committed.
+    const snapshot = settings.snapshots ? await this.blobs.putAsync(sha256, bytes) : null;
+    const byteSize = bytes.length;
+    return wrap(this.commits.run((): IngestFileResult => {
+      const now = new Date().toISOString();
+      const predecessor = this.store.findByCurrentPath(file);
+      const sourceId = this.store.insert(
+        { sha256, fileName: name, byteSize, path: file, stat: fileStat, doc, snapshot, predecessorId: predecessor?.id ?? null },
+        now,
+      );
+      return {
+        ok: true,
+        path: file,
+        sourceId,
+        sha256,
+        outcome: predecessor ? 'new_version' : 'added',
+        segmentCount: doc.segments.length,
+        warnings: doc.warnings,
+      };
+    }));
   }
 }

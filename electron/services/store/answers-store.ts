@@ -43,10 +43,33 @@ export interface RunRow {
   id: number;
   answer_id: number;
   verifier: string;
+  /** The end row's summary and risk flags when the run was verified in batches (migration 16). */
   summary: string;
   risk_flags: string;
   created_at: string;
+  /** Citations a run verified in batches set out to verify; null for a run stored whole. */
+  planned: number | null;
+  /** Its end ('complete' | 'cancelled'), null while it runs or when it was interrupted. */
+  end_state: string | null;
+  /** Results it stored: those its end counts, else those committed so far. */
+  done: number | null;
 }
+
+export interface RunEnd {
+  state: 'complete' | 'cancelled';
+  done: number;
+  summary: unknown;
+  riskFlags: unknown;
+}
+
+/**
+ * A run with its end, if any: a run verified in batches is written before its summary is known,
+ * and its end row holds it. For such a run without an end, the results committed so far are counted.
+ */
+const RUN_SELECT = `SELECT r.id, r.answer_id, r.verifier, coalesce(e.summary, r.summary) AS summary, coalesce(e.risk_flags, r.risk_flags) AS risk_flags,
+    r.created_at, r.planned, e.state AS end_state,
+    CASE WHEN r.planned IS NULL THEN NULL ELSE coalesce(e.done, (SELECT count(*) FROM citation_results x WHERE x.run_id = r.id)) END AS done
+  FROM verification_runs r LEFT JOIN verification_run_ends e ON e.run_id = r.id`;
 
 export interface ResultRow {
   id: number;
@@ -236,11 +259,21 @@ export class AnswersStore {
     return id;
   }
 
-  insertRun(answerId: number, verifier: string, summary: unknown, riskFlags: unknown, now: string): number {
-    const r = this.stmt('INSERT INTO verification_runs (answer_id, verifier, summary, risk_flags, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(answerId, verifier, JSON.stringify(summary), JSON.stringify(riskFlags), now);
+  /** `planned`: the citations a run verified in batches sets out to verify (its end comes later). */
+  insertRun(answerId: number, verifier: string, summary: unknown, riskFlags: unknown, now: string, planned: number | null = null): number {
+    const r = this.stmt('INSERT INTO verification_runs (answer_id, verifier, summary, risk_flags, created_at, planned) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(answerId, verifier, JSON.stringify(summary), JSON.stringify(riskFlags), now, planned);
     const id = Number(r.lastInsertRowid);
     this.chain.record('verification_runs', id, now);
+    return id;
+  }
+
+  /** The end of a run verified in batches: how far it got and the summary of what it stored. */
+  insertRunEnd(runId: number, end: RunEnd, now: string): number {
+    const r = this.stmt('INSERT INTO verification_run_ends (run_id, state, done, summary, risk_flags, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(runId, end.state, end.done, JSON.stringify(end.summary), JSON.stringify(end.riskFlags), now);
+    const id = Number(r.lastInsertRowid);
+    this.chain.record('verification_run_ends', id, now);
     return id;
   }
 
@@ -288,9 +321,10 @@ export class AnswersStore {
         `SELECT a.*,
            (SELECT count(*) FROM citations c WHERE c.answer_id = a.id
               AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)) AS citation_count,
-           r.id AS run_id, r.created_at AS run_created_at, r.summary AS run_summary, r.risk_flags AS run_risk_flags
+           r.id AS run_id, r.created_at AS run_created_at, coalesce(e.summary, r.summary) AS run_summary, coalesce(e.risk_flags, r.risk_flags) AS run_risk_flags
          FROM answers a
          LEFT JOIN verification_runs r ON r.id = (SELECT max(id) FROM verification_runs WHERE answer_id = a.id)
+         LEFT JOIN verification_run_ends e ON e.run_id = r.id
          ORDER BY a.created_at DESC, a.id DESC`,
       )
       .all() as AnswerListRow[];
@@ -315,15 +349,15 @@ export class AnswersStore {
   }
 
   runs(answerId: number): RunRow[] {
-    return this.db.prepare('SELECT * FROM verification_runs WHERE answer_id = ? ORDER BY id').all(answerId) as RunRow[];
+    return this.stmt(`${RUN_SELECT} WHERE r.answer_id = ? ORDER BY r.id`).all(answerId) as RunRow[];
   }
 
   run(id: number): RunRow | undefined {
-    return this.db.prepare('SELECT * FROM verification_runs WHERE id = ?').get(id) as RunRow | undefined;
+    return this.stmt(`${RUN_SELECT} WHERE r.id = ?`).get(id) as RunRow | undefined;
   }
 
   latestRun(answerId: number): RunRow | undefined {
-    return this.db.prepare('SELECT * FROM verification_runs WHERE answer_id = ? ORDER BY id DESC LIMIT 1').get(answerId) as RunRow | undefined;
+    return this.stmt(`${RUN_SELECT} WHERE r.answer_id = ? ORDER BY r.id DESC LIMIT 1`).get(answerId) as RunRow | undefined;
   }
 
   results(runId: number): ResultRow[] {

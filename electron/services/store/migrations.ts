@@ -541,6 +541,38 @@ export const MIGRATIONS: readonly Migration[] = [
           SELECT max(id) FROM library_changes l WHERE l.subject = c.subject AND l.subject_id = c.subject_id AND l.action = 'rename');
     `,
   },
+  {
+    version: 16,
+    name: 'verification in batches: the plan and the end of a run; indexes for resolving names and versions',
+    // Issue 16 item 4. A large answer is verified in batches, each batch's results committed on
+    // their own, so a run is written before its summary is known. Such a run records how many
+    // citations it set out to verify (planned; NULL for a run stored whole, summary final), and
+    // its end is an appended row: complete or cancelled, with the summary and risk flags of the
+    // results stored. A run with a plan and no end was interrupted (or is still running).
+    // ADD COLUMN is no UPDATE: the append-only triggers still guard the run rows.
+    // The indexes: a citation names its source by file name or title without regard to case, and
+    // each check asks for a source's newer versions; both scanned every source before.
+    sql: `
+      ALTER TABLE verification_runs ADD COLUMN planned INTEGER CHECK (planned IS NULL OR planned >= 0);
+      CREATE TABLE verification_run_ends (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL UNIQUE REFERENCES verification_runs(id),
+        state TEXT NOT NULL CHECK (state IN ('complete', 'cancelled')),
+        done INTEGER NOT NULL CHECK (done >= 0),
+        summary TEXT NOT NULL CHECK (json_valid(summary)),
+        risk_flags TEXT NOT NULL CHECK (json_valid(risk_flags)),
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE TRIGGER verification_run_ends_no_update BEFORE UPDATE ON verification_run_ends BEGIN SELECT RAISE(ABORT, 'verification_run_ends is append-only'); END;
+      CREATE TRIGGER verification_run_ends_no_delete BEFORE DELETE ON verification_run_ends BEGIN SELECT RAISE(ABORT, 'verification_run_ends is append-only'); END;
+      CREATE TRIGGER verification_run_ends_no_replace BEFORE INSERT ON verification_run_ends
+        WHEN EXISTS (SELECT 1 FROM verification_run_ends WHERE id = NEW.id OR run_id = NEW.run_id)
+        BEGIN SELECT RAISE(ABORT, 'verification_run_ends is append-only: a row with this key exists'); END;
+      CREATE INDEX sources_lower_file_name ON sources(lower(file_name));
+      CREATE INDEX sources_lower_title ON sources(lower(title));
+      CREATE INDEX sources_predecessor ON sources(predecessor_id) WHERE predecessor_id IS NOT NULL;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -74,6 +74,18 @@ export class SourceAnchorer {
     return n;
   }
 
+  /** Segments per source (as textLength, a source's text never changes). */
+  private readonly segmentCounts = new Map<number, number>();
+
+  private segmentCount(sourceId: number): number {
+    let n = this.segmentCounts.get(sourceId);
+    if (n === undefined) {
+      n = this.anchoring.segmentCount(sourceId);
+      this.segmentCounts.set(sourceId, n);
+    }
+    return n;
+  }
+
   /** The best FTS candidates of a source for a query; none when the query is not valid FTS5. */
   private ftsRows(match: string, sourceId: number): SegmentRow[] {
     try {
@@ -144,6 +156,10 @@ export class SourceAnchorer {
     const found = (): boolean => best !== null && best.score >= VERIFIED_SCORE - 1e-9;
 
     const searched = new Set<number>();
+    // Once every segment has been searched (a note of one passage, found at its claimed line), a
+    // narrowing query can bring nothing new: it is not asked. The outcome is the same.
+    const total = this.segmentCount(sourceId);
+    const ftsRows = (match: string): SegmentRow[] => (searched.size >= total ? [] : this.ftsRows(match, sourceId));
     const tryRows = (rows: SegmentRow[]): void => {
       const union = new Map<number, SegmentRow>();
       for (const r of [...first, ...rows]) union.set(r.id, r);
@@ -166,7 +182,7 @@ export class SourceAnchorer {
       const terms = candidateTerms(around, 8).map(ftsTerm);
       const queries = terms.length >= 3 ? [terms.slice(0, 4).join(' AND '), pairsOf(terms.slice(0, 5)).join(' OR ')] : [terms.join(' OR ')];
       for (const match of queries) {
-        const rows = match ? this.ftsRows(match, sourceId) : [];
+        const rows = match ? ftsRows(match) : [];
         if (rows.length > 0) tryRows(rows);
         const b = best as QuoteMatch<AnchorSegment> | null;
         if (b && found() && agreement(b) >= 0.9) break;
@@ -186,7 +202,7 @@ export class SourceAnchorer {
         if (found()) break;
         // Any two of five rare terms hold the true place unless most terms are damaged.
         if (q.kind === 'any' && pairRows > 0 && terms.length >= 4) break;
-        const rows = this.ftsRows(q.match, sourceId);
+        const rows = ftsRows(q.match);
         if (q.kind === 'pairs') pairRows = rows.length;
         if (rows.length === 0) continue;
         tryRows([...rows, ...this.withNeighbours(sourceId, rows.slice(0, FTS_WITH_NEIGHBOURS), quote.length)]);
@@ -196,7 +212,7 @@ export class SourceAnchorer {
       // Letter-spaced headings ("F I N A N C I A L"): FTS holds their letters as one-letter tokens.
       // Asked last, as phrases of common one-letter tokens cost more than words.
       const spaced = quoteTerms.slice(0, 2).flatMap((t) => letterSpacedSpelling(t) ?? []).map((t) => `"${t}"`);
-      const rows = spaced.length > 0 ? this.ftsRows(spaced.join(' OR '), sourceId) : [];
+      const rows = spaced.length > 0 ? ftsRows(spaced.join(' OR ')) : [];
       if (rows.length > 0) tryRows([...rows, ...this.withNeighbours(sourceId, rows.slice(0, FTS_WITH_NEIGHBOURS), quote.length)]);
     }
     if (!found()) {

@@ -34,17 +34,24 @@ import { searchableQuote } from '../../../shared/anchoring/index.ts';
 import { matchPlace } from './match-place.ts';
 import { parseJson } from '../../../shared/json-or.ts';
 import { parseAnswerFile } from './parse-answer-file.ts';
-import { closestData, closestMatch, closestOf, judgeData, resultRow, verificationMatch, verificationResult } from './verification-output.ts';
+import { closestData, closestMatch, judgeData, verificationMatch, verificationResult } from './verification-output.ts';
 import { citationInputs, VERIFIER_NAME, type AnswerVerification, type CitationInput, type Verifier } from './verifier.ts';
 import { JUDGE_NAME, ModelJudge } from './model-judge.ts';
 import type { JudgeOpinion } from '../../../shared/verification/judge.ts';
 import { ResultExtrasStore, type ClosestPassageRow, type JudgeOpinionRow } from '../store/result-extras-store.ts';
+import type { EventBus } from '../events.ts';
+import { storeOutcomes, VERIFY_BATCH, verifyInBatches, VerifyJobs, type BatchDeps } from './verify-batches.ts';
+import { referenceText } from './source-names.ts';
 
 export interface AnswersServiceOptions {
   model?: Partial<ModelSettings>;
   env?: Record<string, string | undefined>;
   /** Whether the model judge is on (the workspace setting); off when not given. */
   judgeEnabled?: () => boolean;
+  /** Where a verification in batches announces each batch (issue 16). */
+  events?: EventBus;
+  /** Answers of more citations than this are verified in batches of this many (VERIFY_BATCH unless given). */
+  verifyBatch?: number;
 }
 
 function sha256Text(text: string): string {
@@ -72,6 +79,7 @@ export class AnswersService {
   private readonly verifier: Verifier;
   private readonly options: AnswersServiceOptions;
   private readonly extras: ResultExtrasStore;
+  private readonly jobs = new VerifyJobs();
 
   constructor(store: AnswersStore, anchoring: AnchoringStore, verifier: Verifier, options: AnswersServiceOptions = {}) {
     this.store = store;
@@ -127,13 +135,57 @@ export class AnswersService {
     return this.get(this.save(answer, `import:${fileName}`, content));
   }
 
-  /** As importFile, with the model judge when it is asked for or on. */
+  /**
+   * As importFile, with the model judge when it is asked for or on; an answer of more citations
+   * than a batch is stored first and verified in batches (verify-batches.ts).
+   */
   async importFileJudged(file: AnswerFile): Promise<AnswerDetail> {
     const judge = this.judgeFor(file.judge);
-    if (!judge) return this.importFile(file);
     const answer = parseAnswerFile(file.content, file.fileName);
+    if (answer.citations.length > this.batchSize) return this.importInBatches(answer, file, judge);
+    if (!judge) return this.get(this.save(answer, `import:${file.fileName}`, file.content));
     const { verification, opinions } = await this.judged(this.verifier.verifyAll(citationInputs(answer)), judge);
     return this.get(this.save(answer, `import:${file.fileName}`, file.content, [], { verification, opinions, judged: true }));
+  }
+
+  private get batchSize(): number {
+    return Math.max(1, this.options.verifyBatch ?? VERIFY_BATCH);
+  }
+
+  private batchDeps(): BatchDeps {
+    return { store: this.store, extras: this.extras, verifier: this.verifier, jobs: this.jobs, events: this.options.events, batchSize: this.batchSize };
+  }
+
+  /** Stops a verification in batches by its jobId after its current batch (false when none runs). */
+  cancelVerify(jobId: string): boolean {
+    return this.jobs.cancel(jobId);
+  }
+
+  /**
+   * A large import: the answer and its citations (their sources resolved first, with the same
+   * notes) in one transaction with the run's start, then the verification in batches.
+   */
+  private async importInBatches(answer: ImportedAnswer, file: AnswerFile, judge: ModelJudge | null): Promise<AnswerDetail> {
+    const inputs = citationInputs(answer).map((c): CitationInput => {
+      const resolved = this.verifier.resolve(c.sourceRef);
+      // An unresolved reference is resolved again as the citation is verified: its notes come then.
+      return resolved.source ? { ...c, sourceId: resolved.source.id, notes: [...(c.notes ?? []), ...resolved.notes] } : c;
+    });
+    const sources = inputs.map((c) => ({ sourceId: c.sourceId ?? null, unknownReference: c.sourceId ? null : referenceText(c.sourceRef) }));
+    const now = new Date().toISOString();
+    const done = await verifyInBatches(
+      this.batchDeps(),
+      {
+        citationCount: inputs.length,
+        inputs: (from, to) => inputs.slice(from, to),
+        extraFlags: [],
+        judge,
+        verifierName: judge ? `${VERIFIER_NAME}+${JUDGE_NAME}` : VERIFIER_NAME,
+        begin: () => this.insertAnswerRows(answer, `import:${file.fileName}`, file.content, sources, now),
+      },
+      this.jobs.open(file.jobId),
+    );
+    return this.get(done.answerId);
   }
 
   /**
@@ -149,36 +201,44 @@ export class AnswersService {
   ): number {
     const verification = done?.verification ?? this.verifier.verifyAll(citationInputs(answer), extraFlags);
     const now = new Date().toISOString();
+    const sources = verification.outcomes.map((o) => ({ sourceId: o.source?.id ?? null, unknownReference: o.unknownReference }));
     return this.store.transaction(() => {
-      const answerId = this.store.insertAnswer({ format: answer.format, question: answer.question, answerText: answer.answerText, origin, raw }, now);
-      const citationIds = answer.citations.map((c, ordinal) => {
-        const o = verification.outcomes[ordinal];
-        return this.store.insertCitation(
-          {
-            answerId,
-            ordinal,
-            marker: c.marker,
-            claim: c.claim,
-            quote: c.quote,
-            context: c.context,
-            sourceId: o?.source?.id ?? null,
-            unknownReference: o?.unknownReference ?? null,
-            claimedLocator: storedLocator(c),
-            method: c.method ?? null,
-            confidence: c.confidence ?? null,
-            supersedesId: null,
-          },
-          now,
-        );
-      });
-      this.store.appendAudit(
-        'answer.import',
-        { answerId, format: answer.format, origin, citations: citationIds.length, rawSha256: raw === null ? null : sha256Text(raw) },
-        now,
-      );
+      const { answerId, citationIds } = this.insertAnswerRows(answer, origin, raw, sources, now);
       this.storeRun(answerId, citationIds, verification, done?.opinions ?? [], done?.judged ?? false, now);
       return answerId;
     });
+  }
+
+  /** The answer, its citations (each with its resolved source or unknown reference) and the import's audit entry (inside a transaction). */
+  private insertAnswerRows(
+    answer: ImportedAnswer,
+    origin: string,
+    raw: string | null,
+    sources: readonly { sourceId: number | null; unknownReference: string | null }[],
+    now: string,
+  ): { answerId: number; citationIds: number[] } {
+    const answerId = this.store.insertAnswer({ format: answer.format, question: answer.question, answerText: answer.answerText, origin, raw }, now);
+    const citationIds = answer.citations.map((c, ordinal) =>
+      this.store.insertCitation(
+        {
+          answerId,
+          ordinal,
+          marker: c.marker,
+          claim: c.claim,
+          quote: c.quote,
+          context: c.context,
+          sourceId: sources[ordinal]?.sourceId ?? null,
+          unknownReference: sources[ordinal]?.unknownReference ?? null,
+          claimedLocator: storedLocator(c),
+          method: c.method ?? null,
+          confidence: c.confidence ?? null,
+          supersedesId: null,
+        },
+        now,
+      ),
+    );
+    this.store.appendAudit('answer.import', { answerId, format: answer.format, origin, citations: citationIds.length, rawSha256: raw === null ? null : sha256Text(raw) }, now);
+    return { answerId, citationIds };
   }
 
   private requireAnswer(id: number) {
@@ -209,25 +269,22 @@ export class AnswersService {
   private storeRun(answerId: number, citationIds: readonly number[], v: AnswerVerification, opinions: readonly (JudgeOpinion | null)[], judged: boolean, now: string): number {
     const verifier = judged ? `${VERIFIER_NAME}+${JUDGE_NAME}` : VERIFIER_NAME;
     const runId = this.store.insertRun(answerId, verifier, v.summary, v.riskFlags, now);
-    v.outcomes.forEach((o, i) => {
-      const resultId = this.store.insertResult(runId, resultRow(citationIds[i] ?? 0, o), now);
-      const closest = closestOf(o);
-      if (closest) this.extras.insertClosest(resultId, closest, now);
-      const opinion = opinions[i];
-      if (opinion) this.extras.insertOpinion(resultId, opinion, now);
-    });
+    storeOutcomes(this.store, this.extras, runId, citationIds, v.outcomes, opinions, now);
     this.store.appendAudit('answer.verify', { answerId, runId, verifier, byStatus: v.summary.byStatus }, now);
     return runId;
+  }
+
+  /** Flags about the answer text itself (uncited model sentences): they do not change between runs. */
+  private carriedFlags(answerId: number): VerificationRiskFlag[] {
+    const previous = this.store.latestRun(answerId);
+    return storedRiskFlags(previous?.risk_flags ?? null).filter((f) => f.code === 'uncited_sentence');
   }
 
   /** The deterministic verification of an answer's stored citations. */
   private verifyStored(answerId: number): { citations: CitationRow[]; verification: AnswerVerification } {
     this.requireAnswer(answerId);
     const citations = this.store.citations(answerId);
-    // Flags about the answer text itself (uncited model sentences) do not change between runs.
-    const previous = this.store.latestRun(answerId);
-    const carried = storedRiskFlags(previous?.risk_flags ?? null).filter((f) => f.code === 'uncited_sentence');
-    return { citations, verification: this.verifier.verifyAll(citations.map((c) => this.inputOf(c)), carried) };
+    return { citations, verification: this.verifier.verifyAll(citations.map((c) => this.inputOf(c)), this.carriedFlags(answerId)) };
   }
 
   /** Re-verification: a new run over the current citations; earlier runs are never touched. */
@@ -238,9 +295,30 @@ export class AnswersService {
     return this.get(answerId);
   }
 
-  /** Re-verification with the model judge when it is on (the setting) or asked for. */
-  async verifyJudged(answerId: number, wanted?: boolean): Promise<AnswerDetail> {
+  /**
+   * Re-verification with the model judge when it is on (the setting) or asked for; an answer of
+   * more citations than a batch is verified in batches (a cancel by jobId stops it between them).
+   */
+  async verifyJudged(answerId: number, wanted?: boolean, jobId?: string): Promise<AnswerDetail> {
     const judge = this.judgeFor(wanted);
+    this.requireAnswer(answerId);
+    const citations = this.store.citations(answerId);
+    if (citations.length > this.batchSize) {
+      const extraFlags = this.carriedFlags(answerId);
+      await verifyInBatches(
+        this.batchDeps(),
+        {
+          citationCount: citations.length,
+          inputs: (from, to) => citations.slice(from, to).map((c) => this.inputOf(c)),
+          extraFlags,
+          judge,
+          verifierName: judge ? `${VERIFIER_NAME}+${JUDGE_NAME}` : VERIFIER_NAME,
+          begin: () => ({ answerId, citationIds: citations.map((c) => c.id) }),
+        },
+        this.jobs.open(jobId),
+      );
+      return this.get(answerId);
+    }
     if (!judge) return this.verify(answerId);
     const stored = this.verifyStored(answerId);
     const { verification, opinions } = await this.judged(stored.verification, judge);
@@ -280,13 +358,18 @@ export class AnswersService {
   }
 
   private runData(run: RunRow): RunData {
-    return {
+    const data: RunData = {
       id: run.id,
       verifier: run.verifier,
       createdAt: run.created_at,
       summary: VerificationSummary.parse(parseJson(run.summary, {})),
       riskFlags: storedRiskFlags(run.risk_flags),
     };
+    if (run.planned !== null) {
+      const state = run.end_state === 'complete' || run.end_state === 'cancelled' ? run.end_state : this.jobs.isRunning(run.id) ? 'running' : 'interrupted';
+      data.progress = { planned: run.planned, done: run.done ?? 0, state };
+    }
+    return data;
   }
 
   private resultData(r: ResultRow, opinion?: JudgeOpinionRow, closest?: ClosestPassageRow): CitationResultData {

@@ -7,7 +7,7 @@ import { candidateTerms, searchableQuote, type QuoteHint, type QuoteMatch } from
 import type { ClaimedLocator, ImportedAnswer, SourceRef } from '../../../shared/imports/model.ts';
 import { splitSentences } from '../../../shared/imports/sentences.ts';
 import type { VerificationResult, VerificationRiskFlag } from '../../../shared/verification/result-schema.ts';
-import { citationStatus, claimVerdict, keyTerms, summariseLedger, VERIFIED_SCORE, type CitationStatus, type ClaimVerdict, type VerdictReason } from '../../../shared/verification/index.ts';
+import { citationStatus, claimVerdict, keyTerms, summariseLedger, VERIFIED_SCORE, type CitationStatus, type ClaimVerdict, type LedgerItem, type VerdictReason } from '../../../shared/verification/index.ts';
 import type { AnchoringStore, SourceRefRow } from '../store/anchoring-store.ts';
 import type { SearchStore } from '../store/search-store.ts';
 import type { SegmentRow } from '../store/sources-store.ts';
@@ -83,11 +83,14 @@ export interface AnswerVerification {
   extraFlags: VerificationRiskFlag[];
 }
 
+/** What the ledger summary reads of an outcome. */
+export function ledgerItem(o: CitationOutcome): LedgerItem {
+  return { marker: o.marker, claim: o.claim, status: o.status, verdict: o.verdict, confidence: o.confidence, sourceOutdated: o.sourceOutdated };
+}
+
 /** The outcomes with their ledger summary and risk flags. */
 export function withLedger(outcomes: CitationOutcome[], extraFlags: readonly VerificationRiskFlag[] = []): AnswerVerification {
-  const ledger = summariseLedger(
-    outcomes.map((o) => ({ marker: o.marker, claim: o.claim, status: o.status, verdict: o.verdict, confidence: o.confidence, sourceOutdated: o.sourceOutdated })),
-  );
+  const ledger = summariseLedger(outcomes.map(ledgerItem));
   return { outcomes, summary: ledger.summary, riskFlags: [...ledger.riskFlags, ...extraFlags], extraFlags: [...extraFlags] };
 }
 

@@ -30,6 +30,9 @@ const STATIVE = 42;
 /** Words with more senses than this are too vague to stand for a narrower word. */
 const MAX_SENSES_TO_CLIMB = 12;
 
+/** Pairs of words whose cover relation is remembered. */
+const MAX_COVERED_PAIRS = 200_000;
+
 export class WordNetLexicon implements Lexicon {
   private readonly index: WordNetFiles;
   private readonly cache = new Map<string, number[]>();
@@ -75,6 +78,8 @@ export class WordNetLexicon implements Lexicon {
     const key = `${claimWord.toLowerCase()}\u0000${evidenceWord.toLowerCase()}`;
     let hit = this.covered.get(key);
     if (hit === undefined) {
+      // Bounded: a long session forgets and starts again rather than growing without end.
+      if (this.covered.size >= MAX_COVERED_PAIRS) this.covered.clear();
       hit = this.coversUncached(claimWord, evidenceWord);
       this.covered.set(key, hit);
     }
