@@ -6,6 +6,7 @@ import { client } from '../../api/client.ts';
 import { kindName } from '../library/list-words.ts';
 import { formatLocator } from '../../../../shared/domain/locator.ts';
 import { useLibrary } from '../library/library-store.ts';
+import { useFirstScreenShown } from '../../app/first-screen.ts';
 import { HIT_LIMIT, useSearch } from './search-store.ts';
 import './search.css';
 
@@ -22,8 +23,11 @@ interface SourceChoice {
  */
 function useSourceChoices(): { choices: SourceChoice[]; more: boolean } {
   const count = useLibrary((s) => s.count);
+  // Fetched once the library's first screen is up, and again as the library's size changes.
+  const ready = useFirstScreenShown();
   const [state, setState] = useState<{ choices: SourceChoice[]; more: boolean }>({ choices: [], more: false });
   useEffect(() => {
+    if (!ready) return;
     let current = true;
     void client
       .call('sources.page', { sort: 'name', dir: 'asc', filter: {}, limit: MAX_PAGE_ROWS })
@@ -34,7 +38,7 @@ function useSourceChoices(): { choices: SourceChoice[]; more: boolean } {
     return () => {
       current = false;
     };
-  }, [count]);
+  }, [count, ready]);
   return state;
 }
 
