@@ -1,5 +1,6 @@
 import type { Db } from './database.ts';
 import type { SegmentRow } from './sources-store.ts';
+import { StatementCache } from './statement-cache.ts';
 
 /** The columns of a source that resolving a citation's reference needs. */
 export interface SourceRefRow {
@@ -33,16 +34,19 @@ export interface SegmentSpan {
 
 export class AnchoringStore {
   private readonly db: Db;
+  /** Opening an answer reads a source and a segment per citation: preparing each read cost more than running it (issue 16). */
+  private readonly statements: StatementCache;
   constructor(db: Db) {
     this.db = db;
+    this.statements = new StatementCache(db);
   }
 
   source(id: number): SourceRefRow | undefined {
-    return this.db.prepare(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE id = ?`).get(id) as SourceRefRow | undefined;
+    return this.statements.get(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE id = ?`).get(id) as SourceRefRow | undefined;
   }
 
   sourceBySha(sha256: string): SourceRefRow | undefined {
-    return this.db.prepare(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE sha256 = ?`).get(sha256) as SourceRefRow | undefined;
+    return this.statements.get(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE sha256 = ?`).get(sha256) as SourceRefRow | undefined;
   }
 
   /**
@@ -73,7 +77,7 @@ export class AnchoringStore {
   }
 
   segment(id: number): SegmentRow | undefined {
-    return this.db.prepare('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow | undefined;
+    return this.statements.get('SELECT * FROM segments WHERE id = ?').get(id) as SegmentRow | undefined;
   }
 
   segmentsByPages(sourceId: number, from: number, to: number): SegmentRow[] {
