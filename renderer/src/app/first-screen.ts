@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { useLibrary } from '../features/library/library-store.ts';
 
 /**
@@ -51,4 +51,19 @@ export function afterFirstScreen(task: () => void): () => void {
     unsubscribe?.();
     if (idle !== null) cancelIdleCallback(idle);
   };
+}
+
+/** True from the first time the element is on screen (a panel of a tab chosen later), never false again. */
+export function useShownOnce(ref: RefObject<Element | null>): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (shown || !el) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setShown(true);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref, shown]);
+  return shown;
 }
