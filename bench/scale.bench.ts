@@ -15,6 +15,7 @@ import { ensureBuilt, RENDERER_DIR } from '../test/support/build.ts';
 import { launchChromium } from '../test/support/chromium.ts';
 import { addSmallSources, bigAnswer } from '../test/support/scale-workspace.ts';
 import { testPlatform } from '../test/support/workspace.ts';
+import type { Page } from 'playwright-core';
 import type { Bench, Figure } from './report.ts';
 
 const SOURCES = Number(process.env.EVIDESK_SCALE_SOURCES ?? 100_000);
@@ -41,6 +42,36 @@ async function verifyChild(workspace: string, answerFile: string): Promise<void>
   services.close();
   if (!reply.ok) throw new Error(reply.error.message);
   process.stdout.write(`@@VERIFY@@${JSON.stringify({ ms, firstBatchMs, batches, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+}
+
+/** One API call the page made: when it started (ms after `t0`), its time in the host and in all. */
+interface ApiSpan {
+  name: string;
+  startMs: number;
+  hostMs: number | null;
+  totalMs: number;
+}
+
+/** Records the page's API calls with their timings (the host's own in its Server-Timing header). */
+function recordApi(page: Page): { between(t0: number, t1: number): string[] } {
+  const spans: ApiSpan[] = [];
+  page.on('requestfinished', (request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.startsWith('/api/')) return;
+    void request.response().then(async (response) => {
+      const timing = request.timing();
+      const header = (await response?.allHeaders())?.['server-timing'] ?? '';
+      const dur = /dur=([\d.]+)/.exec(header)?.[1];
+      spans.push({ name: url.pathname.slice(5), startMs: timing.startTime, hostMs: dur ? Number(dur) : null, totalMs: timing.responseEnd });
+    });
+  });
+  return {
+    between: (t0, t1) =>
+      spans
+        .filter((s) => s.startMs >= t0 && s.startMs <= t1)
+        .sort((a, b) => a.startMs - b.startMs)
+        .map((s) => `${s.name} at +${Math.round(s.startMs - t0)} ms: ${Math.round(s.totalMs)} ms (host ${s.hostMs === null ? '?' : Math.round(s.hostMs)} ms)`),
+  };
 }
 
 export const bench: Bench = async () => {
@@ -78,6 +109,7 @@ export const bench: Bench = async () => {
   const figures: Figure[] = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const api = recordApi(page);
     const elements = (selector: string) => page.evaluate((s) => document.querySelectorAll(`${s}, ${s} *`).length, selector);
     const heapMb = async () => {
       const cdp = await page.context().newCDPSession(page);
@@ -86,8 +118,10 @@ export const bench: Bench = async () => {
       return usedSize / 2 ** 20;
     };
     const t1 = performance.now();
+    const wall1 = Date.now();
     await page.goto(host.url);
     await page.locator('tr[data-source-id]').first().waitFor({ timeout: 120_000 });
+    const firstScreenAt = Date.now();
     figures.push({ name: `time to the first screen (${SOURCES.toLocaleString('en-US')} sources listed)`, value: performance.now() - t1, unit: 'ms', goal: { op: '<=', value: 1000, of: 'value' } });
     figures.push({ name: 'DOM elements in the library list', value: await elements('[data-testid=source-table]'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
     // The last row, by keyboard: a page fetched by its key, deep in the list.
@@ -95,6 +129,7 @@ export const bench: Bench = async () => {
     const t2 = performance.now();
     await page.keyboard.press('End');
     await page.locator(`tr[aria-rowindex="${SOURCES + 1}"][data-source-id]`).waitFor({ timeout: 60_000 });
+    notes.push(`Calls begun before the first screen: ${api.between(wall1, firstScreenAt).join('; ')}.`);
     figures.push({ name: 'time to the last source by the End key', value: performance.now() - t2, unit: 'ms' });
     figures.push({ name: 'JavaScript heap with the library open', value: await heapMb(), unit: 'MB', goal: { op: '<=', value: 150, of: 'value' } });
 
@@ -102,8 +137,11 @@ export const bench: Bench = async () => {
     await page.locator('.answer-list').waitFor();
     figures.push({ name: 'DOM elements in the answers list', value: await elements('.answer-list'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
     const t3 = performance.now();
+    const wall3 = Date.now();
     await page.locator('[data-answer-id]').first().click();
     await page.getByRole('article', { name: 'Citation [1]' }).waitFor({ timeout: 120_000 });
+    const openedAt = Date.now();
+    notes.push(`Calls begun to open the answer: ${api.between(wall3, openedAt).join('; ')}.`);
     figures.push({ name: `time to open the answer of ${CITATIONS.toLocaleString('en-US')} citations`, value: performance.now() - t3, unit: 'ms', goal: { op: '<=', value: 300, of: 'value' } });
     figures.push({ name: 'DOM elements in the citation cards list', value: await elements('.cards'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
     figures.push({ name: 'DOM elements in the answer text (its markers)', value: await elements('.answer-text'), unit: '' });

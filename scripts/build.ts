@@ -39,6 +39,8 @@ async function buildNode(): Promise<void> {
         'cli/main': 'electron/cli/main.ts',
         // Beside the bundles that start it (worker-pool.ts looks for ../workers/extract-worker.mjs).
         'workers/extract-worker': 'electron/services/ingest/extract-worker.ts',
+        // The audit chain's check in a worker thread (audit-service.ts looks for ../workers/audit-worker.mjs).
+        'workers/audit-worker': 'electron/services/audit/audit-worker.ts',
       },
       outdir: dist,
       outExtension: { '.js': '.mjs' },

@@ -33,7 +33,7 @@ export interface SegmentSpan {
 }
 
 export class AnchoringStore {
-  /** Prepared once: a verification asks these few statements thousands of times. */
+  /** Prepared once: a verification asks these few statements thousands of times, and opening an answer reads a source and a segment per citation. */
   private readonly statements: StatementCache;
   constructor(db: Db) {
     this.statements = new StatementCache(db);

@@ -1,4 +1,5 @@
 import { measureElement, observeElementRect, type Virtualizer } from '@tanstack/react-virtual';
+import { useLayoutEffect, useState, type RefObject } from 'react';
 
 /** Lists this short are drawn whole: a screenful of rows costs little, and every row stays findable. */
 export const DRAW_WHOLE_BELOW = 40;
@@ -33,4 +34,20 @@ export function measureShown(fallback: number) {
     const index = instance.indexFromElement(el);
     return instance.measurementsCache[index]?.size ?? fallback;
   };
+}
+
+/**
+ * Where a list starts inside the scroll area it shares with what is above it (a ledger, a form):
+ * the virtualiser's scrollMargin, measured after each render since what is above may change height.
+ */
+export function useScrollMargin(list: RefObject<HTMLElement | null>, scroller: RefObject<HTMLElement | null>): number {
+  const [margin, setMargin] = useState(0);
+  useLayoutEffect(() => {
+    const l = list.current;
+    const s = scroller.current;
+    if (!l || !s) return;
+    const m = l.getBoundingClientRect().top - s.getBoundingClientRect().top + s.scrollTop;
+    if (Math.abs(m - margin) > 1) setMargin(m);
+  });
+  return margin;
 }

@@ -1,9 +1,13 @@
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import type { CitationDetail } from '../../../../shared/contract/answer-schemas.ts';
 import { useMarkerPreview } from '../links/CitationPreview.tsx';
 import { answerTextParts, citationTone, statusLabel } from './selectors.ts';
 
-/** The answer as written, each citation marker a button that opens its citation. */
+/**
+ * The answer as written, each citation marker a button that opens its citation. An answer of 5,000
+ * citations has 5,000 markers (issue 16): each is one button in its group, its status icon in its
+ * text (two elements a marker, where there were five).
+ */
 export function AnswerText({ text, citations, currentId, onOpen }: { text: string; citations: readonly CitationDetail[]; currentId: number | null; onOpen(id: number): void }) {
   const parts = useMemo(() => answerTextParts(text, citations), [text, citations]);
   const byId = useMemo(() => new Map(citations.map((c) => [c.id, c])), [citations]);
@@ -12,28 +16,28 @@ export function AnswerText({ text, citations, currentId, onOpen }: { text: strin
     <div className="answer-text" data-testid="answer-text">
       {parts.map((part, i) =>
         'text' in part ? (
-          <span key={i}>{part.text}</span>
+          part.text
         ) : (
           <span key={i} className="marker-group">
             {part.markers.map(({ label, citationId }, j) => {
               const c = citationId === null ? undefined : byId.get(citationId);
               if (!c) return <span key={j} className="marker-text" title="No citation has this marker">[{label}]</span>;
               const status = c.result ? statusLabel(c.result.status, c.result.place?.unit) : null;
+              const slot = `${i}-${j}`;
               return (
-                <span key={j} className="marker-slot">
-                <button
-                  type="button"
-                  className={`inline-marker tone-${citationTone(c)} ${c.id === currentId ? 'current' : ''}`}
-                  onClick={() => onOpen(c.id)}
-                  title={status ? `[${label}] ${status.text}: ${status.hint}` : `[${label}]`}
-                  aria-label={`Citation [${label}]${status ? `, ${status.text}` : ''}`}
-                  {...previews.bind(c.id, `${i}-${j}`)}
-                >
-                  {label}
-                  {status && <span aria-hidden="true"> {status.icon}</span>}
-                </button>
-                {previews.preview(c.id, `${i}-${j}`)}
-                </span>
+                <Fragment key={j}>
+                  <button
+                    type="button"
+                    className={`inline-marker tone-${citationTone(c)}${c.id === currentId ? ' current' : ''}`}
+                    onClick={() => onOpen(c.id)}
+                    title={status ? `[${label}] ${status.text}: ${status.hint}` : `[${label}]`}
+                    aria-label={`Citation [${label}]${status ? `, ${status.text}` : ''}`}
+                    {...previews.bind(c.id, slot)}
+                  >
+                    {status ? `${label} ${status.icon}` : label}
+                  </button>
+                  {previews.preview(c.id, slot)}
+                </Fragment>
               );
             })}
           </span>

@@ -78,8 +78,9 @@ export function AnswersPanel() {
 
 function AnswersHome() {
   const sourceCount = useLibrary((s) => s.count);
+  const scrollRef = useRef<HTMLDivElement>(null);
   return (
-    <div className="answers-home">
+    <div className="answers-home" ref={scrollRef}>
       <ImportBar />
       <ReimportOffers />
       <RemovedNotice subject="answer" />
@@ -87,7 +88,7 @@ function AnswersHome() {
       <AskBox disabled={sourceCount === 0} />
       {sourceCount === 0 && <p className="note">Add source documents under Sources first: answers are verified against them.</p>}
       <h3 className="list-heading">Answers</h3>
-      <AnswerList />
+      <AnswerList scrollElement={scrollRef} />
     </div>
   );
 }

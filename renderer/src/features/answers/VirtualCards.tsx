@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import { DRAW_WHOLE_BELOW, INITIAL_RECT, keepSizeWhileHidden, measureShown } from '../../app/virtual-lists.ts';
+import { useEffect, useRef, type RefObject } from 'react';
+import { DRAW_WHOLE_BELOW, INITIAL_RECT, keepSizeWhileHidden, measureShown, useScrollMargin } from '../../app/virtual-lists.ts';
 import type { CitationDetail } from '../../../../shared/contract/answer-schemas.ts';
 import type { Health } from '../../../../shared/contract/schemas.ts';
 import { CitationCard } from './CitationCard.tsx';
@@ -59,15 +59,8 @@ function WholeCards({ shown, currentId, expanded, healthOf, onOpen, scrollTarget
 
 function DrawnCards({ shown, scrollElement, currentId, expanded, healthOf, onOpen, scrollTarget }: Props) {
   const listRef = useRef<HTMLDivElement>(null);
-  const [margin, setMargin] = useState(0);
   // Where the list starts inside the scroll area (below the ledger and the answer text).
-  useLayoutEffect(() => {
-    const list = listRef.current;
-    const scroller = scrollElement.current;
-    if (!list || !scroller) return;
-    const m = list.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
-    if (Math.abs(m - margin) > 1) setMargin(m);
-  });
+  const margin = useScrollMargin(listRef, scrollElement);
 
   const virtualizer = useVirtualizer({
     count: shown.length,

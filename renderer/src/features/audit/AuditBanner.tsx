@@ -1,20 +1,19 @@
 import { useEffect } from 'react';
+import { afterFirstScreen } from '../../app/first-screen.ts';
 import { useAudit } from './audit-store.ts';
 import { auditBanner } from './selectors.ts';
 import './audit.css';
 
 /**
  * A red banner when the start-up check finds the record changed outside the app. The check
- * starts after the first paint and runs in the background; the window stays usable meanwhile.
+ * starts once the first screen is drawn (it reads every row of the record: on a large workspace the
+ * host would answer the library's first page only after it) and runs in the background.
  */
 export function AuditBanner() {
   const check = useAudit((s) => s.check);
   const error = useAudit((s) => s.error);
   const run = useAudit((s) => s.run);
-  useEffect(() => {
-    const timer = setTimeout(() => void run(), 0);
-    return () => clearTimeout(timer);
-  }, [run]);
+  useEffect(() => afterFirstScreen(() => void run()), [run]);
 
   if (error) {
     return (

@@ -29,7 +29,9 @@ export function SourceTable() {
   const { byId: healthById, open: openRelink } = useRelink();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
-  const total = summary?.total ?? 0;
+  // Before the summary, the first page alone is known (drawn first, issue 16).
+  const firstRows = useLibrary((s) => s.firstRows);
+  const total = summary?.total ?? firstRows;
 
   const virtualizer = useVirtualizer({
     count: total,

@@ -24,6 +24,8 @@ interface LibraryState {
   query: LibraryQuery;
   /** Counts and page starts of the filtered, sorted library. */
   summary: SourceListSummary | null;
+  /** Rows known before the summary arrives (its first page, drawn first): the list's length meanwhile. */
+  firstRows: number;
   window: PageWindow<SourceSummary>;
   /** Filter or sort anew: the counts and the first page are fetched again. */
   setQuery(patch: Partial<LibraryQuery>): Promise<void>;
@@ -75,11 +77,12 @@ export const useLibrary = create<LibraryState>((set, get) => ({
   count: 0,
   query: { filter: {}, sort: 'added', dir: 'desc' },
   summary: null,
+  firstRows: 0,
   window: emptyWindow(LIBRARY_PAGE),
   setQuery: async (patch) => {
     // The old summary's page starts are keys of the old sort: nothing is fetched by them meanwhile.
     generation += 1;
-    set({ query: { ...get().query, ...patch }, summary: null, window: emptyWindow(LIBRARY_PAGE), sources: [] });
+    set({ query: { ...get().query, ...patch }, summary: null, firstRows: 0, window: emptyWindow(LIBRARY_PAGE), sources: [] });
     await get().refresh();
   },
   ensureRows: async (first, last) => {
@@ -126,12 +129,30 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     set({ loading: true, error: null });
     try {
       const query = get().query;
+      // No summary yet (the first screen, a new filter): the first page starts at no cursor, so it is
+      // asked for before the summary, whose counts and page starts take a pass over the whole library,
+      // and drawn as soon as it comes (issue 16: the first screen waits only for an indexed, bounded query).
+      const first =
+        get().summary === null
+          ? client.call('sources.page', { ...query, limit: LIBRARY_PAGE }).then((page) => {
+              const rows = page.rows.map((r) => r.source);
+              if (gen === generation && get().summary === null) {
+                const window = holdPage(emptyWindow<SourceSummary>(LIBRARY_PAGE), 0, rows, MAX_PAGES);
+                set({ window, sources: rows, firstRows: rows.length });
+              }
+              return rows;
+            })
+          : null;
       const summary = await client.call('sources.listSummary', { ...query, pageSize: LIBRARY_PAGE });
       if (gen !== generation) return;
-      // The pages held are fetched again under the new starts (rows may have moved), page 0 at least.
+      const firstRows = first ? await first : null;
+      if (gen !== generation) return;
+      // The pages held are fetched again under the new starts (rows may have moved), page 0 at least;
+      // a first page fetched just now for this same query is kept.
       const held = [...get().window.pages.keys()].filter((k) => k < summary.pageStarts.length);
-      const wanted = held.length > 0 ? held : summary.pageStarts.length > 0 ? [0] : [];
-      const pages = await Promise.all(wanted.map(async (k) => [k, await fetchPage(query, summary, k)] as const));
+      const wanted = (held.length > 0 ? held : summary.pageStarts.length > 0 ? [0] : []).filter((k) => !(k === 0 && firstRows));
+      const pages: (readonly [number, SourceSummary[]])[] = await Promise.all(wanted.map(async (k) => [k, await fetchPage(query, summary, k)] as const));
+      if (firstRows && summary.pageStarts.length > 0) pages.unshift([0, firstRows]);
       if (gen !== generation) return;
       const window = pages.reduce((w, [k, rows]) => holdPage(w, k, rows, MAX_PAGES), emptyWindow<SourceSummary>(LIBRARY_PAGE));
       set({ summary, window, sources: heldRows(window), count: summary.all, loading: false });

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { modalKeyDown } from '../../app/modal-keys.ts';
 import { useFindMissing } from './find-missing-store.ts';
 import { FolderSearchForm } from './FolderSearchForm.tsx';
+import { VirtualRows } from '../../app/VirtualRows.tsx';
 import { plural, relinkManySummary, searchSummary } from './selectors.ts';
 import './relink.css';
 
@@ -32,6 +33,7 @@ export function FindMissingDialog() {
 
   if (!ids) return null;
   const ready = found.filter((f) => f.chosen !== null).length;
+  const outcomes = new Map((relinked?.results ?? []).map((r) => [r.id, r]));
   const notFound = search ? ids.length - found.length : 0;
 
   return (
@@ -68,11 +70,18 @@ export function FindMissingDialog() {
 
         {found.length > 0 && (
           <section className="relink-suggestions" aria-label="Files found">
-            <ul className="suggestion-list">
-              {found.map((f) => {
-                const outcome = relinked?.results.find((r) => r.id === f.id);
+            <VirtualRows
+              count={found.length}
+              estimate={30}
+              label="Missing files found"
+              className="suggestion-list"
+              rowKey={(i) => found[i]?.id ?? i}
+              row={(i) => {
+                const f = found[i];
+                if (!f) return null;
+                const outcome = outcomes.get(f.id);
                 return (
-                  <li key={f.id} data-source-id={f.id}>
+                  <div className="suggestion" data-source-id={f.id}>
                     <span className="file">{f.fileName}</span>
                     {f.matches.length === 1 ? (
                       <code className="path">{f.matches[0]}</code>
@@ -89,10 +98,10 @@ export function FindMissingDialog() {
                       </select>
                     )}
                     {outcome && (outcome.ok ? <span className="health health-ok">✓ relinked</span> : <span className="error">✖ {outcome.error.message}</span>)}
-                  </li>
+                  </div>
                 );
-              })}
-            </ul>
+              }}
+            />
             {relinked ? (
               <p role="status">{relinkManySummary(relinked, 'source')}</p>
             ) : (

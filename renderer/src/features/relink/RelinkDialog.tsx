@@ -2,6 +2,7 @@ import { modalKeyDown } from '../../app/modal-keys.ts';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useLibrary } from '../library/library-store.ts';
 import { FolderSearchForm } from './FolderSearchForm.tsx';
+import { VirtualRows } from '../../app/VirtualRows.tsx';
 import { HealthBadge } from './HealthBadge.tsx';
 import { useRelink } from './relink-store.ts';
 import { citationsText, explainHealth, plural, relinkManySummary, searchSummary, suggestionsFolder } from './selectors.ts';
@@ -55,6 +56,7 @@ export function RelinkDialog() {
 
   const matches = search?.results[0]?.matches ?? [];
   const suggestions = relinked?.suggestions ?? [];
+  const outcomes = new Map((relinkedAll?.results ?? []).map((r) => [r.id, r]));
   const done = relinked !== null;
 
   return (
@@ -122,16 +124,21 @@ export function RelinkDialog() {
           <div className="relink-search" role="status">
             <p>{searchSummary(search)}</p>
             {matches.length > 0 && (
-              <ul className="match-list">
-                {matches.map((m) => (
-                  <li key={m}>
-                    <code className="path">{m}</code>
-                    <button type="button" onClick={() => void relinkTo(m)} disabled={busy !== null}>
+              <VirtualRows
+                count={matches.length}
+                estimate={32}
+                label="Files with the same bytes"
+                className="match-list"
+                rowKey={(i) => matches[i] ?? i}
+                row={(i) => (
+                  <div className="match">
+                    <code className="path">{matches[i]}</code>
+                    <button type="button" onClick={() => void relinkTo(matches[i] ?? '')} disabled={busy !== null}>
                       Relink to this
                     </button>
-                  </li>
-                ))}
-              </ul>
+                  </div>
+                )}
+              />
             )}
           </div>
         )}
@@ -156,18 +163,25 @@ export function RelinkDialog() {
             <h3 id={`${titleId}-sugg`}>
               {plural(suggestions.length, 'other missing source')} found under <code className="path">{suggestionsFolder(suggestions, relinked?.path ?? '')}</code>
             </h3>
-            <ul className="suggestion-list">
-              {suggestions.map((s) => {
-                const outcome = relinkedAll?.results.find((r) => r.id === s.id);
+            <VirtualRows
+              count={suggestions.length}
+              estimate={28}
+              label="Other missing sources found"
+              className="suggestion-list"
+              rowKey={(i) => suggestions[i]?.id ?? i}
+              row={(i) => {
+                const s = suggestions[i];
+                if (!s) return null;
+                const outcome = outcomes.get(s.id);
                 return (
-                  <li key={s.id} data-source-id={s.id}>
+                  <div className="suggestion" data-source-id={s.id}>
                     <span className="file">{s.fileName}</span>
                     <code className="path">{s.path}</code>
                     {outcome && (outcome.ok ? <HealthBadge health="ok" /> : <span className="error">✖ {outcome.error.message}</span>)}
-                  </li>
+                  </div>
                 );
-              })}
-            </ul>
+              }}
+            />
             {relinkedAll ? (
               <p role="status">{relinkManySummary(relinkedAll)}</p>
             ) : (

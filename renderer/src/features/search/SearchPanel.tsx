@@ -6,6 +6,7 @@ import { client } from '../../api/client.ts';
 import { kindName } from '../library/list-words.ts';
 import { formatLocator } from '../../../../shared/domain/locator.ts';
 import { useLibrary } from '../library/library-store.ts';
+import { useFirstScreenShown, useShownOnce } from '../../app/first-screen.ts';
 import { HIT_LIMIT, useSearch } from './search-store.ts';
 import './search.css';
 
@@ -19,11 +20,15 @@ interface SourceChoice {
 /**
  * The Source filter's choices: the library's first page by name, fetched for this menu (the library
  * list holds only the rows on its screen). `more` says the library has names beyond that page.
+ * Fetched once the panel is first shown (`wanted`), and again as the library's size changes: a page
+ * of hundreds of names is no work for the first screen (issue 16).
  */
-function useSourceChoices(): { choices: SourceChoice[]; more: boolean } {
+function useSourceChoices(wanted: boolean): { choices: SourceChoice[]; more: boolean } {
   const count = useLibrary((s) => s.count);
+  const ready = useFirstScreenShown() && wanted;
   const [state, setState] = useState<{ choices: SourceChoice[]; more: boolean }>({ choices: [], more: false });
   useEffect(() => {
+    if (!ready) return;
     let current = true;
     void client
       .call('sources.page', { sort: 'name', dir: 'asc', filter: {}, limit: MAX_PAGE_ROWS })
@@ -34,7 +39,7 @@ function useSourceChoices(): { choices: SourceChoice[]; more: boolean } {
     return () => {
       current = false;
     };
-  }, [count]);
+  }, [count, ready]);
   return state;
 }
 
@@ -63,7 +68,8 @@ function resultLine(count: number, searched: string): string {
 
 export function SearchPanel() {
   const { query, filters, hits, searched, busy, error, openedSegment, setQuery, setFilters, run, open } = useSearch();
-  const { choices: sources, more: moreSources } = useSourceChoices();
+  const panelRef = useRef<HTMLElement>(null);
+  const { choices: sources, more: moreSources } = useSourceChoices(useShownOnce(panelRef));
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: hits.length, getScrollElement: () => scrollRef.current, estimateSize: () => 72, overscan: 8 });
 
@@ -79,7 +85,7 @@ export function SearchPanel() {
   };
 
   return (
-    <section className="search-panel" aria-label="Search">
+    <section className="search-panel" aria-label="Search" ref={panelRef}>
       <h2>Search all sources</h2>
       <form className="search-form" role="search" onSubmit={submit}>
         <label htmlFor="search-query">Words to find (put a phrase in quotes)</label>
