@@ -4,6 +4,7 @@ import type { FindHit } from '../../../../shared/contract/reader-schemas.ts';
 import { currentPage, pageAt, pageTops, slotHeight } from './page-geometry.ts';
 import { pageName } from './page-labels.ts';
 import { PdfPageSlot } from './PdfPageSlot.tsx';
+import { markStep } from './reader-spans.ts';
 import { useReader } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
 import { PAGE_GAP, scaleFor, SIDE_PAD, type Size } from './zoom.ts';
@@ -112,6 +113,7 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
     else if (highlight && highlight !== seenHighlight.current && highlight.page === page) revealAt = highlight.start;
     seenHighlight.current = highlight;
     scrollTo((tops[page - 1] ?? 0) - PAGE_GAP);
+    markStep('scrolled', page);
     anchorNow();
     const drawn = reader.statuses[page] !== undefined;
     if (revealAt === undefined && drawn) reader.setPending(null);

@@ -4,6 +4,7 @@ import type { PageText } from '../../../../shared/contract/schemas.ts';
 import { pdfjs, TEXT_CONTENT_OPTIONS } from './pdfjs-setup.ts';
 import { itemsMatchStoredText, markClass, pieces, type PageMark } from './highlight.ts';
 import type { TextStatus } from './reader-store.ts';
+import { markStep } from './reader-spans.ts';
 import { useViewer } from './viewer-store.ts';
 
 export interface TextLayerProps {
@@ -64,6 +65,7 @@ export function PdfTextLayer({ page, scale, stored, marks, current, revealAt, on
     layer
       .render()
       .then(() => {
+        markStep('text-layer', page.pageNumber);
         if (live) setRendered({ items: [...layer.textContentItemsStr], divs: [...layer.textDivs] });
       })
       .catch(() => {
@@ -92,6 +94,7 @@ export function PdfTextLayer({ page, scale, stored, marks, current, revealAt, on
       });
     }
     onStatus('ok');
+    if (marks.length > 0) markStep('marked', page.pageNumber);
     if (revealAt !== undefined) {
       (target as HTMLElement | null)?.scrollIntoView({ block: 'center' });
       onRevealed();

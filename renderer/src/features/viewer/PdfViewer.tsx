@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Document } from 'react-pdf';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
@@ -13,6 +13,7 @@ import { PdfSidebar } from './PdfSidebar.tsx';
 import { PdfToolbar } from './PdfToolbar.tsx';
 import { useReader } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
+import { ViewerFailure } from './ViewerErrorBoundary.tsx';
 import { DEFAULT_ZOOM, scaleFor, stepZoom } from './zoom.ts';
 import './reader.css';
 
@@ -35,7 +36,9 @@ function scanNoteOf(stored: PageText | null): string | null {
 export function PdfViewer({ sourceId }: { sourceId: number }) {
   const { page, setPageCount } = useViewer();
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<string | undefined>(undefined);
+  // Bumped by "Open again": a new Document loads the file anew (e.g. after a relink).
+  const [attempt, setAttempt] = useState(0);
   const [origin, setOrigin] = useState<{ servedFrom: string; path: string | null; archivedFrom: ArchivedFrom | null; fileName: string } | null>(null);
   const [scanNote, setScanNote] = useState<string | null>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -97,42 +100,47 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
     <div className="pdf-viewer" onKeyDown={onKeyDown}>
       <PdfToolbar scale={scale} findInput={findInput} scanNote={scanNote} />
       {origin && (origin.archivedFrom || origin.servedFrom === 'snapshot') && <OriginNote path={origin.path} archivedFrom={origin.archivedFrom} />}
-      {loadError && (
-        <p className="error" role="alert">
-          {loadError}
-        </p>
-      )}
-      {/* react-pdf suspends while it loads: without a boundary here the whole window would wait,
-          with nothing on screen to say so. */}
-      <Suspense fallback={OPENING}>
-        <Document
-          className="pdf-document"
-          file={client.sourceUrl(sourceId)}
-          options={DOCUMENT_OPTIONS}
-          onLoadSuccess={(doc) => {
-            // The first page's size sizes every page's box until that page has loaded.
-            void doc.getPage(1).then((p) => {
-              const vp = p.getViewport({ scale: 1 });
-              useReader.getState().setSize(1, { width: vp.width, height: vp.height });
-              setPageCount(doc.numPages);
-              setPdf(doc as unknown as PDFDocumentProxy);
-            });
-          }}
-          onLoadError={(e) => {
-            setLoadError(`The PDF could not be opened: ${e.message}`);
-            // FILE_MISSING (the file moved and there is no snapshot) opens the relink dialog.
-            void useRelink.getState().openIfMissing(sourceId, 'The viewer could not open this source: its file is not where it was recorded. Relink it to open it.');
-          }}
-          loading={OPENING}
-        >
-          {pdf && <PdfSidebar pdf={pdf} pageCount={pdf.numPages} />}
-          {pdf ? (
-            <PdfPages sourceId={sourceId} pageCount={pdf.numPages} fileName={origin?.fileName ?? 'this PDF'} onView={setView} />
-          ) : (
-            OPENING
-          )}
-        </Document>
-      </Suspense>
+      {/* Not in react-pdf's Suspense mode: React holds back a boundary's content for up to 300 ms
+          after its fallback showed, and each page opened would wait that long for nothing. */}
+      <Document
+        key={attempt}
+        className="pdf-document"
+        file={client.sourceUrl(sourceId)}
+        options={DOCUMENT_OPTIONS}
+        suspense={false}
+        onLoadSuccess={(doc) => {
+          // The first page's size sizes every page's box until that page has loaded.
+          void doc.getPage(1).then((p) => {
+            const vp = p.getViewport({ scale: 1 });
+            useReader.getState().setSize(1, { width: vp.width, height: vp.height });
+            setPageCount(doc.numPages);
+            setPdf(doc as unknown as PDFDocumentProxy);
+          });
+        }}
+        onLoadError={(e) => {
+          setLoadError(e.message);
+          // FILE_MISSING (the file moved and there is no snapshot) opens the relink dialog.
+          void useRelink.getState().openIfMissing(sourceId, 'The viewer could not open this source: its file is not where it was recorded. Relink it to open it.');
+        }}
+        loading={OPENING}
+        error={
+          <ViewerFailure
+            detail={loadError}
+            onRetry={() => {
+              setLoadError(undefined);
+              setPdf(null);
+              setAttempt((a) => a + 1);
+            }}
+          />
+        }
+      >
+        {pdf && <PdfSidebar pdf={pdf} pageCount={pdf.numPages} />}
+        {pdf ? (
+          <PdfPages sourceId={sourceId} pageCount={pdf.numPages} fileName={origin?.fileName ?? 'this PDF'} onView={setView} />
+        ) : (
+          OPENING
+        )}
+      </Document>
     </div>
   );
 }
