@@ -89,6 +89,9 @@ export const PdfPageSlot = memo(function PdfPageSlot({ sourceId, pageNumber, sca
         <Page
           pageNumber={pageNumber}
           scale={scale}
+          // The page opened for a quote or a hit draws its text layer and marks first; its image
+          // follows at once (drawing it first would hold the marks back by the canvas's cost).
+          renderMode={revealAt === undefined ? 'canvas' : 'none'}
           renderTextLayer={false}
           renderAnnotationLayer={false}
           loading=""

@@ -7,7 +7,8 @@ import { useRelink } from '../relink/relink-store.ts';
 import { OriginNote } from './OriginNote.tsx';
 import type { ArchivedFrom } from '../../../../shared/domain/web-words.ts';
 import { forgetPages, pageText } from './page-text-cache.ts';
-import { DOCUMENT_OPTIONS } from './pdfjs-setup.ts';
+import { prefetchPage } from './page-prefetch.ts';
+import { documentOptions } from './pdfjs-setup.ts';
 import { PdfPages } from './PdfPages.tsx';
 import { PdfSidebar } from './PdfSidebar.tsx';
 import { PdfToolbar } from './PdfToolbar.tsx';
@@ -34,7 +35,9 @@ function scanNoteOf(stored: PageText | null): string | null {
  * text, thumbnails, the outline, and pages by printed label; a cited quote opens highlighted.
  */
 export function PdfViewer({ sourceId }: { sourceId: number }) {
-  const { page, setPageCount } = useViewer();
+  // Only what this component shows: a click elsewhere in the viewer's state re-renders nothing here.
+  const page = useViewer((s) => s.page);
+  const setPageCount = useViewer((s) => s.setPageCount);
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [loadError, setLoadError] = useState<string | undefined>(undefined);
   // Bumped by "Open again": a new Document loads the file anew (e.g. after a relink).
@@ -82,6 +85,17 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
     };
   }, [sourceId, page]);
 
+  // A navigation starts loading its page and that page's text at once (stored and pdf.js's), in
+  // parallel with laying out and mounting it.
+  useEffect(() => {
+    if (!pdf) return;
+    return useViewer.subscribe((s, prev) => {
+      if (s.nav === prev.nav || s.sourceId !== sourceId) return;
+      prefetchPage(pdf, s.page);
+      void pageText(sourceId, s.page).catch(() => undefined);
+    });
+  }, [pdf, sourceId]);
+
   const scale = base ? scaleFor(zoom, base, view) : 1;
 
   // Zoom and find keys work anywhere in the reader (and keep the browser's own zoom out of it).
@@ -106,9 +120,11 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
         key={attempt}
         className="pdf-document"
         file={client.sourceUrl(sourceId)}
-        options={DOCUMENT_OPTIONS}
+        options={documentOptions()}
         suspense={false}
         onLoadSuccess={(doc) => {
+          // The page asked for loads alongside the first one, not after the view is laid out.
+          prefetchPage(doc as unknown as PDFDocumentProxy, useViewer.getState().page);
           // The first page's size sizes every page's box until that page has loaded.
           void doc.getPage(1).then((p) => {
             const vp = p.getViewport({ scale: 1 });
