@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { observeElementOffset, useVirtualizer } from '@tanstack/react-virtual';
 import type { FindHit } from '../../../../shared/contract/reader-schemas.ts';
 import { currentPage, pageAt, pageTops, slotHeight } from './page-geometry.ts';
 import { pageName } from './page-labels.ts';
@@ -53,8 +53,15 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
     return Math.round(w * scale);
   }, [sizes, sizeOf, scale]);
 
+  // The virtualizer hears of a scroll from the scroll event, a frame later; a navigation tells it
+  // at once, so the page asked for is mounted (and starts loading) in the same commit.
+  const offsetSink = useRef<((offset: number, isScrolling: boolean) => void) | null>(null);
   const virtualizer = useVirtualizer({
     count: pageCount,
+    observeElementOffset: (instance, report) => {
+      offsetSink.current = report;
+      return observeElementOffset(instance, report);
+    },
     getScrollElement: () => scroller,
     estimateSize: (i) => slotHeight(sizeOf(i + 1), scale),
     paddingStart: PAGE_GAP,
@@ -88,7 +95,9 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
   }, [scroller, tops, sizeOf, scale]);
   const scrollTo = useCallback(
     (top: number) => {
-      if (scroller) scroller.scrollTop = top;
+      if (!scroller) return;
+      scroller.scrollTop = top;
+      offsetSink.current?.(scroller.scrollTop, false);
     },
     [scroller],
   );
