@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Page } from 'react-pdf';
 import type { PDFPageProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
@@ -12,6 +12,8 @@ import { markStep } from './reader-spans.ts';
 import { useReader, type TextStatus } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
 import type { Size } from './zoom.ts';
+
+const HOLD_IMAGE_MS = 250;
 
 interface Props {
   sourceId: number;
@@ -43,6 +45,20 @@ export const PdfPageSlot = memo(function PdfPageSlot({ sourceId, pageNumber, sca
   useEffect(() => {
     if (!deferred) setStarted(true);
   }, [deferred]);
+
+  // A page opened for a quote or a hit draws its text layer and marks first, its image right
+  // after (drawing the image first would hold the marks back by its cost); a text layer slow to
+  // come (the services busy) does not keep the image waiting longer than HOLD_IMAGE_MS, and an
+  // image once let draw is never taken away again.
+  const [imageDue, setImageDue] = useState(false);
+  const imageLetDraw = useRef(false);
+  if (revealAt === undefined || imageDue) imageLetDraw.current = true;
+  useEffect(() => {
+    setImageDue(false);
+    if (revealAt === undefined) return;
+    const t = setTimeout(() => setImageDue(true), HOLD_IMAGE_MS);
+    return () => clearTimeout(t);
+  }, [revealAt]);
 
   const onStatus = useCallback((s: TextStatus) => useReader.getState().pageReady(pageNumber, s), [pageNumber]);
   const onRevealed = useCallback(() => {
@@ -89,9 +105,7 @@ export const PdfPageSlot = memo(function PdfPageSlot({ sourceId, pageNumber, sca
         <Page
           pageNumber={pageNumber}
           scale={scale}
-          // The page opened for a quote or a hit draws its text layer and marks first; its image
-          // follows at once (drawing it first would hold the marks back by the canvas's cost).
-          renderMode={revealAt === undefined ? 'canvas' : 'none'}
+          renderMode={imageLetDraw.current ? 'canvas' : 'none'}
           renderTextLayer={false}
           renderAnnotationLayer={false}
           loading=""
