@@ -1,26 +1,15 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
 import { TEXT_CONTENT_OPTIONS } from './pdfjs-setup.ts';
+import { recentPromises } from './recent-promises.ts';
 
 type TextContent = Awaited<ReturnType<PDFPageProxy['getTextContent']>>;
 
-/** Recent pages' text content (what their text layers are built from), newest last. */
-const KEEP = 16;
-const cache = new Map<PDFPageProxy, Promise<TextContent>>();
+/** Recent pages' text content (what their text layers are built from). */
+const recent = recentPromises<PDFPageProxy, TextContent>(16);
 
 /** A page's text content with the ingestion's options, asked of pdf.js once while the page is recent. */
 export function textContentOf(page: PDFPageProxy): Promise<TextContent> {
-  const hit = cache.get(page);
-  if (hit) {
-    cache.delete(page);
-    cache.set(page, hit);
-    return hit;
-  }
-  const p = page.getTextContent(TEXT_CONTENT_OPTIONS);
-  // A failed read is not kept: the next look asks again.
-  p.catch(() => cache.delete(page));
-  cache.set(page, p);
-  while (cache.size > KEEP) cache.delete(cache.keys().next().value as PDFPageProxy);
-  return p;
+  return recent.get(page, () => page.getTextContent(TEXT_CONTENT_OPTIONS));
 }
 
 /**
