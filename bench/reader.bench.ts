@@ -39,12 +39,18 @@ interface Timing {
   feedback: number;
   /** The first frame after the click, whatever it shows: how busy the page (and the machine) is. */
   frame: number;
+  /** When the reader's steps for the cited page happened (its performance marks, reader-spans.ts), from the click. */
+  steps: Partial<Record<Step, number>>;
 }
 
+/** The reader's marks read back, in the order they happen (see renderer/src/features/viewer/reader-spans.ts). */
+const STEPS = ['scrolled', 'page-loaded', 'text-layer', 'marked'] as const;
+type Step = (typeof STEPS)[number];
+
 /** Clicks card `index`'s quote and waits, frame by frame, for its quote marked and in view. */
-async function clickToHighlight(page: Page, index: number, quote: string): Promise<Timing> {
+async function clickToHighlight(page: Page, index: number, quote: string, pageNumber: number): Promise<Timing> {
   return page.evaluate(
-    async ({ index, quote }) => {
+    async ({ index, quote, pageNumber, steps }) => {
       const card = document.querySelectorAll('article[aria-label^="Citation"]')[index];
       const target = card?.querySelector('blockquote') as HTMLElement | null;
       if (!target) throw new Error(`no citation card ${index}`);
@@ -52,7 +58,15 @@ async function clickToHighlight(page: Page, index: number, quote: string): Promi
       target.click();
       let feedback: number | null = null;
       let frame: number | null = null;
-      return new Promise<{ highlight: number; feedback: number; frame: number }>((resolve, reject) => {
+      const stepTimes = () => {
+        const out: Record<string, number> = {};
+        for (const m of performance.getEntriesByType('mark') as PerformanceMark[]) {
+          const step = m.name.replace(/^reader:/, '');
+          if (steps.includes(step) && (m.detail as { page?: number } | null)?.page === pageNumber && m.startTime >= t0) out[step] ??= m.startTime - t0;
+        }
+        return out;
+      };
+      return new Promise<{ highlight: number; feedback: number; frame: number; steps: Record<string, number> }>((resolve, reject) => {
         const tick = () => {
           const now = performance.now() - t0;
           frame ??= now;
@@ -61,15 +75,24 @@ async function clickToHighlight(page: Page, index: number, quote: string): Promi
           if (feedback === null && (done || document.querySelector('[data-testid="reader-busy"], .reader-opening'))) feedback = now;
           const box = marks[0]?.getBoundingClientRect();
           const view = document.querySelector('[data-testid="pdf-pages"]')?.getBoundingClientRect();
-          if (done && box && view && box.top >= view.top && box.bottom <= view.bottom) resolve({ highlight: now, feedback: feedback ?? now, frame });
+          if (done && box && view && box.top >= view.top && box.bottom <= view.bottom) resolve({ highlight: now, feedback: feedback ?? now, frame, steps: stepTimes() });
           else if (now > 30_000) reject(new Error(`no highlight for card ${index} after 30 s`));
           else requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
       });
     },
-    { index, quote },
+    { index, quote, pageNumber, steps: [...STEPS] as string[] },
   );
+}
+
+/** The median time of each step after the click, "scrolled 12 → page loaded 60 → …" (ms). */
+function stepsNote(label: string, timings: Timing[]): string {
+  const parts = STEPS.map((s) => {
+    const xs = timings.map((t) => t.steps[s]).filter((x): x is number => x !== undefined);
+    return `${s.replace('-', ' ')} ${xs.length ? median(xs).toFixed(0) : '–'}`;
+  });
+  return `${label}: medians after the click (ms): ${parts.join(' → ')} → highlight in view ${median(timings.map((t) => t.highlight)).toFixed(0)}`;
 }
 
 async function openAnswer(page: Page, url: string): Promise<void> {
@@ -94,15 +117,15 @@ export async function bench(): Promise<BenchSection[]> {
 
     // Warm: the manual is open at p. 3; each deep card is clicked in turn.
     await openAnswer(app.page, app.host.url);
-    await clickToHighlight(app.page, 0, quoteOn(3));
+    await clickToHighlight(app.page, 0, quoteOn(3), 3);
     const warm: Timing[] = [];
-    for (const [i, n] of DEEP.entries()) warm.push(await clickToHighlight(app.page, i + 1, quoteOn(n)));
+    for (const [i, n] of DEEP.entries()) warm.push(await clickToHighlight(app.page, i + 1, quoteOn(n), n));
 
     // Cold: a fresh page each time (new pdf.js document and worker), straight to a deep card.
     const cold: Timing[] = [];
     for (const [i, n] of DEEP.slice(0, 5).entries()) {
       await openAnswer(app.page, app.host.url);
-      cold.push(await clickToHighlight(app.page, i + 1, quoteOn(n)));
+      cold.push(await clickToHighlight(app.page, i + 1, quoteOn(n), n));
     }
 
     // Find over the stored text of all 2,400 pages, through the services as the reader asks.
@@ -127,7 +150,10 @@ export async function bench(): Promise<BenchSection[]> {
           { name: 'find over the stored text (sources.find), median of 3 queries', value: median(findMs), unit: 'ms' },
         ],
         notes: [
-          `load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} cores (timings grow with it)`,`setup (generate the PDF, ingest ${PAGES} pages, import and verify ${DEEP.length + 1} citations): ${setupS.toFixed(1)} s`, `deep pages: ${DEEP.join(', ')}`],
+          `load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} cores (timings grow with it)`,`setup (generate the PDF, ingest ${PAGES} pages, import and verify ${DEEP.length + 1} citations): ${setupS.toFixed(1)} s`, `deep pages: ${DEEP.join(', ')}`,
+          stepsNote('warm', warm),
+          stepsNote('cold', cold),
+        ],
       },
     ];
   } finally {

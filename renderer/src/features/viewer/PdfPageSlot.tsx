@@ -1,4 +1,4 @@
-import { memo, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Page } from 'react-pdf';
 import type { PDFPageProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
@@ -8,9 +8,12 @@ import { highlightOnPage, type PageMark } from './highlight.ts';
 import { OcrTextLayer } from './OcrTextLayer.tsx';
 import { pageText } from './page-text-cache.ts';
 import { PdfTextLayer } from './PdfTextLayer.tsx';
+import { markStep } from './reader-spans.ts';
 import { useReader, type TextStatus } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
 import type { Size } from './zoom.ts';
+
+const HOLD_IMAGE_MS = 250;
 
 interface Props {
   sourceId: number;
@@ -42,6 +45,20 @@ export const PdfPageSlot = memo(function PdfPageSlot({ sourceId, pageNumber, sca
   useEffect(() => {
     if (!deferred) setStarted(true);
   }, [deferred]);
+
+  // A page opened for a quote or a hit draws its text layer and marks first, its image right
+  // after (drawing the image first would hold the marks back by its cost); a text layer slow to
+  // come (the services busy) does not keep the image waiting longer than HOLD_IMAGE_MS, and an
+  // image once let draw is never taken away again.
+  const [imageDue, setImageDue] = useState(false);
+  const imageLetDraw = useRef(false);
+  if (revealAt === undefined || imageDue) imageLetDraw.current = true;
+  useEffect(() => {
+    setImageDue(false);
+    if (revealAt === undefined) return;
+    const t = setTimeout(() => setImageDue(true), HOLD_IMAGE_MS);
+    return () => clearTimeout(t);
+  }, [revealAt]);
 
   const onStatus = useCallback((s: TextStatus) => useReader.getState().pageReady(pageNumber, s), [pageNumber]);
   const onRevealed = useCallback(() => {
@@ -84,28 +101,30 @@ export const PdfPageSlot = memo(function PdfPageSlot({ sourceId, pageNumber, sca
         <span className="muted">Loading…</span>
       </div>
       {(started || !deferred) && (
-        // The page suspends while pdf.js loads it: only its own box waits (its placeholder shows).
-        <Suspense fallback={null}>
-          <Page
-            pageNumber={pageNumber}
-            scale={scale}
-            renderTextLayer={false}
-            renderAnnotationLayer={false}
-            loading=""
-            onLoadSuccess={(p) => {
-              const page = p as unknown as PDFPageProxy;
-              const vp = page.getViewport({ scale: 1 });
-              useReader.getState().setSize(pageNumber, { width: vp.width, height: vp.height });
-              setProxy(page);
-            }}
-            // A page pdf.js cannot read or draw ends the wait for it as a text layer that failed would.
-            onLoadError={() => onStatus('error')}
-            onRenderError={() => onStatus('error')}
-          >
-            {layerProps && stored?.ocr && <OcrTextLayer {...layerProps} stored={stored} />}
-            {layerProps && !stored?.ocr && <PdfTextLayer {...layerProps} stored={stored} />}
-          </Page>
-        </Suspense>
+        // While pdf.js loads the page, its placeholder shows.
+        <Page
+          pageNumber={pageNumber}
+          scale={scale}
+          renderMode={imageLetDraw.current ? 'canvas' : 'none'}
+          renderTextLayer={false}
+          renderAnnotationLayer={false}
+          loading=""
+          error={<p className="page-text-error">This page could not be drawn.</p>}
+          onLoadSuccess={(p) => {
+            const page = p as unknown as PDFPageProxy;
+            markStep('page-loaded', pageNumber);
+            const vp = page.getViewport({ scale: 1 });
+            useReader.getState().setSize(pageNumber, { width: vp.width, height: vp.height });
+            setProxy(page);
+          }}
+          // A page pdf.js cannot read or draw ends the wait for it as a text layer that failed would.
+          onLoadError={() => onStatus('error')}
+          onRenderError={() => onStatus('error')}
+          onRenderSuccess={() => markStep('canvas', pageNumber)}
+        >
+          {layerProps && stored?.ocr && <OcrTextLayer {...layerProps} stored={stored} />}
+          {layerProps && !stored?.ocr && <PdfTextLayer {...layerProps} stored={stored} />}
+        </Page>
       )}
       {textError && (
         <p className="page-text-error" role="alert">

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { observeElementOffset, useVirtualizer } from '@tanstack/react-virtual';
 import type { FindHit } from '../../../../shared/contract/reader-schemas.ts';
 import { currentPage, pageAt, pageTops, slotHeight } from './page-geometry.ts';
 import { pageName } from './page-labels.ts';
 import { PdfPageSlot } from './PdfPageSlot.tsx';
+import { markStep } from './reader-spans.ts';
 import { useReader } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
 import { PAGE_GAP, scaleFor, SIDE_PAD, type Size } from './zoom.ts';
@@ -52,8 +53,15 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
     return Math.round(w * scale);
   }, [sizes, sizeOf, scale]);
 
+  // The virtualizer hears of a scroll from the scroll event, a frame later; a navigation tells it
+  // at once, so the page asked for is mounted (and starts loading) in the same commit.
+  const offsetSink = useRef<((offset: number, isScrolling: boolean) => void) | null>(null);
   const virtualizer = useVirtualizer({
     count: pageCount,
+    observeElementOffset: (instance, report) => {
+      offsetSink.current = report;
+      return observeElementOffset(instance, report);
+    },
     getScrollElement: () => scroller,
     estimateSize: (i) => slotHeight(sizeOf(i + 1), scale),
     paddingStart: PAGE_GAP,
@@ -87,7 +95,9 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
   }, [scroller, tops, sizeOf, scale]);
   const scrollTo = useCallback(
     (top: number) => {
-      if (scroller) scroller.scrollTop = top;
+      if (!scroller) return;
+      scroller.scrollTop = top;
+      offsetSink.current?.(scroller.scrollTop, false);
     },
     [scroller],
   );
@@ -112,6 +122,7 @@ export function PdfPages({ sourceId, pageCount, fileName, onView }: { sourceId: 
     else if (highlight && highlight !== seenHighlight.current && highlight.page === page) revealAt = highlight.start;
     seenHighlight.current = highlight;
     scrollTo((tops[page - 1] ?? 0) - PAGE_GAP);
+    markStep('scrolled', page);
     anchorNow();
     const drawn = reader.statuses[page] !== undefined;
     if (revealAt === undefined && drawn) reader.setPending(null);

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PDFPageProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
-import { pdfjs, TEXT_CONTENT_OPTIONS } from './pdfjs-setup.ts';
+import { textContentOf } from './page-prefetch.ts';
+import { pdfjs } from './pdfjs-setup.ts';
 import { itemsMatchStoredText, markClass, pieces, type PageMark } from './highlight.ts';
 import type { TextStatus } from './reader-store.ts';
+import { markStep } from './reader-spans.ts';
 import { useViewer } from './viewer-store.ts';
 
 export interface TextLayerProps {
@@ -55,23 +57,26 @@ export function PdfTextLayer({ page, scale, stored, marks, current, revealAt, on
     if (!el) return;
     el.replaceChildren();
     setRendered(null);
-    const layer = new pdfjs.TextLayer({
-      textContentSource: page.streamTextContent(TEXT_CONTENT_OPTIONS),
-      container: el,
-      viewport: page.getViewport({ scale }),
-    });
     let live = true;
-    layer
-      .render()
-      .then(() => {
-        if (live) setRendered({ items: [...layer.textContentItemsStr], divs: [...layer.textDivs] });
+    let layer: InstanceType<typeof pdfjs.TextLayer> | null = null;
+    // The text may already be on its way: a navigation asks for it before the page is mounted.
+    textContentOf(page)
+      .then((textContentSource) => {
+        if (!live) return;
+        const built = new pdfjs.TextLayer({ textContentSource, container: el, viewport: page.getViewport({ scale }) });
+        layer = built;
+        return built.render().then(() => {
+          if (!live) return;
+          markStep('text-layer', page.pageNumber);
+          setRendered({ items: [...built.textContentItemsStr], divs: [...built.textDivs] });
+        });
       })
       .catch(() => {
         if (live) onStatus('error');
       });
     return () => {
       live = false;
-      layer.cancel();
+      layer?.cancel();
     };
   }, [page, scale, onStatus]);
 
@@ -92,6 +97,7 @@ export function PdfTextLayer({ page, scale, stored, marks, current, revealAt, on
       });
     }
     onStatus('ok');
+    if (marks.length > 0) markStep('marked', page.pageNumber);
     if (revealAt !== undefined) {
       (target as HTMLElement | null)?.scrollIntoView({ block: 'center' });
       onRevealed();

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Page } from 'react-pdf';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { pageName } from './page-labels.ts';
@@ -31,9 +31,7 @@ export function PdfThumbnails({ pageCount }: { pageCount: number }) {
             <li key={n} style={{ transform: `translateY(${item.start}px)` }}>
               <button type="button" className="thumb" aria-current={n === page ? 'page' : undefined} aria-label={`Go to page ${name}`} onClick={() => useViewer.getState().goTo(n)}>
                 <span className="thumb-image" style={{ width: THUMB_WIDTH, height: thumbHeight }}>
-                  <Suspense fallback={null}>
-                    <Page pageNumber={n} width={THUMB_WIDTH} renderTextLayer={false} renderAnnotationLayer={false} loading="" />
-                  </Suspense>
+                  <Page pageNumber={n} width={THUMB_WIDTH} renderTextLayer={false} renderAnnotationLayer={false} loading="" error="" />
                 </span>
                 <span className="thumb-caption">{labels[n - 1] ?? n}</span>
               </button>

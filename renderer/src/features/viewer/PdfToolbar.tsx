@@ -19,7 +19,9 @@ function zoomValue(zoom: Zoom): string {
  * `scale` is the scale the pages are drawn at now (a fit mode's, too).
  */
 export function PdfToolbar({ scale, findInput, scanNote }: { scale: number; findInput: RefObject<HTMLInputElement | null>; scanNote: string | null }) {
-  const { page, pageCount, goTo } = useViewer();
+  const page = useViewer((s) => s.page);
+  const pageCount = useViewer((s) => s.pageCount);
+  const goTo = useViewer((s) => s.goTo);
   const { zoom, setZoom, sidebar, setSidebar, labels, pending, find, runFind } = useReader();
   const status = useReader((s) => s.statuses[page]);
   const ownLabels = hasOwnLabels(labels);

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Document } from 'react-pdf';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { PageText } from '../../../../shared/contract/schemas.ts';
@@ -7,12 +7,14 @@ import { useRelink } from '../relink/relink-store.ts';
 import { OriginNote } from './OriginNote.tsx';
 import type { ArchivedFrom } from '../../../../shared/domain/web-words.ts';
 import { forgetPages, pageText } from './page-text-cache.ts';
-import { DOCUMENT_OPTIONS } from './pdfjs-setup.ts';
+import { prefetchPage } from './page-prefetch.ts';
+import { documentOptions } from './pdfjs-setup.ts';
 import { PdfPages } from './PdfPages.tsx';
 import { PdfSidebar } from './PdfSidebar.tsx';
 import { PdfToolbar } from './PdfToolbar.tsx';
 import { useReader } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
+import { ViewerFailure } from './ViewerErrorBoundary.tsx';
 import { DEFAULT_ZOOM, scaleFor, stepZoom } from './zoom.ts';
 import './reader.css';
 
@@ -33,9 +35,13 @@ function scanNoteOf(stored: PageText | null): string | null {
  * text, thumbnails, the outline, and pages by printed label; a cited quote opens highlighted.
  */
 export function PdfViewer({ sourceId }: { sourceId: number }) {
-  const { page, setPageCount } = useViewer();
+  // Only what this component shows: a click elsewhere in the viewer's state re-renders nothing here.
+  const page = useViewer((s) => s.page);
+  const setPageCount = useViewer((s) => s.setPageCount);
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<string | undefined>(undefined);
+  // Bumped by "Open again": a new Document loads the file anew (e.g. after a relink).
+  const [attempt, setAttempt] = useState(0);
   const [origin, setOrigin] = useState<{ servedFrom: string; path: string | null; archivedFrom: ArchivedFrom | null; fileName: string } | null>(null);
   const [scanNote, setScanNote] = useState<string | null>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -79,6 +85,17 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
     };
   }, [sourceId, page]);
 
+  // A navigation starts loading its page and that page's text at once (stored and pdf.js's), in
+  // parallel with laying out and mounting it.
+  useEffect(() => {
+    if (!pdf) return;
+    return useViewer.subscribe((s, prev) => {
+      if (s.nav === prev.nav || s.sourceId !== sourceId) return;
+      prefetchPage(pdf, s.page);
+      void pageText(sourceId, s.page).catch(() => undefined);
+    });
+  }, [pdf, sourceId]);
+
   const scale = base ? scaleFor(zoom, base, view) : 1;
 
   // Zoom and find keys work anywhere in the reader (and keep the browser's own zoom out of it).
@@ -97,42 +114,49 @@ export function PdfViewer({ sourceId }: { sourceId: number }) {
     <div className="pdf-viewer" onKeyDown={onKeyDown}>
       <PdfToolbar scale={scale} findInput={findInput} scanNote={scanNote} />
       {origin && (origin.archivedFrom || origin.servedFrom === 'snapshot') && <OriginNote path={origin.path} archivedFrom={origin.archivedFrom} />}
-      {loadError && (
-        <p className="error" role="alert">
-          {loadError}
-        </p>
-      )}
-      {/* react-pdf suspends while it loads: without a boundary here the whole window would wait,
-          with nothing on screen to say so. */}
-      <Suspense fallback={OPENING}>
-        <Document
-          className="pdf-document"
-          file={client.sourceUrl(sourceId)}
-          options={DOCUMENT_OPTIONS}
-          onLoadSuccess={(doc) => {
-            // The first page's size sizes every page's box until that page has loaded.
-            void doc.getPage(1).then((p) => {
-              const vp = p.getViewport({ scale: 1 });
-              useReader.getState().setSize(1, { width: vp.width, height: vp.height });
-              setPageCount(doc.numPages);
-              setPdf(doc as unknown as PDFDocumentProxy);
-            });
-          }}
-          onLoadError={(e) => {
-            setLoadError(`The PDF could not be opened: ${e.message}`);
-            // FILE_MISSING (the file moved and there is no snapshot) opens the relink dialog.
-            void useRelink.getState().openIfMissing(sourceId, 'The viewer could not open this source: its file is not where it was recorded. Relink it to open it.');
-          }}
-          loading={OPENING}
-        >
-          {pdf && <PdfSidebar pdf={pdf} pageCount={pdf.numPages} />}
-          {pdf ? (
-            <PdfPages sourceId={sourceId} pageCount={pdf.numPages} fileName={origin?.fileName ?? 'this PDF'} onView={setView} />
-          ) : (
-            OPENING
-          )}
-        </Document>
-      </Suspense>
+      {/* Not in react-pdf's Suspense mode: React holds back a boundary's content for up to 300 ms
+          after its fallback showed, and each page opened would wait that long for nothing. */}
+      <Document
+        key={attempt}
+        className="pdf-document"
+        file={client.sourceUrl(sourceId)}
+        options={documentOptions()}
+        suspense={false}
+        onLoadSuccess={(doc) => {
+          // The page asked for loads alongside the first one, not after the view is laid out.
+          prefetchPage(doc as unknown as PDFDocumentProxy, useViewer.getState().page);
+          // The first page's size sizes every page's box until that page has loaded.
+          void doc.getPage(1).then((p) => {
+            const vp = p.getViewport({ scale: 1 });
+            useReader.getState().setSize(1, { width: vp.width, height: vp.height });
+            setPageCount(doc.numPages);
+            setPdf(doc as unknown as PDFDocumentProxy);
+          });
+        }}
+        onLoadError={(e) => {
+          setLoadError(e.message);
+          // FILE_MISSING (the file moved and there is no snapshot) opens the relink dialog.
+          void useRelink.getState().openIfMissing(sourceId, 'The viewer could not open this source: its file is not where it was recorded. Relink it to open it.');
+        }}
+        loading={OPENING}
+        error={
+          <ViewerFailure
+            detail={loadError}
+            onRetry={() => {
+              setLoadError(undefined);
+              setPdf(null);
+              setAttempt((a) => a + 1);
+            }}
+          />
+        }
+      >
+        {pdf && <PdfSidebar pdf={pdf} pageCount={pdf.numPages} />}
+        {pdf ? (
+          <PdfPages sourceId={sourceId} pageCount={pdf.numPages} fileName={origin?.fileName ?? 'this PDF'} onView={setView} />
+        ) : (
+          OPENING
+        )}
+      </Document>
     </div>
   );
 }

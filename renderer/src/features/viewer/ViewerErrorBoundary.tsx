@@ -1,6 +1,23 @@
 import { Component, type ReactNode } from 'react';
 import { HOST_DOWN_TEXT, useHostStatus } from '../../api/host-status.ts';
 
+/**
+ * What the viewer says when a document cannot be opened: one sentence of ours (the host being
+ * down said as such, never as a moved file) and "Open again". pdf.js's own message (URLs, status
+ * codes) goes in the tooltip only.
+ */
+export function ViewerFailure({ detail, onRetry }: { detail: string | undefined; onRetry(): void }) {
+  const down = useHostStatus((s) => s.down);
+  return (
+    <div className="error viewer-failure" role="alert" style={{ padding: 16 }} title={detail}>
+      <p>{down ? HOST_DOWN_TEXT : 'This document could not be opened. If its file moved, relink it, then open it again.'}</p>
+      <button type="button" onClick={onRetry}>
+        Open again
+      </button>
+    </div>
+  );
+}
+
 interface Props {
   children: ReactNode;
 }
@@ -10,10 +27,8 @@ interface State {
 }
 
 /**
- * react-pdf (in its Suspense mode) throws a failed load to the nearest error boundary; without
- * one, a moved file would blank the whole window. The failure stays inside the viewer, and the
- * viewer's onLoadError has already reported it (the relink dialog opens for a missing file).
- * "Open again" resets the boundary; react-pdf then retries the load (e.g. after a relink).
+ * A viewer that throws (a bug, a document a reader cannot take) fails inside the viewer: without
+ * this boundary the whole window would blank. "Open again" resets the boundary.
  */
 export class ViewerErrorBoundary extends Component<Props, State> {
   override state: State = { error: null };
@@ -23,17 +38,7 @@ export class ViewerErrorBoundary extends Component<Props, State> {
   }
 
   override render(): ReactNode {
-    if (this.state.error) {
-      // pdf.js's own message (URLs, status codes) goes in the tooltip, not in the sentence.
-      return (
-        <div className="error" role="alert" style={{ padding: 16 }} title={this.state.error.message}>
-          <p>{useHostStatus.getState().down ? HOST_DOWN_TEXT : 'This document could not be opened. If its file moved, relink it, then open it again.'}</p>
-          <button type="button" onClick={() => this.setState({ error: null })}>
-            Open again
-          </button>
-        </div>
-      );
-    }
+    if (this.state.error) return <ViewerFailure detail={this.state.error.message} onRetry={() => this.setState({ error: null })} />;
     return this.props.children;
   }
 }

@@ -4,7 +4,9 @@ import { ViewerErrorBoundary } from './ViewerErrorBoundary.tsx';
 import { useViewer } from './viewer-store.ts';
 
 export function ViewerPanel() {
-  const { sourceId, kind, closest } = useViewer();
+  const sourceId = useViewer((s) => s.sourceId);
+  const kind = useViewer((s) => s.kind);
+  const closest = useViewer((s) => s.closest);
   if (sourceId === null) {
     return (
       <section className="viewer empty-viewer" aria-label="Viewer">

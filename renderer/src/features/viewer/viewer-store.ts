@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { SourceKind } from '../../../../shared/contract/schemas.ts';
+import { markStep } from './reader-spans.ts';
 
 /**
  * A PDF quote's characters: `start` counts from the start of `page`'s stored text, `end` from the
@@ -73,7 +74,8 @@ export const useViewer = create<ViewerState>((set, get) => ({
   target: null,
   closest: false,
   nav: 0,
-  open: (sourceId, kind, page = 1, highlight = null, closest = false) =>
+  open: (sourceId, kind, page = 1, highlight = null, closest = false) => {
+    markStep('open', page);
     set({
       sourceId,
       kind,
@@ -83,7 +85,8 @@ export const useViewer = create<ViewerState>((set, get) => ({
       closest: closest && highlight !== null,
       pageCount: get().sourceId === sourceId ? get().pageCount : 0,
       nav: get().nav + 1,
-    }),
+    });
+  },
   openAt: (sourceId, kind, target, closest = false) => set({ sourceId, kind, page: 1, highlight: null, target, closest, pageCount: 0, nav: get().nav + 1 }),
   setPageCount: (pageCount) => set({ pageCount, page: Math.min(get().page, Math.max(1, pageCount)) }),
   goTo: (page) => {
