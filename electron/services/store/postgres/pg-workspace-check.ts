@@ -3,7 +3,8 @@
  * transaction, every moved table is read page by page on both sides and compared row for row
  * (the columns both engines have, in canonical JSON; for the chain's tables their row hashes
  * too), the counts per table compared, every snapshot's SHA-256 recomputed from its chunks, and
- * the audit chain walked on PostgreSQL, anchored at the local chain's head.
+ * the audit chain walked on PostgreSQL, anchored at the local chain's head. With `movedOnly` (a
+ * database this workspace was moved into before) rows members added since are left out.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
@@ -40,7 +41,7 @@ function picked(row: Record<string, unknown>, columns: readonly string[]): strin
   return canonicalJson(out);
 }
 
-async function checkTable(db: Db, client: pg.ClientBase, t: MovedTable): Promise<TableCheck> {
+async function checkTable(db: Db, client: pg.ClientBase, t: MovedTable, movedOnly: boolean): Promise<TableCheck> {
   const sharedCount = Number((await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${client.escapeIdentifier(t.shared)}`)).rows[0]?.n ?? 0);
   if (!localHas(db, t.local)) {
     if (sharedCount !== 0) throw mismatch(`The shared ${t.shared} table holds ${sharedCount} rows the local workspace has no table for.`, { table: t.shared, shared: sharedCount });
@@ -58,6 +59,8 @@ async function checkTable(db: Db, client: pg.ClientBase, t: MovedTable): Promise
       const a = mine[i];
       const b = theirs[i];
       const key = a?.[t.key] ?? b?.[t.key];
+      // Rows members added after an earlier move come after every moved one: not the move's to check.
+      if (!a && movedOnly) break;
       if (!a || !b || a[t.key] !== b[t.key]) {
         throw mismatch(`The ${t.local} row ${String(key)} is ${a ? 'missing from' : 'extra in'} the shared workspace.`, { table: t.local, [t.key]: key });
       }
@@ -74,7 +77,7 @@ async function checkTable(db: Db, client: pg.ClientBase, t: MovedTable): Promise
     if (mine.length === 0) break;
     after = mine[mine.length - 1]?.[t.key] as number | string;
   }
-  if (local !== sharedCount) throw mismatch(`The ${t.local} table has ${local} rows locally and ${sharedCount} in the shared workspace.`, { table: t.local, local, shared: sharedCount });
+  if (movedOnly ? local > sharedCount : local !== sharedCount) throw mismatch(`The ${t.local} table has ${local} rows locally and ${sharedCount} in the shared workspace.`, { table: t.local, local, shared: sharedCount });
   return { table: t.local, local, shared: sharedCount, rowHashes: hashes };
 }
 
@@ -105,13 +108,15 @@ async function checkSnapshots(client: pg.ClientBase): Promise<{ checked: number;
 }
 
 /** Compares the shared workspace with the local one (in the copy's transaction); throws MIGRATION_MISMATCH naming the first difference. */
-export async function checkWorkspace(db: Db, client: pg.ClientBase, anchor: AuditHead): Promise<WorkspaceCheck> {
+export async function checkWorkspace(db: Db, client: pg.ClientBase, anchor: AuditHead, options: { movedOnly?: boolean } = {}): Promise<WorkspaceCheck> {
+  const movedOnly = options.movedOnly ?? false;
   const tables: TableCheck[] = [];
-  for (const t of MOVED_TABLES) tables.push(await checkTable(db, client, t));
+  for (const t of MOVED_TABLES) tables.push(await checkTable(db, client, t, movedOnly));
   const snapshots = await checkSnapshots(client);
   const localSnapshots = (db.prepare('SELECT count(*) AS n FROM sources WHERE snapshot IS NOT NULL').get() as { n: number }).n;
-  if (snapshots.checked !== localSnapshots) throw mismatch(`The local workspace has ${localSnapshots} snapshots and the shared one ${snapshots.checked}.`, { local: localSnapshots, shared: snapshots.checked });
-  const chain = await verifyPgChain(client, anchor);
+  if (movedOnly ? snapshots.checked < localSnapshots : snapshots.checked !== localSnapshots) throw mismatch(`The local workspace has ${localSnapshots} snapshots and the shared one ${snapshots.checked}.`, { local: localSnapshots, shared: snapshots.checked });
+  // After an earlier move the chain may have grown in the shared workspace: walked to its own end then.
+  const chain = await verifyPgChain(client, movedOnly ? undefined : anchor);
   if (!chain.ok) throw mismatch(`The audit chain does not verify on PostgreSQL: ${chain.break?.message ?? 'broken'}`, { break: chain.break });
   return { tables, snapshots, chain };
 }

@@ -121,14 +121,19 @@ async function copySnapshots(db: Db, client: pg.ClientBase, dir: string): Promis
     if (!file.startsWith(path.resolve(dir) + path.sep)) {
       throw invalid(`Source ${s.id} (${s.file_name}) names a snapshot outside its workspace: ${s.snapshot}.`, { table: 'sources', id: s.id, snapshot: s.snapshot });
     }
+    let handle: fs.promises.FileHandle | undefined;
     try {
       await client.query('SAVEPOINT snapshot');
-      await writeSnapshot(client, s.sha256, s.byte_size, fs.createReadStream(file), s.added_at);
+      // Opened first, so a missing or unreadable file is an error here, not an unheard stream event.
+      handle = await fs.promises.open(file, 'r');
+      await writeSnapshot(client, s.sha256, s.byte_size, handle.createReadStream({ autoClose: false }), s.added_at);
       await client.query('RELEASE SAVEPOINT snapshot');
     } catch (e) {
       await client.query('ROLLBACK TO SAVEPOINT snapshot');
       const reason = e instanceof AppError && e.code === 'HASH_MISMATCH' ? e.message : `it cannot be read (${reasonOf(e)})`;
       throw invalid(`The snapshot of source ${s.id} (${s.file_name}) at ${file} cannot be copied: ${reason}`, { table: 'sources', id: s.id, file, reason });
+    } finally {
+      await handle?.close();
     }
     count++;
     bytes += s.byte_size;

@@ -104,7 +104,7 @@ export async function migrateWorkspace(owner: pg.ClientBase, options: MigrateOpt
       try {
         const state = await targetState(owner, workspaceId, anchor);
         const copied = state === 'empty' ? await copyWorkspace(db, owner, options.from, options.project, now) : null;
-        const check = await checkWorkspace(db, owner, anchor);
+        const check = await checkWorkspace(db, owner, anchor, { movedOnly: state === 'same' });
         const summary: MigrateSummary = {
           outcome: state === 'empty' ? 'migrated' : 'already_migrated',
           workspaceId,
