@@ -15,7 +15,7 @@ import { sha256Text } from '../audit-head-file.ts';
 import type { Db } from '../database.ts';
 import { verifyPgChain, type PgChainReport } from './pg-audit-chain.ts';
 import { readSnapshot } from './pg-snapshots.ts';
-import { columnsOf, localHas, localPage, MOVED_TABLES, sharedPage, type MovedTable } from './pg-workspace-tables.ts';
+import { asShared, columnsOf, localHas, localPage, MOVED_TABLES, sharedPage, type MovedTable } from './pg-workspace-tables.ts';
 
 export interface TableCheck {
   table: string;
@@ -53,7 +53,7 @@ async function checkTable(db: Db, client: pg.ClientBase, t: MovedTable, movedOnl
   let local = 0;
   let hashes = 0;
   for (;;) {
-    const mine = localPage(db, t, common, after);
+    const mine = localPage(db, t, common, after).map((r) => asShared(t, r));
     const theirs = await sharedPage(client, t, common, after);
     for (let i = 0; i < Math.max(mine.length, theirs.length); i++) {
       const a = mine[i];

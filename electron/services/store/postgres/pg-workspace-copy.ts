@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { AppError } from '../../../../shared/contract/errors.ts';
 import type { Db } from '../database.ts';
 import { writeSnapshot } from './pg-snapshots.ts';
-import { columnsOf, localHas, localPage, MOVED_TABLES, type MovedTable } from './pg-workspace-tables.ts';
+import { asShared, columnsOf, localHas, localPage, MOVED_TABLES, type MovedTable } from './pg-workspace-tables.ts';
 
 export interface CopyCounts {
   rows: Record<string, number>;
@@ -58,7 +58,7 @@ export async function ensureProjects(db: Db, client: pg.ClientBase, project: { k
 function sharedRow(t: MovedTable, row: Record<string, unknown>, projects: Map<number, string>, fallback: string, now: string): Record<string, unknown> {
   if (t.local === 'answers') return { ...row, project_key: projects.get(row.id as number) ?? fallback };
   if (t.local === 'meta') return { ...row, updated_at: now };
-  return row;
+  return asShared(t, row);
 }
 
 async function insertRows(client: pg.ClientBase, table: string, columns: readonly string[], rows: readonly Record<string, unknown>[]): Promise<void> {

@@ -84,3 +84,14 @@ export async function sharedPage(client: pg.ClientBase, t: MovedTable, columns: 
   const r = await client.query<Record<string, unknown>>(`SELECT ${cols} FROM ${client.escapeIdentifier(t.shared)} ${where} ORDER BY ${order} LIMIT ${PAGE_ROWS}`, after === null ? [] : [after]);
   return r.rows;
 }
+
+/**
+ * A local row as the shared table holds it. PostgreSQL's text cannot hold U+0000, which some PDFs'
+ * text layers contain: in segments (outside the chain, and read by offset) each becomes U+FFFD,
+ * one UTF-16 unit for one, so every stored offset still points at the same place. Anywhere else a
+ * NUL is left as it is, and the copy names the row PostgreSQL refuses.
+ */
+export function asShared(t: MovedTable, row: Record<string, unknown>): Record<string, unknown> {
+  if (t.local !== 'segments' || typeof row.text !== 'string' || !row.text.includes('\u0000')) return row;
+  return { ...row, text: row.text.replaceAll('\u0000', '\uFFFD') };
+}
