@@ -182,4 +182,24 @@ describe('evidesk workspace migrate', () => {
       await c.end();
     }
   }, 60_000);
+
+  it("keeps a segment whose text holds a NUL (as some PDFs' text layers do), as U+FFFD at the same offset", async () => {
+    const copy = copyWorkspace(local);
+    const raw = new Database(path.join(copy, 'workspace.sqlite'));
+    const seg = raw.prepare('SELECT id, text FROM segments ORDER BY id LIMIT 1').get() as { id: number; text: string };
+    const withNul = `${seg.text.slice(0, 3)}\u0000${seg.text.slice(4)}`;
+    raw.prepare('UPDATE segments SET text = ? WHERE id = ?').run(withNul, seg.id);
+    raw.close();
+    const target = await server.anotherDatabase();
+    const run = await migrate(copy, target.ownerUrl, '--json');
+    expect(run.code, run.out).toBe(0);
+    const c = await target.owner();
+    try {
+      const stored = (await c.query<{ text: string }>('SELECT text FROM segments WHERE id = $1', [seg.id])).rows[0]?.text;
+      expect(stored).toBe(withNul.replace('\u0000', '\uFFFD'));
+      expect(stored?.length).toBe(withNul.length);
+    } finally {
+      await c.end();
+    }
+  }, 60_000);
 });
