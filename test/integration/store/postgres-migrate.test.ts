@@ -15,7 +15,7 @@ import { readSnapshot } from '../../../electron/services/store/postgres/pg-snaps
 import { copyWorkspace, tamperer } from '../../support/audit-workspace.ts';
 import { evidesk } from '../../support/cli.ts';
 import { workspaceToMigrate } from '../../support/migrate-workspace.ts';
-import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
+import { startTestPostgres, type TestDatabase, type TestPostgres } from '../../support/postgres.ts';
 import { ingestAll } from '../../support/policy-workspace.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
 import { openTestServices } from '../../support/workspace.ts';
@@ -47,6 +47,16 @@ async function count(c: pg.ClientBase, table: string): Promise<number> {
   // A refused move may have stopped before the schema was made: no table, no rows.
   if ((await c.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [table])).rows[0]?.t === null) return 0;
   return Number((await c.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n);
+}
+
+/** A refused move leaves the target without a source (and, refused early, without a schema). */
+async function expectNothingCopied(target: TestDatabase): Promise<void> {
+  const c = await target.owner();
+  try {
+    expect(await count(c, 'sources')).toBe(0);
+  } finally {
+    await c.end();
+  }
 }
 
 describe('evidesk workspace migrate', () => {
@@ -137,12 +147,7 @@ describe('evidesk workspace migrate', () => {
     expect(run.code).toBe(3);
     expect(run.json).toMatchObject({ ok: false, error: { code: 'MIGRATION_SOURCE_INVALID', details: { break: { table: 'citations', rowId: cited.id } } } });
     expect((run.json?.error as { message: string }).message).toContain(`citations row ${cited.id}`);
-    const c = await target.owner();
-    try {
-      expect(await count(c, 'sources')).toBe(0);
-    } finally {
-      await c.end();
-    }
+    await expectNothingCopied(target);
   }, 60_000);
 
   it('names the source whose snapshot file cannot be read, and copies nothing', async () => {
@@ -156,12 +161,7 @@ describe('evidesk workspace migrate', () => {
     expect(run.code).toBe(3);
     expect(run.json).toMatchObject({ ok: false, error: { code: 'MIGRATION_SOURCE_INVALID', details: { table: 'sources', id: src.id } } });
     expect((run.json?.error as { message: string }).message).toMatch(/source \d+ \(handbook\.md\).*cannot be read/);
-    const c = await target.owner();
-    try {
-      expect(await count(c, 'sources')).toBe(0);
-    } finally {
-      await c.end();
-    }
+    await expectNothingCopied(target);
   }, 60_000);
 
   it('names a local row PostgreSQL refuses, with its reason, and copies nothing', async () => {
@@ -175,12 +175,7 @@ describe('evidesk workspace migrate', () => {
     expect(run.code).toBe(3);
     expect(run.json).toMatchObject({ ok: false, error: { code: 'MIGRATION_SOURCE_INVALID', details: { table: 'meta', key: 'ui.hand-edited' } } });
     expect((run.json?.error as { message: string }).message).toMatch(/meta row ui\.hand-edited cannot be copied: .*json/i);
-    const c = await target.owner();
-    try {
-      expect(await count(c, 'sources')).toBe(0);
-    } finally {
-      await c.end();
-    }
+    await expectNothingCopied(target);
   }, 60_000);
 
   it("keeps a segment whose text holds a NUL (as some PDFs' text layers do), as U+FFFD at the same offset", async () => {
