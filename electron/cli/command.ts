@@ -28,6 +28,18 @@ export interface Command {
   run(ctx: CommandContext): Promise<number>;
 }
 
+/** What a command that opens no local workspace gets (e.g. `team`, which works on a shared database). */
+export type DetachedContext = Omit<CommandContext, 'services'>;
+
+/** A command that opens no local workspace itself (main.ts then opens none for it). */
+export interface DetachedCommand {
+  name: string;
+  usage: string;
+  valueFlags?: readonly string[];
+  detached: true;
+  run(ctx: DetachedContext): Promise<number>;
+}
+
 /** Calls through the dispatcher, as the app does, so the CLI sees the same validation and errors. */
 export async function call<N extends HandlerName>(services: Services, name: N, input: HandlerInput<N>): Promise<HandlerOutput<N>> {
   const envelope = await services.dispatch(name, input);

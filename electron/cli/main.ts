@@ -47,6 +47,7 @@ export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.Pro
   const workspaceDir = resolveWorkspaceDir(typeof workspaceFlag === 'string' ? ['--workspace', workspaceFlag] : [], env);
   let services: Services | undefined;
   try {
+    if ('detached' in command) return await command.run({ args, json, io, env });
     services = createServices(cliPlatform, workspaceDir);
     return await command.run({ args, json, services, io, env });
   } catch (e) {

@@ -111,6 +111,14 @@ export const ERROR_CODES = [
   'DATABASE_UNREACHABLE',
   /** A change to an append-only evidence row was refused by the database (add a superseding row instead). */
   'EVIDENCE_APPEND_ONLY',
+  /** `workspace migrate`: the shared database already holds a different workspace (or other data). */
+  'SHARED_WORKSPACE_NOT_EMPTY',
+  /** `workspace migrate`: a row, a snapshot file or the audit chain of the local workspace cannot be copied as it is; details name it. */
+  'MIGRATION_SOURCE_INVALID',
+  /** `workspace migrate`: after the copy, the shared workspace does not compare equal to the local one; details name the table and row. */
+  'MIGRATION_MISMATCH',
+  /** `team grant/revoke`: an unknown access level, project or member, or a membership that is not there. */
+  'TEAM_CHANGE_INVALID',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

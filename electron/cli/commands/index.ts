@@ -1,4 +1,4 @@
-import type { Command } from '../command.ts';
+import type { Command, DetachedCommand } from '../command.ts';
 import { askCommand } from './ask.ts';
 import { auditCommand } from './audit.ts';
 import { checkCommand } from './check.ts';
@@ -15,6 +15,8 @@ import { reviewCommand } from './review.ts';
 import { searchCommand } from './search.ts';
 import { sourcesCommand } from './sources.ts';
 import { verifyCommand } from './verify.ts';
+import { teamCommand } from './team.ts';
+import { workspaceCommand } from './workspace.ts';
 
 /** Every evidesk command, in the order the usage text lists them. */
-export const COMMANDS: readonly Command[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, ocrCommand, verifyCommand, askCommand, auditCommand, reviewCommand, exportCommand, reportCommand, openCommand, mcpCommand];
+export const COMMANDS: readonly (Command | DetachedCommand)[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, ocrCommand, verifyCommand, askCommand, auditCommand, reviewCommand, exportCommand, reportCommand, openCommand, mcpCommand, workspaceCommand, teamCommand];

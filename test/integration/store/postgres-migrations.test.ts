@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../shared/contract/errors.ts';
 import { migratePostgres, PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from '../../../electron/services/store/postgres/migrate.ts';
 import { APPEND_ONLY_TABLES } from '../../../electron/services/store/postgres/schema-evidence.ts';
+import { RESULT_APPEND_ONLY_TABLES } from '../../../electron/services/store/postgres/schema-results.ts';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
 
 let server: TestPostgres;
@@ -39,7 +40,8 @@ describe('PostgreSQL migrations', () => {
     expect(shape).toContain('index segments_tsv');
     expect(shape).toContain('index segments_trgm');
     expect(shape).toContain('policy citations.citations_own_session');
-    for (const t of APPEND_ONLY_TABLES) expect(shape).toContain(`trigger ${t}_append_only`);
+    for (const t of [...APPEND_ONLY_TABLES, ...RESULT_APPEND_ONLY_TABLES]) expect(shape).toContain(`trigger ${t}_append_only`);
+    expect(shape).toContain('policy citation_results.citation_results_write');
 
     const second = await migratePostgres(owner);
     expect(second).toEqual({ applied: [], version: PG_LATEST_SCHEMA_VERSION });

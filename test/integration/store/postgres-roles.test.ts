@@ -164,3 +164,34 @@ describe('live updates', () => {
     expect((await agentFeed.next()).done).toBe(true);
   });
 });
+
+describe('verification runs and results (migration 4)', () => {
+  /** Runs `fn` on a connection of `store` inside a transaction that is always rolled back (the chain stays as it was). */
+  async function rolledBack<T>(store: PgStore, fn: (c: import('pg').PoolClient) => Promise<T>): Promise<T> {
+    const c = await store.pool.connect();
+    try {
+      await c.query('BEGIN');
+      return await fn(c);
+    } finally {
+      await c.query('ROLLBACK');
+      c.release();
+    }
+  }
+  const run = "INSERT INTO verification_runs (answer_id, verifier, summary, risk_flags, created_at) VALUES ($1, 'anchoring', '{}', '[]', 'now') RETURNING id";
+
+  it("are written by the project's reviewers, refused to an outsider and an auditor, and append-only even to the owner", async () => {
+    const id = await rolledBack(ctx.team.reviewerA, async (c) => (await c.query<{ id: number }>(run, [sessionA.answerId])).rows[0]?.id);
+    expect(id).toBeGreaterThan(0);
+    await expect(rolledBack(ctx.team.agentB, (c) => c.query(run, [sessionA.answerId]))).rejects.toMatchObject({ code: '42501' });
+    await expect(rolledBack(ctx.team.auditor, (c) => c.query(run, [sessionA.answerId]))).rejects.toMatchObject({ code: '42501' });
+    // Even the owner, who owns the table, cannot change a run: the trigger refuses it.
+    const owner = ctx.team.owner;
+    await owner.query('BEGIN');
+    try {
+      const made = (await owner.query<{ id: number }>(run, [sessionA.answerId])).rows[0]?.id;
+      await expect(owner.query("UPDATE verification_runs SET verifier = 'changed' WHERE id = $1", [made])).rejects.toMatchObject({ code: 'EV001' });
+    } finally {
+      await owner.query('ROLLBACK');
+    }
+  });
+});

@@ -18,8 +18,8 @@ export function groupRole(level: AccessLevel): string {
   return `evidesk_${level}`;
 }
 
-/** The tables of shared/audit/canonical.ts's CHAIN_TABLES this schema has (the rest come in later steps). */
-export const PG_CHAIN_TABLES = ['sources', 'source_paths', 'answers', 'unknown_sources', 'custom_sources', 'agent_sessions', 'citations', 'citation_contexts', 'review_decisions'] as const satisfies readonly ChainTable[];
+/** The chain tables migration 2 had (frozen: its SQL must stay as shipped; migration 4 adds the rest). */
+export const PG_V2_CHAIN_TABLES = ['sources', 'source_paths', 'answers', 'unknown_sources', 'custom_sources', 'agent_sessions', 'citations', 'citation_contexts', 'review_decisions'] as const satisfies readonly ChainTable[];
 
 /** The advisory lock every audit append takes (held to the end of its transaction). */
 export const AUDIT_LOCK_KEY = 0x45764465736b01;
@@ -33,6 +33,46 @@ const createRoles = ACCESS_LEVELS.map(
 ).join('');
 
 const DEFINER = 'SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp';
+
+/**
+ * The audit append function, for the chain tables it accepts entries for: made by migration 2,
+ * replaced by migration 4 when the chain covers more tables (same signature, same grants).
+ */
+export function auditAppendSql(create: 'CREATE FUNCTION' | 'CREATE OR REPLACE FUNCTION', tables: readonly ChainTable[]): string {
+  return `      -- Appends one entry the client hashed (shared/audit/canonical.ts); refuses one that does not
+      -- follow the head. Writers may append but not read the log: only auditors and admins read it.
+      ${create} evidesk_audit_append(p_seq bigint, p_prev text, p_action text, p_payload text, p_created_at text,
+                                           p_hash text, p_table text, p_row_id bigint, p_row_hash text) RETURNS bigint
+      LANGUAGE plpgsql ${DEFINER} AS $fn$
+      DECLARE
+        head record;
+        row_there boolean;
+        new_id bigint;
+      BEGIN
+        SELECT * INTO head FROM evidesk_audit_head();
+        IF p_seq <> head.seq + 1 OR p_prev <> head.hash THEN
+          RAISE EXCEPTION 'audit entry % does not follow the chain head (entry %)', p_seq, head.seq USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
+        END IF;
+        -- An entry names a row of a covered table that exists (written in this transaction): no
+        -- member can claim a row id ahead of its writer and block it.
+        IF p_table IS NOT NULL THEN
+          IF NOT (p_table = ANY (ARRAY[${tables.map((t) => `'${t}'`).join(', ')}])) THEN
+            RAISE EXCEPTION 'audit entry % names %, which the chain does not cover', p_seq, p_table USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
+          END IF;
+          EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE id = $1)', p_table) INTO row_there USING p_row_id;
+          IF NOT row_there THEN
+            RAISE EXCEPTION 'audit entry % records % row %, which does not exist', p_seq, p_table, p_row_id USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
+          END IF;
+        END IF;
+        INSERT INTO audit_log (action, payload, created_at, prev_hash, hash, hash_version, seq, table_name, row_id, row_hash)
+          VALUES (p_action, p_payload, p_created_at, p_prev, p_hash, 2, p_seq, p_table, p_row_id, p_row_hash)
+          RETURNING id INTO new_id;
+        RETURN new_id;
+      END
+      $fn$;
+
+`;
+}
 
 export const ACCESS_SCHEMA_SQL = `
       DO $do$ BEGIN ${createRoles}
@@ -68,39 +108,7 @@ export const ACCESS_SCHEMA_SQL = `
       END
       $fn$;
 
-      -- Appends one entry the client hashed (shared/audit/canonical.ts); refuses one that does not
-      -- follow the head. Writers may append but not read the log: only auditors and admins read it.
-      CREATE FUNCTION evidesk_audit_append(p_seq bigint, p_prev text, p_action text, p_payload text, p_created_at text,
-                                           p_hash text, p_table text, p_row_id bigint, p_row_hash text) RETURNS bigint
-      LANGUAGE plpgsql ${DEFINER} AS $fn$
-      DECLARE
-        head record;
-        row_there boolean;
-        new_id bigint;
-      BEGIN
-        SELECT * INTO head FROM evidesk_audit_head();
-        IF p_seq <> head.seq + 1 OR p_prev <> head.hash THEN
-          RAISE EXCEPTION 'audit entry % does not follow the chain head (entry %)', p_seq, head.seq USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
-        END IF;
-        -- An entry names a row of a covered table that exists (written in this transaction): no
-        -- member can claim a row id ahead of its writer and block it.
-        IF p_table IS NOT NULL THEN
-          IF NOT (p_table = ANY (ARRAY[${PG_CHAIN_TABLES.map((t) => `'${t}'`).join(', ')}])) THEN
-            RAISE EXCEPTION 'audit entry % names %, which the chain does not cover', p_seq, p_table USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
-          END IF;
-          EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE id = $1)', p_table) INTO row_there USING p_row_id;
-          IF NOT row_there THEN
-            RAISE EXCEPTION 'audit entry % records % row %, which does not exist', p_seq, p_table, p_row_id USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
-          END IF;
-        END IF;
-        INSERT INTO audit_log (action, payload, created_at, prev_hash, hash, hash_version, seq, table_name, row_id, row_hash)
-          VALUES (p_action, p_payload, p_created_at, p_prev, p_hash, 2, p_seq, p_table, p_row_id, p_row_hash)
-          RETURNING id INTO new_id;
-        RETURN new_id;
-      END
-      $fn$;
-
-      REVOKE ALL ON FUNCTION evidesk_audit_head(), evidesk_audit_append(bigint, text, text, text, text, text, text, bigint, text) FROM PUBLIC;
+${auditAppendSql('CREATE FUNCTION', PG_V2_CHAIN_TABLES)}      REVOKE ALL ON FUNCTION evidesk_audit_head(), evidesk_audit_append(bigint, text, text, text, text, text, text, bigint, text) FROM PUBLIC;
       GRANT EXECUTE ON FUNCTION evidesk_audit_head(), evidesk_audit_append(bigint, text, text, text, text, text, text, bigint, text)
         TO evidesk_agent, evidesk_reviewer, evidesk_admin;
 
