@@ -12,7 +12,6 @@ import { kindForPath, SUPPORTED_TYPES_IN_WORDS } from './file-kinds.ts';
 import { walkPaths, type FoundFile } from './folder-walk.ts';
 import { openRegularFile, readExactly } from './regular-file.ts';
 import { WorkQueue } from './work-queue.ts';
-import { ByteBudget } from './byte-budget.ts';
 import { extractInPool } from './pooled-extract.ts';
 import { requireLanguages } from './ocr/ocr-languages.ts';
 import type { WorkerPool } from './worker-pool.ts';
@@ -47,10 +46,6 @@ const WALK_EVENT_MS = 100;
  * on to the next file while a group is written, and what waits stays small.
  */
 const MAX_WAITING_STORES = 64;
-/** Files read and extracted side by side per extraction worker, within the byte budget below. */
-const FILES_PER_WORKER = 4;
-/** Bytes of files held at once (a large file alone may hold more: it then goes by itself). */
-const FILE_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
 /** A file read and extracted: its result once its group has committed. */
 interface Extracted {
@@ -105,7 +100,6 @@ export class IngestService {
     const skipped: SkippedEntry[] = [];
     // Same bytes twice in one batch: the second waits for the first and becomes a duplicate.
     const inFlight = new Map<string, Promise<unknown>>();
-    const budget = new ByteBudget(FILE_BYTES_IN_FLIGHT);
     const queue = new WorkQueue<{ index: number; item: FoundFile | { type: 'failed'; path: string; error: AppError } }>(256);
     controller.signal.addEventListener('abort', () => queue.clear(), { once: true });
 
@@ -159,7 +153,7 @@ export class IngestService {
           progress('failed');
         };
         try {
-          const { committed } = await this.ingestFile(item, { ...req, signal: controller.signal }, settings, progress, inFlight, budget);
+          const { committed } = await this.ingestFile(item, { ...req, signal: controller.signal }, settings, progress, inFlight);
           // The worker goes on to the next file while this one waits for its group's commit.
           const stored: Promise<void> = committed
             .then((result) => {
@@ -176,7 +170,7 @@ export class IngestService {
     };
     // As many files at once as there are workers; a long PDF still spreads over all of them. All
     // settle before the batch ends, so no file is still being stored when the result is returned.
-    const settled = await Promise.allSettled([walk(), ...Array.from({ length: this.pool.size * FILES_PER_WORKER }, worker)]);
+    const settled = await Promise.allSettled([walk(), ...Array.from({ length: this.pool.size }, worker)]);
     await Promise.allSettled([...waiting]);
     this.running.delete(batchId);
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -192,7 +186,6 @@ export class IngestService {
     settings: IngestSettings,
     progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number, stage?: 'ocr') => void,
     inFlight: Map<string, Promise<unknown>>,
-    budget: ByteBudget,
   ): Promise<Extracted> {
     const file = found.path;
     const name = path.basename(file);
@@ -204,28 +197,17 @@ export class IngestService {
     const opened = await openRegularFile(found);
     const stat = opened.stat;
     let bytes: Uint8Array;
-    let held = 0;
     try {
       if (stat.size === 0) throw new AppError('FILE_EMPTY', `${name} is empty (0 bytes); there is nothing to ingest.`);
       if (stat.size > settings.maxFileBytes) {
         throw new AppError('FILE_TOO_LARGE', `${name} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(settings.maxFileBytes / 1048576).toFixed(0)} MB limit for one file. Split it or raise the limit in the workspace settings.`);
       }
-      await budget.acquire(stat.size);
-      held = stat.size;
       progress('hashing');
       bytes = await readExactly(opened, file);
-    } catch (e) {
-      budget.release(held);
-      throw e;
     } finally {
       await opened.handle.close().catch(() => undefined);
     }
-    try {
-      return await this.hashAndStore(file, name, kind, bytes, { size: stat.size, mtimeMs: stat.mtimeMs }, req, settings, progress, inFlight);
-    } finally {
-      // The bytes are written (snapshot) and read (extraction) by now: what waits for the commit is the text.
-      budget.release(held);
-    }
+    return this.hashAndStore(file, name, kind, bytes, { size: stat.size, mtimeMs: stat.mtimeMs }, req, settings, progress, inFlight);
   }
 
   private async hashAndStore(

@@ -123,7 +123,8 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
     for (let i = 0; i < 4; i++) paths.push(writeFile(docs, `doc-${i}.pdf`, await makePdf([{ lines: [`Document number ${i}.`] }])));
     let struck = false;
     const off = s.events.subscribe((e) => {
-      if (!struck && e.type === 'ingest.progress' && e.phase === 'done' && e.fileIndex === 0) {
+      // The one worker is extracting doc-1 (stores are committed in groups behind it): doc-2 and doc-3 are not opened yet.
+      if (!struck && e.type === 'ingest.progress' && e.phase === 'extracting' && e.fileIndex === 1) {
         struck = true;
         fs.rmSync(paths[2] ?? '');
         fs.rmSync(paths[3] ?? '');
