@@ -51,3 +51,16 @@ export function useScrollMargin(list: RefObject<HTMLElement | null>, scroller: R
   });
   return margin;
 }
+
+/**
+ * What a row drawn by a virtualiser carries: its index for measuring, its place in the whole list
+ * for screen readers, and its position (below the list's start, `margin`, with `gap` under it).
+ */
+export function placedRow(item: { index: number; start: number }, setSize: number, margin: number, gap: number) {
+  return {
+    'data-index': item.index,
+    'aria-setsize': setSize,
+    'aria-posinset': item.index + 1,
+    style: { position: 'absolute', top: 0, left: 0, width: '100%', paddingBottom: gap, transform: `translateY(${item.start - margin}px)` } as const,
+  };
+}

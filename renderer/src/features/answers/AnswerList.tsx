@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
-import { INITIAL_RECT, keepSizeWhileHidden, measureShown, overscanFor, useScrollMargin } from '../../app/virtual-lists.ts';
+import { INITIAL_RECT, keepSizeWhileHidden, measureShown, overscanFor, useScrollMargin, placedRow } from '../../app/virtual-lists.ts';
 import { moveIndex } from '../library/list-words.ts';
 import { LedgerSummary } from './LedgerSummary.tsx';
 import { answerOrigin, answerTitle } from './selectors.ts';
@@ -92,11 +92,8 @@ export function AnswerList({ scrollElement }: { scrollElement: RefObject<HTMLEle
         return (
           <li
             key={item.key}
-            data-index={item.index}
             ref={virtualizer.measureElement}
-            aria-setsize={answers.length}
-            aria-posinset={item.index + 1}
-            style={{ position: 'absolute', top: 0, left: 0, width: '100%', paddingBottom: GAP, transform: `translateY(${item.start - margin}px)` }}
+            {...placedRow(item, answers.length, margin, GAP)}
           >
             <button
               type="button"

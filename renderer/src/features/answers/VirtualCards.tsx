@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type RefObject } from 'react';
-import { DRAW_WHOLE_BELOW, INITIAL_RECT, keepSizeWhileHidden, measureShown, useScrollMargin } from '../../app/virtual-lists.ts';
+import { DRAW_WHOLE_BELOW, INITIAL_RECT, keepSizeWhileHidden, measureShown, useScrollMargin, placedRow } from '../../app/virtual-lists.ts';
 import type { CitationDetail } from '../../../../shared/contract/answer-schemas.ts';
 import type { Health } from '../../../../shared/contract/schemas.ts';
 import { CitationCard } from './CitationCard.tsx';
@@ -91,11 +91,8 @@ function DrawnCards({ shown, scrollElement, currentId, expanded, healthOf, onOpe
           <div
             role="listitem"
             key={item.key}
-            data-index={item.index}
             ref={virtualizer.measureElement}
-            aria-setsize={shown.length}
-            aria-posinset={item.index + 1}
-            style={{ position: 'absolute', top: 0, left: 0, width: '100%', paddingBottom: GAP, transform: `translateY(${item.start - margin}px)` }}
+            {...placedRow(item, shown.length, margin, GAP)}
           >
             <CitationCard {...cardProps(c, { currentId, expanded, healthOf, onOpen })} />
           </div>

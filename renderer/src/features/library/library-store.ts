@@ -65,6 +65,8 @@ function message(e: unknown): string {
 /** Each new query or refresh; a page arriving for an older one is dropped. */
 let generation = 0;
 const inFlight = new Set<string>();
+/** Whether a summary has come once: only the first screen draws its first page before it. */
+let summarised = false;
 
 async function fetchPage(query: LibraryQuery, summary: SourceListSummary, k: number): Promise<SourceSummary[]> {
   const after = summary.pageStarts[k];
@@ -129,11 +131,12 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     set({ loading: true, error: null });
     try {
       const query = get().query;
-      // No summary yet (the first screen, a new filter): the first page starts at no cursor, so it is
-      // asked for before the summary, whose counts and page starts take a pass over the whole library,
-      // and drawn as soon as it comes (issue 16: the first screen waits only for an indexed, bounded query).
+      // The first screen: the first page starts at no cursor, so it is asked for before the summary,
+      // whose counts and page starts take a pass over the whole library, and drawn as soon as it comes
+      // (issue 16: the first screen waits only for an indexed, bounded query). A new filter or sort
+      // waits for its summary, so the keyboard never moves through a list of unknown length.
       const first =
-        get().summary === null
+        get().summary === null && !summarised
           ? client.call('sources.page', { ...query, limit: LIBRARY_PAGE }).then((page) => {
               const rows = page.rows.map((r) => r.source);
               if (gen === generation && get().summary === null) {
@@ -144,6 +147,7 @@ export const useLibrary = create<LibraryState>((set, get) => ({
             })
           : null;
       const summary = await client.call('sources.listSummary', { ...query, pageSize: LIBRARY_PAGE });
+      summarised = true;
       if (gen !== generation) return;
       const firstRows = first ? await first : null;
       if (gen !== generation) return;
