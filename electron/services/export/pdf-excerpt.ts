@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { ExcerptBox, ReportExcerpt } from '../../../shared/report/schema.ts';
 import { DOCUMENT_OPTIONS, loadPdfjs, TEXT_CONTENT_OPTIONS } from '../ingest/pdfjs.ts';
+import { bandFilter } from './band-filter.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -36,7 +37,7 @@ const CONTEXT_LINES = 3;
  * What the drawing of an excerpt depends on besides its inputs: part of the name of each kept
  * excerpt (excerpt-cache.ts). Change the revision when the drawing or the boxing changes.
  */
-export const EXCERPT_RENDERING = `pdf-excerpt r1 jpeg q${JPEG_QUALITY} w${TARGET_WIDTH} h${MAX_HEIGHT} c${CONTEXT_LINES}`;
+export const EXCERPT_RENDERING = `pdf-excerpt r2 jpeg q${JPEG_QUALITY} w${TARGET_WIDTH} h${MAX_HEIGHT} c${CONTEXT_LINES}`;
 
 export interface PdfExcerptRequest {
   bytes: Uint8Array;
@@ -73,12 +74,13 @@ interface NapiCanvas {
 interface Viewport {
   width: number;
   height: number;
+  scale: number;
   convertToViewportPoint(x: number, y: number): number[];
 }
 
 /** The page, as pdf.js gives it, reduced to what an excerpt needs. */
 interface RenderablePage {
-  render(params: { canvas: unknown; viewport: Viewport; transform: number[]; background: string }): { promise: Promise<void> };
+  render(params: { canvas: unknown; viewport: Viewport; transform: number[]; background: string; operationsFilter?: (i: number) => boolean }): { promise: Promise<void> };
   cleanup(): unknown;
 }
 
@@ -162,7 +164,13 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
       const top = Math.min(...bands.map((b) => b.top));
       const bottom = Math.max(...bands.map((b) => b.bottom));
       const canvas = createCanvas(width, bottom - top);
-      await read.page.render({ canvas, viewport: read.viewport, transform: [1, 0, 0, 1, 0, -top], background: 'white' }).promise;
+      // Text and images wholly above or below the canvas are not drawn (band-filter.ts); the margin
+      // is twice the page's tallest text, so that a line at the edge is drawn whole.
+      const tallest = read.items.reduce((most, { item }) => Math.max(most, item.height), 0) * read.viewport.scale;
+      const band = bandFilter(pdfjs.OPS, bottom - top, Math.max(24, 2 * tallest));
+      const rendering = read.page.render({ canvas, viewport: read.viewport, transform: [1, 0, 0, 1, 0, -top], background: 'white', operationsFilter: band.filter });
+      band.attach(rendering);
+      await rendering.promise;
       const out: PdfExcerptResult[] = [];
       for (let i = 0; i < reqs.length; i++) {
         const p = placed[i]!;
