@@ -82,7 +82,13 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
     deps.onProgress?.(done, total);
   };
 
-  // Text excerpts at once; PDF ones planned per source, one job per distinct excerpt.
+  // Text excerpts at once (each source's stored text read once); PDF ones planned per source, one job per distinct excerpt.
+  const segmentsBySource = new Map<number, ReturnType<SourcesStore['segments']>>();
+  const segmentsOf = (id: number) => {
+    let segs = segmentsBySource.get(id);
+    if (!segs) segmentsBySource.set(id, (segs = deps.sources.segments(id)));
+    return segs;
+  };
   const jobsBySource = new Map<number, Map<string, PdfJob>>();
   for (const c of citations) {
     const r = c.result;
@@ -93,7 +99,7 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
       continue;
     }
     if (place.unit !== 'page') {
-      const excerpt = textExcerpt(place, deps.sources.segments(src.id));
+      const excerpt = textExcerpt(place, segmentsOf(src.id));
       if (excerpt) out.set(c.id, { excerpt });
       tick(1);
       continue;
