@@ -17,6 +17,7 @@ h3 { font-size: 1.05rem; margin: 0 0 .35rem; }
 p { margin: .5rem 0; }
 .meta, .muted { color: var(--muted); font-size: .9rem; }
 .question { font-size: 1.1rem; margin: .75rem 0; }
+nav.contents { font-size: .9rem; margin: .25rem 0 0; }
 .answer { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--tint); border-radius: 6px; padding: .75rem 1rem; }
 .answer sup { line-height: 0; }
 .answer sup a, .fn-back { text-decoration: none; font-weight: 600; color: var(--info); padding: 0 .1em; }

@@ -5,6 +5,7 @@
  * report is this file printed by Chromium (headings give the PDF outline).
  */
 import { REPORT_CSS } from './html-style.ts';
+import { REPORT_SECTIONS } from './outline.ts';
 import { readingOrder } from './reading-order.ts';
 import { linksOf } from './report-links.ts';
 import type { Report, ReportCitation, ReportExcerpt, ReportSource } from './schema.ts';
@@ -153,6 +154,7 @@ export function renderHtml(report: Report): string {
 <h1>Verified report</h1>
 ${report.answer.question ? `<p class="question"><strong>Question:</strong> ${escapeHtml(report.answer.question)}</p>` : ''}
 <p class="meta">Answer ${report.answer.id} from ${escapeHtml(report.answer.origin)} · exported ${escapeHtml(timeWords(provenance.exportedAt))}${provenance.options.reviewer ? ` by ${escapeHtml(provenance.options.reviewer)}` : ''}</p>
+<nav class="contents" aria-label="Contents">${REPORT_SECTIONS.map((s) => `<a href="#${s.id}">${s.title}</a>`).join(' · ')}</nav>
 </header>
 <section aria-labelledby="h-answer"><h2 id="h-answer">Answer</h2>
 <div class="answer">${answer}</div>

@@ -6,3 +6,4 @@ export { reportToJson, reportFromJson, reportConsistencyProblems } from './json.
 export { renderMarkdown, mdInline } from './markdown.ts';
 export { renderHtml, escapeHtml } from './html.ts';
 export { readingOrder, type ReadingOrder, type AnswerPiece } from './reading-order.ts';
+export { reportOutline, citationHeading, REPORT_SECTIONS, type OutlineEntry } from './outline.ts';

@@ -7,8 +7,8 @@
  *
  * PDF pages are rendered in the extraction children (worker-pool.ts), as many at once as there are
  * children, never in the app's own process: a PDF is untrusted input, and rendering is the export's
- * heaviest work. Each child gets a run of consecutive pages of one PDF, so a page cited several
- * times is rendered once; identical excerpts (same page and characters) are made once. Without a
+ * heaviest work. Each child gets a run of consecutive pages of one PDF (runs as long as the children
+ * can share evenly, largest first), so a page cited several times is rendered once; identical excerpts (same page and characters) are made once. Without a
  * pool (a bare service in tests) the same batches run here, one after another. Excerpts drawn
  * before for the same bytes, page and quote come from the workspace's cache (excerpt-cache.ts). Progress is
  * reported per citation, and a cancel stops the children's work (EXPORT_CANCELLED).
@@ -27,8 +27,13 @@ import { textExcerpt } from './text-excerpt.ts';
 /** Per excerpt; a batch gets this once plus a share per page it renders before it is stopped. */
 export const EXCERPT_TIME_LIMIT_MS = 20_000;
 const PER_EXCERPT_MS = 3_000;
-/** Pages per batch: small enough that the children share the work and progress flows. */
-const PAGES_PER_BATCH = 12;
+/**
+ * Pages per batch, at most. Each batch opens its PDF anew, and opening costs its fonts' parsing
+ * again (about a tenth of drawing its pages on the export bench), so batches are as large as the
+ * children can share evenly: about two per child over all cited pages, between these bounds.
+ */
+const MIN_PAGES_PER_BATCH = 8;
+const MAX_PAGES_PER_BATCH = 48;
 
 export interface ExcerptDeps {
   sources: SourcesStore;
@@ -77,7 +82,13 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
     deps.onProgress?.(done, total);
   };
 
-  // Text excerpts at once; PDF ones planned per source, one job per distinct excerpt.
+  // Text excerpts at once (each source's stored text read once); PDF ones planned per source, one job per distinct excerpt.
+  const segmentsBySource = new Map<number, ReturnType<SourcesStore['segments']>>();
+  const segmentsOf = (id: number) => {
+    let segs = segmentsBySource.get(id);
+    if (!segs) segmentsBySource.set(id, (segs = deps.sources.segments(id)));
+    return segs;
+  };
   const jobsBySource = new Map<number, Map<string, PdfJob>>();
   for (const c of citations) {
     const r = c.result;
@@ -88,7 +99,7 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
       continue;
     }
     if (place.unit !== 'page') {
-      const excerpt = textExcerpt(place, deps.sources.segments(src.id));
+      const excerpt = textExcerpt(place, segmentsOf(src.id));
       if (excerpt) out.set(c.id, { excerpt });
       tick(1);
       continue;
@@ -117,7 +128,8 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
   };
   // Excerpts drawn before (another format, an earlier export) are taken from the cache.
   const cache = new ExcerptCache(deps.workspaceDir);
-  const batches: { src: SourceInput; bytes: Uint8Array; jobs: PdfJob[] }[] = [];
+  const batches: { src: SourceInput; bytes: Uint8Array; jobs: PdfJob[]; pages: number }[] = [];
+  const toDraw: { src: SourceInput; bytes: Uint8Array; jobs: PdfJob[] }[] = [];
   for (const [sourceId, jobs] of jobsBySource) {
     const src = byId.get(sourceId)!;
     const all: PdfJob[] = [];
@@ -137,21 +149,30 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
       tick(all.reduce((n, j) => n + j.citationIds.length, 0));
       continue;
     }
-    // Runs of consecutive cited pages, never splitting a page between two batches.
+    toDraw.push({ src, bytes, jobs: all });
+  }
+  const pageCount = (jobs: readonly PdfJob[]) => new Set(jobs.map((j) => j.ask.page)).size;
+  const allPages = toDraw.reduce((n, d) => n + pageCount(d.jobs), 0);
+  const perBatch = Math.min(MAX_PAGES_PER_BATCH, Math.max(MIN_PAGES_PER_BATCH, Math.ceil(allPages / (2 * (deps.pool?.size ?? 1)))));
+  for (const { src, bytes, jobs } of toDraw) {
+    // Runs of consecutive cited pages of even length, never splitting a page between two batches.
+    const size = Math.ceil(pageCount(jobs) / Math.ceil(pageCount(jobs) / perBatch));
     let batch: PdfJob[] = [];
     let pages = 0;
-    for (const job of all) {
+    for (const job of jobs) {
       const newPage = batch.length === 0 || batch[batch.length - 1]!.ask.page !== job.ask.page;
-      if (newPage && pages === PAGES_PER_BATCH) {
-        batches.push({ src, bytes, jobs: batch });
+      if (newPage && pages === size) {
+        batches.push({ src, bytes, jobs: batch, pages });
         batch = [];
         pages = 0;
       }
       if (newPage) pages++;
       batch.push(job);
     }
-    if (batch.length > 0) batches.push({ src, bytes, jobs: batch });
+    if (batch.length > 0) batches.push({ src, bytes, jobs: batch, pages });
   }
+  // Largest first, so that the children finish at about the same time.
+  batches.sort((a, b) => b.pages - a.pages);
 
   const runBatch = async ({ src, bytes, jobs }: (typeof batches)[number]): Promise<void> => {
     let reported = 0;

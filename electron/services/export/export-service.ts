@@ -10,6 +10,7 @@ import { AppError } from '../../../shared/contract/errors.ts';
 import type { ExportProgress } from '../../../shared/contract/events.ts';
 import type { ExportInput, ExportPreviewInput, ExportResult } from '../../../shared/contract/export-schemas.ts';
 import { buildReport, reportMatch, type CitationInput, type SourceInput } from '../../../shared/report/build.ts';
+import { reportOutline } from '../../../shared/report/outline.ts';
 import type { Report, ReportOptions } from '../../../shared/report/schema.ts';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { EventBus } from '../events.ts';
@@ -21,6 +22,7 @@ import type { SourcesStore } from '../store/sources-store.ts';
 import type { AnswersService } from '../verification/answers-service.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { excerptsFor, throwIfCancelled } from './excerpts.ts';
+import { addPdfOutline } from './pdf-outline.ts';
 import { chromiumPrinter, type PdfPrinter } from './pdf-print.ts';
 import { renderReport } from './render-report.ts';
 import { checkReport, type ReportCheckResult } from './report-check.ts';
@@ -262,7 +264,7 @@ export class ExportService {
       const html = renderReport(built.report, 'html').content;
       throwIfCancelled(signal);
       onPhase?.('printing');
-      content = await print(html, signal);
+      content = await addPdfOutline(await print(html, signal), reportOutline(built.report));
     } else {
       content = renderReport(built.report, input.format, input.style ?? 'bibtex').content;
     }

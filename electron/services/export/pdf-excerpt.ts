@@ -21,10 +21,11 @@ import { createRequire } from 'node:module';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { ExcerptBox, ReportExcerpt } from '../../../shared/report/schema.ts';
 import { DOCUMENT_OPTIONS, loadPdfjs, TEXT_CONTENT_OPTIONS } from '../ingest/pdfjs.ts';
+import { bandFilter } from './band-filter.ts';
 
 const require = createRequire(import.meta.url);
 
-/** Rendered width of the page in pixels (readable in the report at its column width). */
+/** Rendered width of the page in pixels (readable in the report at its column width); the excerpt shows its text's columns. */
 export const TARGET_WIDTH = 800;
 /** JPEG quality: at 80, 9-point type at 800 px stays crisp enough to read; below, edges ring. */
 const JPEG_QUALITY = 80;
@@ -36,7 +37,7 @@ const CONTEXT_LINES = 3;
  * What the drawing of an excerpt depends on besides its inputs: part of the name of each kept
  * excerpt (excerpt-cache.ts). Change the revision when the drawing or the boxing changes.
  */
-export const EXCERPT_RENDERING = `pdf-excerpt r1 jpeg q${JPEG_QUALITY} w${TARGET_WIDTH} h${MAX_HEIGHT} c${CONTEXT_LINES}`;
+export const EXCERPT_RENDERING = `pdf-excerpt r3 jpeg q${JPEG_QUALITY} w${TARGET_WIDTH} h${MAX_HEIGHT} c${CONTEXT_LINES}`;
 
 export interface PdfExcerptRequest {
   bytes: Uint8Array;
@@ -73,12 +74,13 @@ interface NapiCanvas {
 interface Viewport {
   width: number;
   height: number;
+  scale: number;
   convertToViewportPoint(x: number, y: number): number[];
 }
 
 /** The page, as pdf.js gives it, reduced to what an excerpt needs. */
 interface RenderablePage {
-  render(params: { canvas: unknown; viewport: Viewport; transform: number[]; background: string }): { promise: Promise<void> };
+  render(params: { canvas: unknown; viewport: Viewport; transform: number[]; background: string; operationsFilter?: (i: number) => boolean }): { promise: Promise<void> };
   cleanup(): unknown;
 }
 
@@ -158,11 +160,20 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
       // up by `top` (pdf.js applies `transform` before the viewport's). Drawing outside the canvas
       // is clipped by the canvas itself, so what lies off the bands costs no pixels. One render per
       // page: drawing a page (its glyphs' paths) is the excerpt's main cost, whatever the canvas.
-      const width = Math.round(read.viewport.width);
+      // Columns too: from the left edge of the page's text to its right edge, not its blank margins.
+      // A scan's text is in its image, where pdf.js reads none: the whole width.
+      const [left, right] = reqs.some((r) => r.ocr) ? [0, Math.round(read.viewport.width)] : textSpan(read, bands);
+      const width = right - left;
       const top = Math.min(...bands.map((b) => b.top));
       const bottom = Math.max(...bands.map((b) => b.bottom));
       const canvas = createCanvas(width, bottom - top);
-      await read.page.render({ canvas, viewport: read.viewport, transform: [1, 0, 0, 1, 0, -top], background: 'white' }).promise;
+      // Text and images wholly above or below the canvas are not drawn (band-filter.ts); the margin
+      // is twice the page's tallest text, so that a line at the edge is drawn whole.
+      const tallest = read.items.reduce((most, { item }) => Math.max(most, item.height), 0) * read.viewport.scale;
+      const band = bandFilter(pdfjs.OPS, bottom - top, Math.max(24, 2 * tallest));
+      const rendering = read.page.render({ canvas, viewport: read.viewport, transform: [1, 0, 0, 1, -left, -top], background: 'white', operationsFilter: band.filter });
+      band.attach(rendering);
+      await rendering.promise;
       const out: PdfExcerptResult[] = [];
       for (let i = 0; i < reqs.length; i++) {
         const p = placed[i]!;
@@ -175,7 +186,7 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
           band = createCanvas(width, p.bottom - p.top);
           band.getContext('2d').drawImage(canvas, 0, p.top - top, width, p.bottom - p.top, 0, 0, width, p.bottom - p.top);
         }
-        out.push(await encodeExcerpt(reqs[i]!, p, band, width));
+        out.push(await encodeExcerpt(reqs[i]!, p, band, left, width));
       }
       return out;
     } finally {
@@ -295,17 +306,51 @@ function bandAround(req: Omit<PdfExcerptRequest, 'bytes'>, rects: ExcerptBox[], 
   return { top, bottom: Math.max(top + 1, bottom), rects };
 }
 
-/** The band as JPEG, with the quote's boxes moved into the band's rows. */
-async function encodeExcerpt(req: Omit<PdfExcerptRequest, 'bytes'>, { top, bottom, rects }: Placed, band: NapiCanvas, width: number): Promise<PdfExcerptResult> {
+/** Blank page edge kept beside the text, in pixels. */
+const SIDE_MARGIN = 16;
+
+/**
+ * The columns [left, right) an excerpt of this page shows: its text items' and the quotes' extent
+ * and a little margin, so that the image spends no pixels (drawing, encoding, bytes in the report)
+ * on blank page margins, and its type shows larger in a report column. The whole width for a
+ * page with no text items (a scan) or with rotated text.
+ */
+function textSpan({ items, viewport }: PageRead, bands: readonly Placed[]): [number, number] {
+  const full = Math.round(viewport.width);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const { item } of items) {
+    if (item.str.trim() === '') continue;
+    const [a = 1, b = 0, c = 0, , e = 0, f = 0] = item.transform;
+    if (Math.abs(b) > 1e-6 || Math.abs(c) > 1e-6 || a <= 0) return [0, full];
+    const x0 = viewport.convertToViewportPoint(e, f)[0]!;
+    const x1 = viewport.convertToViewportPoint(e + item.width, f)[0]!;
+    lo = Math.min(lo, x0, x1);
+    hi = Math.max(hi, x0, x1);
+  }
+  for (const band of bands) {
+    for (const r of band.rects) {
+      lo = Math.min(lo, r.x);
+      hi = Math.max(hi, r.x + r.width);
+    }
+  }
+  if (!(hi > lo)) return [0, full];
+  const left = Math.max(0, Math.floor(lo - SIDE_MARGIN));
+  const right = Math.min(full, Math.ceil(hi + SIDE_MARGIN));
+  return right - left >= 1 ? [left, right] : [0, full];
+}
+
+/** The band as JPEG, with the quote's boxes moved into the band's rows and columns. */
+async function encodeExcerpt(req: Omit<PdfExcerptRequest, 'bytes'>, { top, bottom, rects }: Placed, band: NapiCanvas, left: number, width: number): Promise<PdfExcerptResult> {
   const height = bottom - top;
   const jpeg = await band.encode('jpeg', JPEG_QUALITY);
   const boxes = rects
-    .map((r) => ({ x: r.x, y: r.y - top, width: r.width, height: r.height }))
+    .map((r) => ({ x: r.x - left, y: r.y - top, width: r.width, height: r.height }))
     .filter((r) => r.y + r.height > 0 && r.y < height)
     .map((r) => {
       const y = Math.max(0, r.y);
       const x = Math.max(0, r.x);
-      return { x: round(x), y: round(y), width: round(Math.min(r.width, width - x)), height: round(Math.min(r.y + r.height, height) - y) };
+      return { x: round(x), y: round(y), width: round(Math.min(r.x + r.width, width) - x), height: round(Math.min(r.y + r.height, height) - y) };
     })
     .filter((r) => r.width > 0 && r.height > 0);
   return {

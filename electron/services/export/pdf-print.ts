@@ -2,7 +2,8 @@
  * The PDF report: the HTML report printed by Chromium (command line and browser mode; the app
  * would use Electron's printToPDF). Chromium is found as the tests find it: CHROMIUM_PATH, else
  * the usual install paths. The page runs offline with scripts off; the report's own CSP forbids
- * every request anyway. Headings become the PDF's outline (bookmarks) and the text stays selectable.
+ * every request anyway. The text stays selectable; the PDF is untagged, and the export writes its
+ * outline (bookmarks) afterwards (pdf-outline.ts), which costs far less than Chromium's tagging.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,7 +29,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   return found;
 }
 
-/** Prints HTML to PDF bytes with headless Chromium: A4, backgrounds, tagged, with an outline. */
+/** Prints HTML to PDF bytes with headless Chromium: A4, backgrounds, untagged, with the named destinations of its links. */
 export function chromiumPrinter(env: NodeJS.ProcessEnv = process.env): PdfPrinter {
   return async (html, signal) => {
     const executablePath = findChromium(env);
@@ -61,7 +62,7 @@ export function chromiumPrinter(env: NodeJS.ProcessEnv = process.env): PdfPrinte
       // A long report with hundreds of excerpt images takes Chromium well over Playwright's
       // default 30 s to load on a busy machine.
       await page.goto(url, { waitUntil: 'load', timeout: 300_000 });
-      const pdf = await page.pdf({ format: 'A4', printBackground: true, outline: true, tagged: true, margin: { top: '16mm', bottom: '16mm', left: '14mm', right: '14mm' } });
+      const pdf = await page.pdf({ format: 'A4', printBackground: true, outline: false, tagged: false, margin: { top: '16mm', bottom: '16mm', left: '14mm', right: '14mm' } });
       if (signal?.aborted) throw new AppError('EXPORT_CANCELLED', 'The export was cancelled; nothing was written.');
       return new Uint8Array(pdf);
     } catch (e) {

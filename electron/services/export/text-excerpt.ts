@@ -15,6 +15,18 @@ const MAX_CONTEXT_CHARS = 600;
 const cutBefore = (t: string) => (t.length > MAX_CONTEXT_CHARS ? `…${t.slice(t.length - MAX_CONTEXT_CHARS)}` : t);
 const cutAfter = (t: string) => (t.length > MAX_CONTEXT_CHARS ? `${t.slice(0, MAX_CONTEXT_CHARS)}…` : t);
 
+/** Each source's lines by number, made once for all the citations of one export that quote it. */
+const linesBySegments = new WeakMap<readonly SegmentRow[], Map<number, string>>();
+function linesOf(segments: readonly SegmentRow[]): Map<number, string> {
+  let lines = linesBySegments.get(segments);
+  if (!lines) {
+    lines = new Map<number, string>();
+    for (const s of segments) if (s.line_start !== null) s.text.split('\n').forEach((line, i) => lines!.set((s.line_start ?? 1) + i, line));
+    linesBySegments.set(segments, lines);
+  }
+  return lines;
+}
+
 /** Null when the stored units the place names are not there. */
 export function textExcerpt(place: MatchPlace, segments: readonly SegmentRow[]): ReportTextExcerpt | null {
   if (place.unit === 'block') {
@@ -28,8 +40,7 @@ export function textExcerpt(place: MatchPlace, segments: readonly SegmentRow[]):
     };
   }
   if (place.unit === 'line') {
-    const lines = new Map<number, string>();
-    for (const s of segments) if (s.line_start !== null) s.text.split('\n').forEach((line, i) => lines.set((s.line_start ?? 1) + i, line));
+    const lines = linesOf(segments);
     const first = lines.get(place.at);
     const last = lines.get(place.endAt);
     if (first === undefined || last === undefined) return null;

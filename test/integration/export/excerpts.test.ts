@@ -1,6 +1,6 @@
 /**
  * Issue 9, item 2: evidence excerpt images. A quote in the middle of a generated PDF page gets the
- * band of the page around it as a PNG of sane size, and its box lies over the quote's ink: the
+ * band of the page around it (its text's columns, not the blank margins) as a JPEG of sane size, and its box lies over the quote's ink: the
  * rendered pixels under the box are dark text, and the box spans the quote's share of its line.
  * A text source's excerpt is its lines with exactly the quote marked. With excerpts left out, no
  * citation has one.
@@ -90,7 +90,10 @@ describe('evidence excerpts', () => {
     const x = c?.excerpt;
     if (!x || !('image' in x)) throw new Error(`no image excerpt: ${JSON.stringify(c?.notes)}`);
     expect(x.image.dataUri.startsWith('data:image/jpeg;base64,')).toBe(true);
-    expect(x.image.width).toBe(TARGET_WIDTH);
+    // The page's text columns, not its blank margins: narrower than the page drawn at TARGET_WIDTH,
+    // at least as wide as the longest line (72 pt margins on a 612 pt page).
+    expect(x.image.width).toBeLessThan(TARGET_WIDTH * 0.95);
+    expect(x.image.width).toBeGreaterThan((Math.max(...LINES.map((l) => l.length)) / LINES[14]!.length) * 0.6 * TARGET_WIDTH * ((612 - 144) / 612));
     // A band, not the page: the page would be TARGET_WIDTH × 1.29 TARGET_WIDTH pixels.
     expect(x.image.height).toBeGreaterThan(80);
     expect(x.image.height).toBeLessThan(400);
@@ -105,11 +108,19 @@ describe('evidence excerpts', () => {
     expect(darkShare(img, box.x, box.y + box.height + 3, box.width, 2)).toBeLessThan(0.02);
     // The quote is the middle of its line: the box starts after the line's first words, ends before its last, and there is ink on both sides.
     const line = LINES[14]!;
-    const lineLeft = (72 / 612) * TARGET_WIDTH;
+    // The line's first ink: a little in from the image's left edge (the blank page margin is cut off).
+    let lineLeft = 0;
+    while (lineLeft < img.width && darkShare(img, lineLeft, box.y, 1, box.height) === 0) lineLeft++;
+    expect(lineLeft).toBeGreaterThan(4);
+    expect(lineLeft).toBeLessThan(40);
     expect(box.x).toBeGreaterThan(lineLeft + 40);
     expect(darkShare(img, lineLeft, box.y, box.x - lineLeft - 4, box.height)).toBeGreaterThan(0.05);
     expect(darkShare(img, box.x + box.width + 4, box.y, 40, box.height)).toBeGreaterThan(0.05);
     expect(box.width / TARGET_WIDTH).toBeGreaterThan((QUOTE.length / line.length) * ((612 - 144) / 612) * 0.5);
+    // The box ends at the quote's last character, before the line's end.
+    let lineRight = img.width - 1;
+    while (lineRight > 0 && darkShare(img, lineRight, box.y, 1, box.height) === 0) lineRight--;
+    expect(box.x + box.width).toBeLessThan(lineRight - 20);
     // Context lines above and below the quote are in the band.
     expect(box.y).toBeGreaterThan(40);
     expect(x.image.height - (box.y + box.height)).toBeGreaterThan(40);

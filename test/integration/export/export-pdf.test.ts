@@ -17,7 +17,7 @@ import { tempDir } from '../../support/workspace.ts';
 
 const squash = (t: string) => t.replace(/\s+/g, '');
 
-async function pdfText(file: string): Promise<{ text: string; outline: string[]; pages: number }> {
+async function pdfText(file: string): Promise<{ text: string; outline: string[]; outlinePages: number[]; pages: number }> {
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({ data: new Uint8Array(fs.readFileSync(file)), verbosity: pdfjs.VerbosityLevel.ERRORS });
   try {
@@ -27,15 +27,20 @@ async function pdfText(file: string): Promise<{ text: string; outline: string[];
       const content = await (await doc.getPage(p)).getTextContent();
       for (const item of content.items) if ('str' in item) parts.push(item.str);
     }
+    // Every outline entry with the page its destination lands on (the outline is written by the export onto Chromium's named destinations).
+    type Item = { title: string; dest: string | unknown[] | null; items: Item[] };
     const titles: string[] = [];
-    const walk = (items: { title: string; items: unknown[] }[] | null) => {
+    const outlinePages: number[] = [];
+    const walk = async (items: Item[] | null) => {
       for (const i of items ?? []) {
         titles.push(i.title);
-        walk(i.items as { title: string; items: unknown[] }[]);
+        const dest = typeof i.dest === 'string' ? await doc.getDestination(i.dest) : i.dest;
+        outlinePages.push(dest ? (await doc.getPageIndex(dest[0] as { num: number; gen: number })) + 1 : 0);
+        await walk(i.items);
       }
     };
-    walk((await doc.getOutline()) as { title: string; items: unknown[] }[] | null);
-    return { text: parts.join(' '), outline: titles, pages: doc.numPages };
+    await walk((await doc.getOutline()) as Item[] | null);
+    return { text: parts.join(' '), outline: titles, outlinePages, pages: doc.numPages };
   } finally {
     await task.destroy();
   }
@@ -64,13 +69,17 @@ describe('evidesk export --format pdf', () => {
     expect((await evidesk(w.workspace, 'export', String(w.answerId), '--format', 'json', '--out', json)).code).toBe(0);
     const report = reportFromJson(fs.readFileSync(json, 'utf8'));
 
-    const { text, outline, pages } = await pdfText(target);
+    const { text, outline, outlinePages, pages } = await pdfText(target);
     expect(pages).toBeGreaterThan(0);
     const flat = squash(text);
     for (const c of EXPORT_CITATIONS) if (c.quote) expect(flat).toContain(squash(c.quote));
     expect(report.sources).toHaveLength(2);
     for (const s of report.sources) expect(flat).toContain(s.sha256);
     expect(outline).toEqual(expect.arrayContaining(['Answer', 'Summary', 'Unresolved citations', 'Citations', 'Sources', 'Provenance']));
+    // One entry per citation, in footnote order, and every entry lands on a page of the report, in reading order.
+    expect(outline.filter((t) => / Citation \[/.test(t))).toEqual(report.citations.map((_, i) => expect.stringMatching(new RegExp(`^${i + 1}\\. Citation \\[`))));
+    expect(outlinePages.every((p) => p >= 1 && p <= pages)).toBe(true);
+    expect(outlinePages).toEqual([...outlinePages].sort((a, b) => a - b));
   });
 
   it('with no Chromium at CHROMIUM_PATH: CHROMIUM_NOT_FOUND naming it, and no file', async () => {

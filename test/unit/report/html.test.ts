@@ -2,6 +2,7 @@ import { parseCitationLink } from '../../../shared/links/citation-link.ts';
 import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderHtml } from '../../../shared/report/html.ts';
+import { reportOutline } from '../../../shared/report/outline.ts';
 import { fixtureReport, SCRIPT_QUOTE } from './report-fixture.ts';
 
 interface Element {
@@ -116,5 +117,23 @@ describe('renderHtml', () => {
     expect(html).toContain(report.contentHash);
     const headings = elements.filter((e) => e.name === 'h2').map((e) => e.text);
     expect(headings).toEqual(['Answer', 'Summary', 'Unresolved citations', 'Citations', 'Sources', 'Provenance']);
+  });
+
+  it('links every section and citation the PDF outline names, so each is a link target (a named destination when printed)', () => {
+    const report = fixtureReport();
+    const { elements } = parse(renderHtml(report));
+    const ids = new Set(elements.map((e) => e.attribs.id).filter(Boolean));
+    const linked = new Set(elements.filter((e) => e.name === 'a' && e.attribs.href?.startsWith('#')).map((e) => e.attribs.href!.slice(1)));
+    const [top] = reportOutline(report);
+    const targets = top!.children.flatMap((s) => [s.target, ...s.children.map((c) => c.target)]);
+    expect(top!.children.map((s) => s.title)).toEqual(elements.filter((e) => e.name === 'h2').map((e) => e.text));
+    expect(targets.length).toBe(6 + report.citations.length);
+    for (const t of targets) {
+      expect(ids).toContain(t);
+      expect(linked).toContain(t);
+    }
+    // Each citation's outline title is its heading.
+    const h3 = elements.filter((e) => e.name === 'h3').map((e) => e.text);
+    expect(top!.children.find((s) => s.target === 'h-citations')!.children.map((c) => c.title)).toEqual(h3);
   });
 });
