@@ -6,6 +6,7 @@ import { isAppError } from '../../../shared/contract/errors.ts';
 import { migratePostgres, PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from '../../../electron/services/store/postgres/migrate.ts';
 import { APPEND_ONLY_TABLES } from '../../../electron/services/store/postgres/schema-evidence.ts';
 import { RESULT_APPEND_ONLY_TABLES } from '../../../electron/services/store/postgres/schema-results.ts';
+import { RUN_END_APPEND_ONLY_TABLES } from '../../../electron/services/store/postgres/schema-run-ends.ts';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
 
 let server: TestPostgres;
@@ -40,8 +41,10 @@ describe('PostgreSQL migrations', () => {
     expect(shape).toContain('index segments_tsv');
     expect(shape).toContain('index segments_trgm');
     expect(shape).toContain('policy citations.citations_own_session');
-    for (const t of [...APPEND_ONLY_TABLES, ...RESULT_APPEND_ONLY_TABLES]) expect(shape).toContain(`trigger ${t}_append_only`);
+    for (const t of [...APPEND_ONLY_TABLES, ...RESULT_APPEND_ONLY_TABLES, ...RUN_END_APPEND_ONLY_TABLES]) expect(shape).toContain(`trigger ${t}_append_only`);
     expect(shape).toContain('policy citation_results.citation_results_write');
+    expect(shape).toContain('policy verification_run_ends.verification_run_ends_write');
+    expect(shape).toContain('table verification_runs.planned integer');
 
     const second = await migratePostgres(owner);
     expect(second).toEqual({ applied: [], version: PG_LATEST_SCHEMA_VERSION });

@@ -32,6 +32,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   SAME('citation_contexts'),
   SAME('verification_runs'),
   SAME('citation_results'),
+  SAME('verification_run_ends'),
   SAME('judge_opinions'),
   SAME('closest_passages'),
   SAME('review_decisions'),

@@ -6,14 +6,23 @@
  * append function then accepts entries for every table the chain covers. Also where a migrated
  * local workspace is recorded (`workspace migrate` refuses a target holding another one).
  */
-import { CHAIN_TABLE_NAMES } from '../../../../shared/audit/canonical.ts';
-import { auditAppendSql } from './schema-access.ts';
+import type { ChainTable } from '../../../../shared/audit/canonical.ts';
+import { auditAppendSql, PG_V2_CHAIN_TABLES } from './schema-access.ts';
 
 /** The append-only tables this migration adds (triggers as in migration 1). */
 export const RESULT_APPEND_ONLY_TABLES = ['verification_runs', 'citation_results', 'judge_opinions', 'closest_passages', 'source_properties', 'web_fetches', 'library_changes', 'workspace_origin'] as const;
 
-/** Every chain table: from migration 4 on, the shared schema has all of shared/audit/canonical.ts's. */
-export const PG_CHAIN_TABLES = CHAIN_TABLE_NAMES;
+/** The chain tables migration 4's audit append accepts (frozen: a later table comes with a migration of its own). */
+export const PG_V4_CHAIN_TABLES = [
+  ...PG_V2_CHAIN_TABLES,
+  'verification_runs',
+  'citation_results',
+  'source_properties',
+  'judge_opinions',
+  'closest_passages',
+  'web_fetches',
+  'library_changes',
+] as const satisfies readonly ChainTable[];
 
 const appendOnlyTriggers = RESULT_APPEND_ONLY_TABLES.map(
   (t) => `
@@ -138,7 +147,7 @@ ${appendOnlyTriggers}
         SELECT a.project_key FROM citation_results cr JOIN verification_runs r ON r.id = cr.run_id JOIN answers a ON a.id = r.answer_id WHERE cr.id = result
       $fn$;
 
-${auditAppendSql('CREATE OR REPLACE FUNCTION', PG_CHAIN_TABLES)}
+${auditAppendSql('CREATE OR REPLACE FUNCTION', PG_V4_CHAIN_TABLES)}
       -- Everyone reads the shared pool's records (properties, fetches) and, through RLS, its
       -- projects' runs, results and changes; auditors and admins read everything.
       GRANT SELECT ON verification_runs, citation_results, judge_opinions, closest_passages, source_properties, web_fetches, library_changes
