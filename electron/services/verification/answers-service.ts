@@ -1,13 +1,12 @@
 /**
  * Answers end to end: import (parse → verify → store, one transaction), re-verification (a new
- * run; old runs stay), the answerers, reading the review trail (review-service.ts writes it), re-anchoring in a new source version,
- * and the audit chain. Every write appends an audit row in the same transaction.
+ * run; old runs stay), the answerers, re-anchoring in a new source version, and the audit chain.
+ * Every write appends an audit row in the same transaction; reading answers back is answer-reads.ts's.
  */
 import type {
   AnswerDetail,
   AnswerFile,
   AnswerSummaryData,
-  CitationDetail,
   CitationResultData,
   ReanchorResult,
   RunData,
@@ -15,33 +14,25 @@ import type {
 } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { SourceRef, type ImportedAnswer } from '../../../shared/imports/model.ts';
-import {
-  VERIFICATION_FORMAT,
-  VerificationRiskFlag,
-  VerificationSummary,
-  type VerificationCitation,
-  type VerificationResult,
-} from '../../../shared/verification/result-schema.ts';
+import { VerificationRiskFlag, type VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { citationStatus, VERIFIED_SCORE } from '../../../shared/verification/index.ts';
 import { answerOffline } from '../answerers/offline.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
 import { answerWithModel, resolveModelSettings, type ModelSettings } from '../answerers/openai-compatible.ts';
 import type { AnchoringStore } from '../store/anchoring-store.ts';
-import type { AnswersStore, CitationRow, ResultRow, ReviewRow, RunRow } from '../store/answers-store.ts';
-import { trailOf } from './review-service.ts';
-import { toAnchorSegment } from './anchor-segment.ts';
+import type { AnswersStore, CitationRow } from '../store/answers-store.ts';
 import { searchableQuote } from '../../../shared/anchoring/index.ts';
-import { matchPlace } from './match-place.ts';
 import { parseJson } from '../../../shared/json-or.ts';
 import { parseAnswerFile } from './parse-answer-file.ts';
-import { closestData, closestMatch, judgeData, verificationMatch, verificationResult } from './verification-output.ts';
+import { verificationResult } from './verification-output.ts';
 import { citationInputs, VERIFIER_NAME, type AnswerVerification, type CitationInput, type Verifier } from './verifier.ts';
 import { JUDGE_NAME, ModelJudge } from './model-judge.ts';
 import type { JudgeOpinion } from '../../../shared/verification/judge.ts';
-import { ResultExtrasStore, type ClosestPassageRow, type JudgeOpinionRow } from '../store/result-extras-store.ts';
+import { ResultExtrasStore } from '../store/result-extras-store.ts';
 import type { EventBus } from '../events.ts';
 import { storeOutcomes, VERIFY_BATCH, verifyInBatches, VerifyJobs, type BatchDeps } from './verify-batches.ts';
 import { referenceText } from './source-names.ts';
+import { AnswerReads, storedRiskFlags } from './answer-reads.ts';
 
 export interface AnswersServiceOptions {
   model?: Partial<ModelSettings>;
@@ -58,13 +49,6 @@ function sha256Text(text: string): string {
   return sha256Bytes(Buffer.from(text, 'utf8'));
 }
 
-/** A run's stored risk flags; a row this version cannot read is left out rather than failing the answer. */
-function storedRiskFlags(text: string | null): VerificationRiskFlag[] {
-  return parseJson<unknown[]>(text, []).flatMap((f) => {
-    const r = VerificationRiskFlag.safeParse(f);
-    return r.success ? [r.data] : [];
-  });
-}
 
 function storedLocator(c: ImportedAnswer['citations'][number]): StoredClaimedLocator {
   const l: StoredClaimedLocator = { ...c.locator };
@@ -80,6 +64,7 @@ export class AnswersService {
   private readonly options: AnswersServiceOptions;
   private readonly extras: ResultExtrasStore;
   private readonly jobs = new VerifyJobs();
+  private readonly reads: AnswerReads;
 
   constructor(store: AnswersStore, anchoring: AnchoringStore, verifier: Verifier, options: AnswersServiceOptions = {}) {
     this.store = store;
@@ -87,6 +72,7 @@ export class AnswersService {
     this.verifier = verifier;
     this.options = options;
     this.extras = new ResultExtrasStore(store);
+    this.reads = new AnswerReads(store, anchoring, this.extras, this.jobs);
   }
 
   /**
@@ -242,9 +228,7 @@ export class AnswersService {
   }
 
   private requireAnswer(id: number) {
-    const a = this.store.answer(id);
-    if (!a) throw new AppError('ANSWER_NOT_FOUND', `There is no answer with id ${id} in this workspace. List the answers with answers.list.`);
-    return a;
+    return this.reads.requireAnswer(id);
   }
 
   /** A stored citation as verifier input: its resolved source, else its reference resolved again. */
@@ -338,161 +322,11 @@ export class AnswersService {
   }
 
   list(): AnswerSummaryData[] {
-    const reviewed = this.store.reviewedCounts();
-    return this.store.listAnswers().map((a) => {
-      const summary = a.run_summary === null ? null : VerificationSummary.safeParse(parseJson(a.run_summary, null));
-      return {
-        id: a.id,
-        format: a.format,
-        origin: a.origin,
-        question: a.question,
-        createdAt: a.created_at,
-        citationCount: a.citation_count,
-        reviewedCount: reviewed.get(a.id) ?? 0,
-        latestRun:
-          a.run_id !== null && a.run_created_at !== null && summary?.success
-            ? { id: a.run_id, createdAt: a.run_created_at, summary: summary.data, riskFlags: storedRiskFlags(a.run_risk_flags) }
-            : null,
-      };
-    });
-  }
-
-  private runData(run: RunRow): RunData {
-    const data: RunData = {
-      id: run.id,
-      verifier: run.verifier,
-      createdAt: run.created_at,
-      summary: VerificationSummary.parse(parseJson(run.summary, {})),
-      riskFlags: storedRiskFlags(run.risk_flags),
-    };
-    if (run.planned !== null) {
-      const state = run.end_state === 'complete' || run.end_state === 'cancelled' ? run.end_state : this.jobs.isRunning(run.id) ? 'running' : 'interrupted';
-      data.progress = { planned: run.planned, done: run.done ?? 0, state };
-    }
-    return data;
-  }
-
-  private resultData(r: ResultRow, opinion?: JudgeOpinionRow, closest?: ClosestPassageRow): CitationResultData {
-    const method = r.match_method === 'exact' || r.match_method === 'normalised' || r.match_method === 'fuzzy' ? r.match_method : null;
-    return {
-      runId: r.run_id,
-      status: r.status as CitationResultData['status'],
-      verdict: r.verdict as CitationResultData['verdict'],
-      score: r.score,
-      confidence: r.confidence,
-      sourceId: r.source_id,
-      segmentId: r.segment_id,
-      start: r.start_offset,
-      endSegmentId: r.end_segment_id,
-      end: r.end_offset,
-      page: r.page,
-      pageLabel: r.page_label,
-      method,
-      matchedText: r.matched_text,
-      quote: r.quote,
-      prefix: r.prefix,
-      suffix: r.suffix,
-      notes: parseJson<string[]>(r.notes, []),
-      place: this.placeOf(r),
-      judge: opinion ? judgeData(opinion) : null,
-      closest: closest ? closestData(closest, this.anchoring.segment(closest.segment_id)) : null,
-    };
-  }
-
-  private placeOf(r: ResultRow): CitationResultData['place'] {
-    const first = r.segment_id === null ? undefined : this.anchoring.segment(r.segment_id);
-    if (!first || r.start_offset === null || r.end_offset === null) return null;
-    const last = r.end_segment_id === null ? undefined : this.anchoring.segment(r.end_segment_id);
-    const parts = last && r.first_end !== null && r.last_start !== null ? { firstEnd: r.first_end, lastStart: r.last_start } : undefined;
-    return matchPlace(first, r.start_offset, last, r.end_offset, parts);
-  }
-
-  /** The verification@1 document of a stored run. */
-  private storedVerification(question: string | null, run: RunData, citations: CitationRow[], results: Map<number, ResultRow>, data: Map<number, CitationResultData>, closestRows: Map<number, ClosestPassageRow>): VerificationResult {
-    const items: VerificationCitation[] = citations.flatMap((c) => {
-      const r = results.get(c.id);
-      if (!r) return [];
-      let match: VerificationCitation['match'] = null;
-      if (r.segment_id !== null && r.source_id !== null && r.start_offset !== null && r.end_offset !== null) {
-        const source = this.anchoring.source(r.source_id);
-        const seg = this.anchoring.segment(r.segment_id);
-        if (source && seg) {
-          const spans = r.end_segment_id !== null;
-          match = verificationMatch(source, toAnchorSegment(seg), {
-            start: r.start_offset,
-            end: r.end_offset,
-            spans,
-            method: r.match_method ?? 'fuzzy',
-            text: r.matched_text ?? '',
-          });
-        }
-      }
-      const d = data.get(c.id) ?? this.resultData(r);
-      const item: VerificationCitation = { marker: c.marker, status: d.status, verdict: d.verdict, score: d.score, match, notes: d.notes };
-      if (d.judge) item.judge = d.judge;
-      const row = closestRows.get(c.id);
-      const closest = row ? closestMatch(this.anchoring, row) : null;
-      if (closest) item.closest = closest;
-      return [item];
-    });
-    return { format: VERIFICATION_FORMAT, verifiedAt: run.createdAt, answer: { question }, citations: items, summary: run.summary, riskFlags: run.riskFlags };
+    return this.reads.list();
   }
 
   get(answerId: number): AnswerDetail {
-    const a = this.requireAnswer(answerId);
-    const citations = this.store.citations(answerId);
-    const runRow = this.store.latestRun(answerId);
-    const run = runRow ? this.runData(runRow) : null;
-    const results = new Map<number, ResultRow>();
-    const data = new Map<number, CitationResultData>();
-    const closestRows = new Map<number, ClosestPassageRow>();
-    if (runRow) {
-      const opinions = this.extras.opinions(runRow.id);
-      const closest = this.extras.closest(runRow.id);
-      for (const r of this.store.results(runRow.id)) {
-        results.set(r.citation_id, r);
-        data.set(r.citation_id, this.resultData(r, opinions.get(r.id), closest.get(r.id)));
-        const near = closest.get(r.id);
-        if (near) closestRows.set(r.citation_id, near);
-      }
-    }
-    const trails = new Map<number, ReviewRow[]>();
-    for (const row of this.store.answerReviews(answerId)) trails.set(row.citation_id, [...(trails.get(row.citation_id) ?? []), row]);
-    // An agent session verifies one citation per run: the others keep their own newest result.
-    for (const c of citations) {
-      if (results.has(c.id)) continue;
-      const latest = this.store.latestResult(c.id);
-      if (latest) {
-        results.set(c.id, latest);
-        data.set(c.id, this.resultData(latest));
-      }
-    }
-    const details: CitationDetail[] = citations.map((c) => {
-      const src = c.source_id !== null ? this.anchoring.source(c.source_id) : undefined;
-      return {
-        id: c.id,
-        ordinal: c.ordinal,
-        marker: c.marker,
-        claim: c.claim,
-        quote: c.quote,
-        context: c.context,
-        source: src ? { id: src.id, fileName: src.file_name, sha256: src.sha256, title: src.title } : null,
-        unknownSource: c.unknown_reference,
-        claimedLocator: parseJson<StoredClaimedLocator>(c.claimed_locator, {}),
-        method: c.method,
-        confidence: c.confidence,
-        createdAt: c.created_at,
-        result: data.get(c.id) ?? null,
-        ...trailOf(trails.get(c.id) ?? []),
-      };
-    });
-    return {
-      answer: { id: a.id, format: a.format, origin: a.origin, question: a.question, answerText: a.answer_text, createdAt: a.created_at },
-      citations: details,
-      run,
-      runCount: this.store.runs(answerId).length,
-      verification: run ? this.storedVerification(a.question, run, citations, results, data, closestRows) : null,
-    };
+    return this.reads.get(answerId);
   }
 
   /**
@@ -557,12 +391,10 @@ export class AnswersService {
 
   /** Runs of an answer, oldest first (for history views and tests). */
   runs(answerId: number): RunData[] {
-    return this.store.runs(answerId).map((r) => this.runData(r));
+    return this.reads.runs(answerId);
   }
 
   results(runId: number): CitationResultData[] {
-    const opinions = this.extras.opinions(runId);
-    const closest = this.extras.closest(runId);
-    return this.store.results(runId).map((r) => this.resultData(r, opinions.get(r.id), closest.get(r.id)));
+    return this.reads.results(runId);
   }
 }
