@@ -84,31 +84,55 @@ function serverOptions(databaseDir: string, port: number, log: string[]): Constr
  * The initdb'd data folder every test file copies, made once per machine and binaries version.
  * One process makes it, under a lock folder: test files start in parallel, and on a fresh machine
  * making it also adds the 'postgres' system user, which two processes at once would both try.
+ * The template appears by one rename, so a folder holding PG_VERSION is always whole.
  */
 async function templateDir(): Promise<string> {
   const template = path.join(os.tmpdir(), `evidesk-pg-template-${binariesVersion()}`);
   const ready = () => fs.existsSync(path.join(template, 'PG_VERSION'));
   const lock = `${template}.lock`;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 300_000;
   while (!ready()) {
     try {
       fs.mkdirSync(lock);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      // Another test file is making it; a lock left by a process that died is taken over.
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 90_000) fs.rmSync(lock, { recursive: true, force: true });
+      // Another test file is making it; a lock whose maker died is taken over (never a live one's,
+      // however slow its initdb on a busy machine: two makers would swap the template under a copier).
+      if (lockIsStale(lock)) fs.rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`the PostgreSQL template ${template} was not made in time (lock ${lock})`);
       await new Promise((r) => setTimeout(r, 200));
       continue;
     }
     try {
+      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
       if (!ready()) await makeTemplate(template);
     } finally {
       fs.rmSync(lock, { recursive: true, force: true });
     }
   }
   return template;
+}
+
+/** A lock is stale when the process named in it is gone, or when it names none long after it was made. */
+function lockIsStale(lock: string): boolean {
+  let written = '';
+  try {
+    written = fs.readFileSync(path.join(lock, 'pid'), 'utf8');
+  } catch {
+    // No pid yet: read below by its age.
+  }
+  const pid = Number(written);
+  if (written === '' || !Number.isInteger(pid) || pid <= 0) {
+    // Between mkdir and writing the pid, or left by a maker killed in that instant.
+    const made = fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+    return made !== undefined && Date.now() - made > 30_000;
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 async function makeTemplate(template: string): Promise<void> {
