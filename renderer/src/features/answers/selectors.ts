@@ -94,9 +94,14 @@ const TONE_RANK: Record<Tone, number> = { ok: 0, info: 1, muted: 2, warn: 3, bad
 
 /** A card's accent: the worse of its status and its verdict. */
 export function citationTone(c: CitationDetail): Tone {
-  if (!c.result) return 'muted';
-  const a = STATUS[c.result.status].tone;
-  const b = VERDICT[c.result.verdict].tone;
+  return c.result ? markTone({ status: c.result.status, verdict: c.result.verdict }) : 'muted';
+}
+
+/** A marker's accent, from its status and verdict alone (the answer text draws it without the card). */
+export function markTone(m: { status: CitationStatus | null; verdict: ClaimVerdict | null }): Tone {
+  if (!m.status || !m.verdict) return 'muted';
+  const a = STATUS[m.status].tone;
+  const b = VERDICT[m.verdict].tone;
   return TONE_RANK[a] >= TONE_RANK[b] ? a : b;
 }
 
@@ -315,9 +320,9 @@ export function stepCitation(ids: readonly number[], current: number | null, by:
 }
 
 /** "3 of 4 reviewed", or nothing before the first decision. */
-export function reviewProgress(citations: readonly Pick<CitationDetail, 'review'>[]): string {
-  const done = citations.filter((c) => c.review).length;
-  return done === 0 ? '' : `${done} of ${citations.length} reviewed`;
+export function reviewProgress(marks: readonly { decision: string | null }[]): string {
+  const done = marks.filter((m) => m.decision).length;
+  return done === 0 ? '' : `${done} of ${marks.length} reviewed`;
 }
 
 /** A few of a flag's markers for a tooltip ("[13] [14] … and 382 more"), never the whole wall. */
