@@ -203,6 +203,30 @@ export function answerTextParts(text: string, citations: readonly Pick<CitationD
   return parts;
 }
 
+/**
+ * The answer text's parts cut into blocks of about `markersPerBlock` marker groups each (issue 16):
+ * a block off screen is drawn as its plain text, so 10,000 markers do not become 20,000 elements
+ * before the first card shows. `plain` is that text, markers written as [label].
+ */
+export function textBlocks(parts: readonly TextPart[], markersPerBlock: number): { parts: TextPart[]; plain: string }[] {
+  const blocks: { parts: TextPart[]; plain: string }[] = [];
+  let current: TextPart[] = [];
+  let plain = '';
+  let groups = 0;
+  for (const part of parts) {
+    current.push(part);
+    plain += 'text' in part ? part.text : part.markers.map((m) => `[${m.label}]`).join('');
+    if ('markers' in part && ++groups >= markersPerBlock) {
+      blocks.push({ parts: current, plain });
+      current = [];
+      plain = '';
+      groups = 0;
+    }
+  }
+  if (current.length > 0) blocks.push({ parts: current, plain });
+  return blocks;
+}
+
 /** What the viewer is asked to show for a citation, and what the analyst is told about it. */
 export interface OpenPlan {
   request:
