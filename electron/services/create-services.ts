@@ -262,7 +262,14 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.import': async (input) => library.decorate(await answers.importFileJudged(input)),
     'answers.check': (input) => answers.checkJudged(input),
     'answers.list': () => library.answersInView(answers.list()),
-    'answers.get': ({ id }) => library.decorate(answers.get(id)),
+    'answers.detail': ({ id }) => library.decorate(answers.get(id)),
+    'answers.get': ({ id }) => library.named(answers.cards.open(id)),
+    'answers.cards': ({ id, filter, limit, after }) => {
+      const page = answers.cards.page(id, filter, limit, after);
+      const cards = library.cardsInView(page.rows.map((r) => r.citation));
+      return { ...page, rows: page.rows.map((r, i) => ({ ...r, citation: cards[i] ?? r.citation })) };
+    },
+    'answers.cardsSummary': ({ id, filter, pageSize }) => answers.cards.summary(id, filter, pageSize),
     'answers.verify': async ({ id, jobId }) => library.decorate(await answers.verifyJudged(id, undefined, jobId)),
     'answers.cancelVerify': ({ jobId }) => ({ cancelled: answers.cancelVerify(jobId) }),
     'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),

@@ -283,7 +283,8 @@ export const answersContract = {
   /** Verifies an answer file without storing anything (evidesk verify without --save). */
   'answers.check': { input: AnswerFile, output: VerificationResult },
   'answers.list': { input: z.object({}), output: z.array(AnswerSummaryData) },
-  'answers.get': { input: z.object({ id: AnswerId }), output: AnswerDetail },
+  /** The answer with every citation's card and its verification document (the command line, exports); the app opens it by answers.get and answers.cards. */
+  'answers.detail': { input: z.object({ id: AnswerId }), output: AnswerDetail },
   'answers.verify': { input: z.object({ id: AnswerId, jobId: z.string().min(1).max(100).optional() }), output: AnswerDetail },
   /** Stops a verification in batches (answers.import / answers.verify given this jobId) after its current batch; false when none runs. */
   'answers.cancelVerify': { input: z.object({ jobId: z.string().min(1).max(100) }), output: z.object({ cancelled: z.boolean() }) },

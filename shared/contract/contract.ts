@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IngestResult, OcrRerunResult, WorkspaceSettings, PageText, SearchHit, SetRestrictedResult, SourceDetail, SourceId, SourceKind, SourceSummary, WorkspaceInfo } from './schemas.ts';
 import { FolderSearchResult, HealthReport, RelinkManyResult, RelinkResult } from './schemas.ts';
 import { answersContract } from './answer-schemas.ts';
+import { cardsContract } from './card-schemas.ts';
 import { exportContract } from './export-schemas.ts';
 import { SourceContent } from './content-schemas.ts';
 import { linksContract } from './link-schemas.ts';
@@ -108,6 +109,7 @@ export const contract = {
   },
   // Answers: import, verification runs, the answerers, review (DESIGN.md §5, §6).
   ...answersContract,
+  ...cardsContract,
   ...exportContract,
   ...linksContract,
   // The citation tools agents call (issue 11): the MCP server and the host serve the same entries.

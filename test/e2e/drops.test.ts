@@ -48,7 +48,7 @@ describe('drops in browser mode', () => {
     await expect.poll(() => page.getByRole('tab', { name: /Answers/ }).textContent()).toBe('Answers 1');
     // The answer was imported after the document it cites was stored: its quote is found there.
     const [summary] = await callHandler<{ id: number }[]>(app.services, 'answers.list', {});
-    const detail = await callHandler<AnswerDetail>(app.services, 'answers.get', { id: summary?.id ?? 0 });
+    const detail = await callHandler<AnswerDetail>(app.services, 'answers.detail', { id: summary?.id ?? 0 });
     expect(detail.citations.map((c) => c.result?.status)).toEqual(['verified']);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'drops-sources.png') });
   });

@@ -84,7 +84,7 @@ describe('a PDF quote over a page break, highlighted on both pages in Chromium',
     const second = (await marks()).join('');
     // Each page marks exactly its stored part of the match: p. 1 from `start` to its end, p. 2 up to `end`.
     const [answer] = await callHandler<AnswerSummaryData[]>(app.services, 'answers.list', {});
-    const detail = await callHandler<AnswerDetail>(app.services, 'answers.get', { id: answer?.id });
+    const detail = await callHandler<AnswerDetail>(app.services, 'answers.detail', { id: answer?.id });
     const result = detail.citations[0]?.result;
     expect(result?.place).toMatchObject({ unit: 'page', at: 1, endAt: 2 });
     const stored = (n: number) => callHandler<PageText>(app.services, 'sources.pageText', { id: result?.sourceId, page: n });

@@ -59,7 +59,7 @@ export async function exportWorkspace(): Promise<ExportWorkspace> {
     // A decision cleared: none in force, the trail kept.
     await review('8', 'accepted');
     await review('8', 'cleared');
-    const detail = await callHandler<AnswerDetail>(services, 'answers.get', { id: imported.answer.id });
+    const detail = await callHandler<AnswerDetail>(services, 'answers.detail', { id: imported.answer.id });
     return { workspace: services.workspaceDir, docs: ws.docs, policy: ws.policy, notes: ws.notes, answerId: imported.answer.id, detail };
   } finally {
     services.close();

@@ -12,6 +12,7 @@ import { relinkCommand } from './relink.ts';
 import { reportCommand } from './report.ts';
 import { restrictCommand } from './restrict.ts';
 import { reviewCommand } from './review.ts';
+import { cardsCommand } from './cards.ts';
 import { searchCommand } from './search.ts';
 import { sourcesCommand } from './sources.ts';
 import { verifyCommand } from './verify.ts';
@@ -19,4 +20,4 @@ import { teamCommand } from './team.ts';
 import { workspaceCommand } from './workspace.ts';
 
 /** Every evidesk command, in the order the usage text lists them. */
-export const COMMANDS: readonly (Command | DetachedCommand)[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, ocrCommand, verifyCommand, askCommand, auditCommand, reviewCommand, exportCommand, reportCommand, openCommand, mcpCommand, workspaceCommand, teamCommand];
+export const COMMANDS: readonly (Command | DetachedCommand)[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, ocrCommand, verifyCommand, askCommand, auditCommand, reviewCommand, cardsCommand, exportCommand, reportCommand, openCommand, mcpCommand, workspaceCommand, teamCommand];

@@ -45,7 +45,7 @@ export const reviewCommand: Command = {
     const note = flagString(ctx, 'note');
     const reviewer = flagString(ctx, 'reviewer');
     const { id } = await resolveAnswer(services, ref);
-    const citation = citationOf(await call(services, 'answers.get', { id }), id, marker);
+    const citation = citationOf(await call(services, 'answers.detail', { id }), id, marker);
     if (action === undefined) {
       if (json) io.out(JSON.stringify({ citationId: citation.id, marker: citation.marker, review: citation.review, history: citation.history }, null, 2));
       else if (citation.history.length === 0) io.out(`[${citation.marker}] has not been reviewed.`);

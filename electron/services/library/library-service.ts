@@ -68,13 +68,18 @@ export class LibraryService {
 
   /** An answer's name, and which of its citations' sources were removed from the library. */
   decorate(detail: AnswerDetail): AnswerDetail {
+    return { ...this.named(detail), citations: this.cardsInView(detail.citations) };
+  }
+
+  /** An answer with the name the analyst gave it. */
+  named<T extends { answer: AnswerDetail['answer'] }>(opened: T): T {
+    return { ...opened, answer: { ...opened.answer, name: this.changes.names('answer').get(opened.answer.id) ?? null } };
+  }
+
+  /** Cards whose source was removed from the library say so. */
+  cardsInView(citations: AnswerDetail['citations']): AnswerDetail['citations'] {
     const removed = this.changes.hidden('source');
-    const name = this.changes.names('answer').get(detail.answer.id) ?? null;
-    return {
-      ...detail,
-      answer: { ...detail.answer, name },
-      citations: detail.citations.map((c) => (c.source && removed.has(c.source.id) ? { ...c, source: { ...c.source, removed: true } } : c)),
-    };
+    return citations.map((c) => (c.source && removed.has(c.source.id) ? { ...c, source: { ...c.source, removed: true } } : c));
   }
 
   /** Rows of sources still in the library. */

@@ -173,31 +173,34 @@ export class AnswerReads {
         data.set(c.id, this.resultData(latest));
       }
     }
-    const details: CitationDetail[] = citations.map((c) => {
-      const src = c.source_id !== null ? this.anchoring.source(c.source_id) : undefined;
-      return {
-        id: c.id,
-        ordinal: c.ordinal,
-        marker: c.marker,
-        claim: c.claim,
-        quote: c.quote,
-        context: c.context,
-        source: src ? { id: src.id, fileName: src.file_name, sha256: src.sha256, title: src.title } : null,
-        unknownSource: c.unknown_reference,
-        claimedLocator: parseJson<StoredClaimedLocator>(c.claimed_locator, {}),
-        method: c.method,
-        confidence: c.confidence,
-        createdAt: c.created_at,
-        result: data.get(c.id) ?? null,
-        ...trailOf(trails.get(c.id) ?? []),
-      };
-    });
+    const details = citations.map((c) => this.detailOf(c, data.get(c.id) ?? null, trails.get(c.id) ?? []));
     return {
       answer: { id: a.id, format: a.format, origin: a.origin, question: a.question, answerText: a.answer_text, createdAt: a.created_at },
       citations: details,
       run,
       runCount: this.store.runs(answerId).length,
       verification: run ? this.storedVerification(a.question, run, citations, results, data, closestRows) : null,
+    };
+  }
+
+  /** A citation's card: its row, its source, its result and its review trail. */
+  detailOf(c: CitationRow, result: CitationResultData | null, trail: readonly ReviewRow[]): CitationDetail {
+    const src = c.source_id !== null ? this.anchoring.source(c.source_id) : undefined;
+    return {
+      id: c.id,
+      ordinal: c.ordinal,
+      marker: c.marker,
+      claim: c.claim,
+      quote: c.quote,
+      context: c.context,
+      source: src ? { id: src.id, fileName: src.file_name, sha256: src.sha256, title: src.title } : null,
+      unknownSource: c.unknown_reference,
+      claimedLocator: parseJson<StoredClaimedLocator>(c.claimed_locator, {}),
+      method: c.method,
+      confidence: c.confidence,
+      createdAt: c.created_at,
+      result,
+      ...trailOf(trail),
     };
   }
 

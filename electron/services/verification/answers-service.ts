@@ -33,6 +33,7 @@ import type { EventBus } from '../events.ts';
 import { storeOutcomes, VERIFY_BATCH, verifyInBatches, VerifyJobs, type BatchDeps } from './verify-batches.ts';
 import { referenceText } from './source-names.ts';
 import { AnswerReads, storedRiskFlags } from './answer-reads.ts';
+import { AnswerCards } from './answer-cards.ts';
 
 export interface AnswersServiceOptions {
   model?: Partial<ModelSettings>;
@@ -65,6 +66,8 @@ export class AnswersService {
   private readonly extras: ResultExtrasStore;
   private readonly jobs = new VerifyJobs();
   private readonly reads: AnswerReads;
+  /** The answer opened lean and its cards in pages (issue 16). */
+  readonly cards: AnswerCards;
 
   constructor(store: AnswersStore, anchoring: AnchoringStore, verifier: Verifier, options: AnswersServiceOptions = {}) {
     this.store = store;
@@ -73,6 +76,7 @@ export class AnswersService {
     this.options = options;
     this.extras = new ResultExtrasStore(store);
     this.reads = new AnswerReads(store, anchoring, this.extras, this.jobs);
+    this.cards = new AnswerCards(store.db, store, this.reads);
   }
 
   /**

@@ -35,7 +35,7 @@ describe('the review trail', () => {
     return { detail, id };
   }
   const citation = async (answerId: number, citationId: number) =>
-    (await callHandler<AnswerDetail>(services, 'answers.get', { id: answerId })).citations.find((c) => c.id === citationId);
+    (await callHandler<AnswerDetail>(services, 'answers.detail', { id: answerId })).citations.find((c) => c.id === citationId);
 
   it('keeps every decision, clear and undo as a row with who, when, what and note; the newest row is in force', async () => {
     const { detail, id } = await imported();

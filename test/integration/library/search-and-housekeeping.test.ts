@@ -54,7 +54,7 @@ describe('housekeeping: rename and remove answers, remove sources', () => {
     const renamed = await callHandler<LibraryChangeResult>(services, 'answers.rename', { id, name: 'Leave question, March' });
     expect(renamed).toEqual({ id, hidden: false, name: 'Leave question, March' });
     expect((await callHandler<AnswerSummaryData[]>(services, 'answers.list', {})).map((a) => a.name)).toEqual(['Leave question, March']);
-    expect((await callHandler<AnswerDetail>(services, 'answers.get', { id })).answer.name).toBe('Leave question, March');
+    expect((await callHandler<AnswerDetail>(services, 'answers.detail', { id })).answer.name).toBe('Leave question, March');
 
     await callHandler(services, 'answers.review', { citationId: imported.citations[0]!.id, decision: 'accepted' });
     expect(await callHandler<LibraryChangeResult>(services, 'answers.remove', { id })).toMatchObject({ hidden: true });
@@ -90,7 +90,7 @@ describe('housekeeping: rename and remove answers, remove sources', () => {
     await callHandler(services, 'sources.remove', { id: notes });
     expect((await callHandler<SourceSummary[]>(services, 'sources.list', {})).map((s) => s.fileName)).toEqual(['HR_Policy.pdf']);
     expect((await callHandler<{ hits: SearchHit[] }>(services, 'search.query', { query: 'probation' })).hits).toEqual([]);
-    const detail = await callHandler<AnswerDetail>(services, 'answers.get', { id: imported.answer.id });
+    const detail = await callHandler<AnswerDetail>(services, 'answers.detail', { id: imported.answer.id });
     expect(detail.citations.map((c) => c.source?.removed ?? false)).toEqual([false, true]);
     const refused = await services.dispatch('sources.remove', { id: 9999 });
     expect(refused.ok ? null : refused.error.code).toBe('SOURCE_NOT_FOUND');

@@ -148,9 +148,9 @@ staff may not work more than 48 hours a week [S3].
     const list = await services.dispatch('answers.list', {});
     expect(list.ok && list.value).toMatchObject([{ format: 'evidence-desk/answer@1', origin: 'import:inline.json', question: 'Q?', citationCount: 1, latestRun: { summary: { total: 1 } } }]);
     const id = stored.ok ? (stored.value as AnswerDetail).answer.id : 0;
-    const got = await services.dispatch('answers.get', { id });
+    const got = await services.dispatch('answers.detail', { id });
     expect(got.ok && (got.value as AnswerDetail).verification?.citations[0]?.status).toBe('verified');
-    const none = await services.dispatch('answers.get', { id: 999 });
+    const none = await services.dispatch('answers.detail', { id: 999 });
     expect(none.ok ? null : none.error.code).toBe('ANSWER_NOT_FOUND');
   });
 });

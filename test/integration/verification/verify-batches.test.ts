@@ -128,7 +128,7 @@ describe('verification in batches', () => {
       return id;
     });
     services = reopenTestServices(s, { verifyBatch: BATCH });
-    const after = await callHandler<AnswerDetail>(services, 'answers.get', { id: detail.answer.id });
+    const after = await callHandler<AnswerDetail>(services, 'answers.detail', { id: detail.answer.id });
     expect(after.run).toMatchObject({ id: runId, progress: { planned: CITATIONS, done: BATCH, state: 'interrupted' } });
     // The citations it did not reach show their result of the complete run before it.
     expect(after.citations.slice(BATCH).every((c) => c.result?.runId === detail.run?.id)).toBe(true);

@@ -1,13 +1,12 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { ResultRiskFlagCode } from '../../../../shared/verification/result-schema.ts';
 import { useLibrary } from '../library/library-store.ts';
 import { useExport } from '../reports/export-store.ts';
 import { useAnswers } from './answers-store.ts';
+import { useCards } from './cards-store.ts';
 import { AnswerText } from './AnswerText.tsx';
 import { LedgerSummary } from './LedgerSummary.tsx';
 import { VirtualCards } from './VirtualCards.tsx';
 import { CardFilterBar, ReviewerName } from './ReviewControls.tsx';
-import { filterCitations } from './review-trail.ts';
 import { answerOrigin, answerTitle, reviewProgress, stepCitation } from './selectors.ts';
 
 function typing(target: EventTarget): boolean {
@@ -21,12 +20,13 @@ function typing(target: EventTarget): boolean {
  * decides). A filter narrows the cards; the reviewer's name goes on every decision.
  */
 export function AnswerReview() {
-  const { detail, detailError, busy, currentId, expanded, filter, flagFilter, setFlagFilter, setFilter, select, verify, open, setCurrent, toggleExpanded, setDraft, live } = useAnswers();
+  const { detail, detailError, busy, currentId, expanded, flagFilter, setFlagFilter, setFilter, select, verify, open, setCurrent, toggleExpanded, setDraft, live } = useAnswers();
   // Subscribed so a check or relink redraws the badges; healthOf answers for sources not on screen too.
   useLibrary((s) => s.summary);
   useLibrary((s) => s.sources);
   const healthOf = useLibrary((s) => s.healthOf);
   const openExport = useExport((s) => s.open);
+  const cardList = useCards((s) => s.summary);
   const scrollRef = useRef<HTMLDivElement>(null);
   const moved = useRef(false);
   const [scrollTarget, setScrollTarget] = useState<{ id: number; tick: number } | null>(null);
@@ -52,13 +52,14 @@ export function AnswerReview() {
   }
   if (!detail) return <p className="muted review-loading">Opening the answer…</p>;
 
-  const shown = flagged(filterCitations(detail.citations, filter), flagFilter, detail.run?.riskFlags ?? []);
-  const ids = shown.map((c) => c.id);
+  // What the filter shows is SQL's answer (answers.cardsSummary); until it comes, the keys step nowhere.
+  const ids = cardList?.ids ?? [];
+  const total = detail.marks.length;
   const onKeyDown = (e: KeyboardEvent) => {
     if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
     // The store's current card, not this render's: a key pressed right after a click acts on the clicked card.
     const now = useAnswers.getState().currentId;
-    const current = detail.citations.find((c) => c.id === now) ?? null;
+    const current = now !== null && detail.marks.some((m) => m.id === now) ? { id: now } : null;
     const step = e.key === 'j' || e.key === 'ArrowDown' ? 1 : e.key === 'k' || e.key === 'ArrowUp' ? -1 : 0;
     if (step !== 0) {
       const to = stepCitation(ids, now, step);
@@ -76,7 +77,7 @@ export function AnswerReview() {
   };
 
   const { answer, run } = detail;
-  const progress = reviewProgress(detail.citations);
+  const progress = reviewProgress(detail.marks);
   return (
     <div className="review" onKeyDown={onKeyDown}>
       <div className="review-bar">
@@ -103,7 +104,7 @@ export function AnswerReview() {
           {answer.format === 'agent-session' && (
             <p className={`live-session${live[answer.id] ? ' on' : ''}`} role="status" aria-live="polite">
               {live[answer.id] ? '● Live: ' : ''}
-              {detail.citations.length} {detail.citations.length === 1 ? 'citation' : 'citations'} so far; new ones appear here as the agent cites.
+              {total} {total === 1 ? 'citation' : 'citations'} so far; new ones appear here as the agent cites.
             </p>
           )}
           {run && <LedgerSummary summary={run.summary} riskFlags={run.riskFlags} onVerdict={(v) => setFilter(`verdict:${v}`)} onFlag={setFlagFilter} activeFlag={flagFilter} />}
@@ -113,26 +114,26 @@ export function AnswerReview() {
             </p>
           )}
         </div>
-        <AnswerText text={answer.answerText} citations={detail.citations} currentId={currentId} onOpen={(id) => {
+        <AnswerText text={answer.answerText} marks={detail.marks} currentId={currentId} onOpen={(id) => {
           moved.current = true;
           void open(id);
         }} />
-        {detail.citations.length > 0 && <CardFilterBar citations={detail.citations} />}
+        {total > 0 && <CardFilterBar counts={detail.counts} />}
         {flagFilter !== null && (
           <p className="flag-filter" role="status">
-            Showing {shown.length} {shown.length === 1 ? 'citation' : 'citations'}: {detail.run?.riskFlags.find((f) => f.code === flagFilter)?.message ?? flagFilter}.{' '}
+            Showing {ids.length} {ids.length === 1 ? 'citation' : 'citations'}: {detail.run?.riskFlags.find((f) => f.code === flagFilter)?.message ?? flagFilter}.{' '}
             <button type="button" className="link" onClick={() => setFlagFilter(null)}>
               Show all
             </button>
           </p>
         )}
-        {detail.citations.length === 0 ? (
+        {total === 0 ? (
           <p className="muted">This answer cites nothing.</p>
-        ) : shown.length === 0 ? (
+        ) : cardList === null ? null : cardList.total === 0 ? (
           <p className="muted no-match">No citation is shown by this filter.</p>
         ) : (
           <VirtualCards
-            shown={shown}
+            ids={cardList.ids}
             scrollElement={scrollRef}
             currentId={currentId}
             expanded={expanded}
@@ -150,11 +151,4 @@ export function AnswerReview() {
       </p>
     </div>
   );
-}
-
-/** The cards of one risk flag, by their markers (a flag group clicked in the ledger). */
-function flagged<C extends { marker: string }>(cards: C[], code: ResultRiskFlagCode | null, flags: readonly { code: ResultRiskFlagCode; markers: readonly string[] }[]): C[] {
-  if (code === null) return cards;
-  const markers = new Set(flags.find((f) => f.code === code)?.markers ?? []);
-  return cards.filter((c) => markers.has(c.marker));
 }

@@ -1,48 +1,76 @@
-import { Fragment, useMemo } from 'react';
-import type { CitationDetail } from '../../../../shared/contract/answer-schemas.ts';
+import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { CitationMark } from '../../../../shared/contract/card-schemas.ts';
+import { useCards } from './cards-store.ts';
 import { useMarkerPreview } from '../links/CitationPreview.tsx';
-import { answerTextParts, citationTone, statusLabel } from './selectors.ts';
+import { answerTextParts, markTone, statusLabel, textBlocks, type TextPart } from './selectors.ts';
+
+/** Answers with fewer markers are drawn whole; longer ones in blocks drawn when near the screen. */
+const WHOLE_BELOW = 400;
+const MARKERS_PER_BLOCK = 100;
 
 /**
  * The answer as written, each citation marker a button that opens its citation. An answer of 5,000
  * citations has 5,000 markers (issue 16): each is one button in its group, its status icon in its
- * text (two elements a marker, where there were five).
+ * text (two elements a marker), and only the blocks of text near the screen draw their buttons.
  */
-export function AnswerText({ text, citations, currentId, onOpen }: { text: string; citations: readonly CitationDetail[]; currentId: number | null; onOpen(id: number): void }) {
-  const parts = useMemo(() => answerTextParts(text, citations), [text, citations]);
-  const byId = useMemo(() => new Map(citations.map((c) => [c.id, c])), [citations]);
-  const previews = useMarkerPreview(citations, currentId, onOpen);
+export function AnswerText({ text, marks, currentId, onOpen }: { text: string; marks: readonly CitationMark[]; currentId: number | null; onOpen(id: number): void }) {
+  const parts = useMemo(() => answerTextParts(text, marks), [text, marks]);
+  const blocks = useMemo(() => (marks.length < WHOLE_BELOW ? null : textBlocks(parts, MARKERS_PER_BLOCK)), [parts, marks.length]);
+  const byId = useMemo(() => new Map(marks.map((c) => [c.id, c])), [marks]);
+  // A preview shows the card: held, or fetched when the preview opens.
+  useCards((s) => s.window);
+  const cards = useCards.getState();
+  const previews = useMarkerPreview((id) => cards.held(id), currentId, onOpen, (id) => void cards.cardOf(id));
+  const drawPart = (part: TextPart, i: number | string): ReactNode =>
+    'text' in part ? (
+      <Fragment key={i}>{part.text}</Fragment>
+    ) : (
+      <span key={i} className="marker-group">
+        {part.markers.map(({ label, citationId }, j) => {
+          const c = citationId === null ? undefined : byId.get(citationId);
+          if (!c) return <span key={j} className="marker-text" title="No citation has this marker">[{label}]</span>;
+          const status = c.status ? statusLabel(c.status, c.unit ?? undefined) : null;
+          const slot = `${i}-${j}`;
+          return (
+            <Fragment key={j}>
+              <button
+                type="button"
+                className={`inline-marker tone-${markTone(c)}${c.id === currentId ? ' current' : ''}`}
+                onClick={() => onOpen(c.id)}
+                title={status ? `[${label}] ${status.text}: ${status.hint}` : `[${label}]`}
+                aria-label={`Citation [${label}]${status ? `, ${status.text}` : ''}`}
+                {...previews.bind(c.id, slot)}
+              >
+                {status ? `${label} ${status.icon}` : label}
+              </button>
+              {previews.preview(c.id, slot)}
+            </Fragment>
+          );
+        })}
+      </span>
+    );
   return (
     <div className="answer-text" data-testid="answer-text">
-      {parts.map((part, i) =>
-        'text' in part ? (
-          part.text
-        ) : (
-          <span key={i} className="marker-group">
-            {part.markers.map(({ label, citationId }, j) => {
-              const c = citationId === null ? undefined : byId.get(citationId);
-              if (!c) return <span key={j} className="marker-text" title="No citation has this marker">[{label}]</span>;
-              const status = c.result ? statusLabel(c.result.status, c.result.place?.unit) : null;
-              const slot = `${i}-${j}`;
-              return (
-                <Fragment key={j}>
-                  <button
-                    type="button"
-                    className={`inline-marker tone-${citationTone(c)}${c.id === currentId ? ' current' : ''}`}
-                    onClick={() => onOpen(c.id)}
-                    title={status ? `[${label}] ${status.text}: ${status.hint}` : `[${label}]`}
-                    aria-label={`Citation [${label}]${status ? `, ${status.text}` : ''}`}
-                    {...previews.bind(c.id, slot)}
-                  >
-                    {status ? `${label} ${status.icon}` : label}
-                  </button>
-                  {previews.preview(c.id, slot)}
-                </Fragment>
-              );
-            })}
-          </span>
-        ),
-      )}
+      {blocks === null
+        ? parts.map((part, i) => drawPart(part, i))
+        : blocks.map((block, b) => <TextBlock key={b} plain={block.plain} draw={() => block.parts.map((part, i) => drawPart(part, `${b}.${i}`))} />)}
     </div>
   );
+}
+
+/** A block of the answer text: its plain words until it comes near the screen, then its marker buttons. */
+function TextBlock({ plain, draw }: { plain: string; draw: () => ReactNode }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || near) return;
+    const seen = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setNear(true);
+    }, { rootMargin: '600px 0px' });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [near]);
+  // Drawn once near, it stays: its buttons keep focus and previews while the analyst scrolls back.
+  return <span ref={ref}>{near ? draw() : plain}</span>;
 }

@@ -12,7 +12,8 @@ import './answers.css';
 export function CitationBar() {
   const { opened, detail, open } = useAnswers();
   const viewerSource = useViewer((s) => s.sourceId);
-  const citations = detail?.citations ?? [];
+  // The markers suffice here: the bar names the citation and steps through the answer's order.
+  const citations = detail?.marks ?? [];
   const c = opened ? citations.find((x) => x.id === opened.citationId) : undefined;
   if (!opened || !c || (opened.sourceId !== null && opened.sourceId !== viewerSource)) return null;
   const ids = citations.map((x) => x.id);
@@ -21,8 +22,8 @@ export function CitationBar() {
   return (
     <div className={`citation-bar ${opened.highlights ? 'placed' : 'unplaced'}`} data-testid="citation-bar">
       <span className="marker">[{c.marker}]</span>
-      {c.result && <Pill label={statusLabel(c.result.status, c.result.place?.unit)} role="status" />}
-      {c.result && <Pill label={verdictLabel(c.result.verdict)} role="verdict" />}
+      {c.status && <Pill label={statusLabel(c.status, c.unit ?? undefined)} role="status" />}
+      {c.verdict && <Pill label={verdictLabel(c.verdict)} role="verdict" />}
       <span className="bar-message" role="status" data-testid="citation-message">
         {!opened.highlights && <span aria-hidden="true">⚠ </span>}
         {opened.message}

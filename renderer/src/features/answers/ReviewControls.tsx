@@ -1,7 +1,7 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import type { CitationDetail } from '../../../../shared/contract/answer-schemas.ts';
+import type { CardCounts } from '../../../../shared/contract/card-schemas.ts';
 import { useAnswers } from './answers-store.ts';
-import { CARD_FILTERS, isCardFilter, matchesFilter, type CardFilter } from './review-trail.ts';
+import { CARD_FILTERS, isCardFilter, type CardFilter } from './review-trail.ts';
 import { statusLabel, verdictLabel } from './selectors.ts';
 
 /** The reviewer's name, recorded on each decision; remembered by the workspace, saved on Enter or when leaving the field. */
@@ -41,9 +41,10 @@ function filterText(f: CardFilter): string {
 }
 
 /** Which cards are shown: all, not yet reviewed, problems, or one status or verdict; each with its count. */
-export function CardFilterBar({ citations }: { citations: readonly CitationDetail[] }) {
+export function CardFilterBar({ counts }: { counts: CardCounts }) {
   const { filter, setFilter } = useAnswers();
-  const count = (f: CardFilter) => citations.filter((c) => matchesFilter(c, f)).length;
+  // Counted in SQL when the answer was opened (answers.get).
+  const count = (f: CardFilter) => counts[f] ?? 0;
   const option = (f: CardFilter) => {
     const n = count(f);
     // Empty statuses and verdicts are left out, unless chosen.

@@ -3,10 +3,13 @@ import { useEffect, useRef, type RefObject } from 'react';
 import { DRAW_WHOLE_BELOW, INITIAL_RECT, keepSizeWhileHidden, measureShown, useScrollMargin, placedRow } from '../../app/virtual-lists.ts';
 import type { CitationDetail } from '../../../../shared/contract/answer-schemas.ts';
 import type { Health } from '../../../../shared/contract/schemas.ts';
+import { rowAt } from '../../app/page-window.ts';
 import { CitationCard } from './CitationCard.tsx';
+import { useCards } from './cards-store.ts';
 
 interface Props {
-  shown: readonly CitationDetail[];
+  /** The ids the filter shows, in answer order; their cards come from the pages held (useCards). */
+  ids: readonly number[];
   /** The review's scroll area: the cards scroll with the ledger and the answer text above them. */
   scrollElement: RefObject<HTMLDivElement | null>;
   currentId: number | null;
@@ -31,19 +34,28 @@ const GAP = 8;
  * is scrolled out of the page; screen readers hear the list's size and each card's place in it.
  */
 export function VirtualCards(props: Props) {
-  return props.shown.length <= DRAW_WHOLE_BELOW ? <WholeCards {...props} /> : <DrawnCards {...props} />;
+  return props.ids.length <= DRAW_WHOLE_BELOW ? <WholeCards {...props} /> : <DrawnCards {...props} />;
 }
 
 /** A short list drawn whole, in the page's flow; a requested card is scrolled to by its element. */
-function WholeCards({ shown, currentId, expanded, healthOf, onOpen, scrollTarget }: Props) {
+function WholeCards({ ids, currentId, expanded, healthOf, onOpen, scrollTarget }: Props) {
   const cards = useRef(new Map<number, HTMLElement>());
+  const window = useCards((s) => s.window);
+  const ensureRows = useCards((s) => s.ensureRows);
+  useEffect(() => {
+    void ensureRows(0, ids.length - 1);
+  }, [ids, ensureRows]);
+  const shown = ids.flatMap((_, i) => {
+    const c = rowAt(window, i);
+    return c ? [c] : [];
+  });
   useEffect(() => {
     if (scrollTarget) cards.current.get(scrollTarget.id)?.scrollIntoView({ block: 'nearest' });
   }, [scrollTarget]);
   return (
     <div className="cards" role="list" aria-label="Citations">
       {shown.map((c, i) => (
-        <div role="listitem" key={c.id} aria-setsize={shown.length} aria-posinset={i + 1}>
+        <div role="listitem" key={c.id} aria-setsize={ids.length} aria-posinset={i + 1}>
           <CitationCard
             ref={(el) => {
               if (el) cards.current.set(c.id, el);
@@ -57,13 +69,15 @@ function WholeCards({ shown, currentId, expanded, healthOf, onOpen, scrollTarget
   );
 }
 
-function DrawnCards({ shown, scrollElement, currentId, expanded, healthOf, onOpen, scrollTarget }: Props) {
+function DrawnCards({ ids, scrollElement, currentId, expanded, healthOf, onOpen, scrollTarget }: Props) {
   const listRef = useRef<HTMLDivElement>(null);
+  const window = useCards((s) => s.window);
+  const ensureRows = useCards((s) => s.ensureRows);
   // Where the list starts inside the scroll area (below the ledger and the answer text).
   const margin = useScrollMargin(listRef, scrollElement);
 
   const virtualizer = useVirtualizer({
-    count: shown.length,
+    count: ids.length,
     getScrollElement: () => scrollElement.current,
     estimateSize: () => 140,
     overscan: 4,
@@ -71,28 +85,40 @@ function DrawnCards({ shown, scrollElement, currentId, expanded, healthOf, onOpe
     observeElementRect: keepSizeWhileHidden,
     measureElement: measureShown(140),
     scrollMargin: margin,
-    getItemKey: (i) => shown[i]?.id ?? i,
+    getItemKey: (i) => ids[i] ?? i,
   });
 
   useEffect(() => {
     if (!scrollTarget) return;
-    const index = shown.findIndex((c) => c.id === scrollTarget.id);
+    const index = ids.indexOf(scrollTarget.id);
     if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
     // Only a new request scrolls: the list changing under a card already in view leaves it be.
   }, [scrollTarget]);
 
   const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? -1;
+  // The pages under what is drawn, fetched by their keys when not held (a few pages at most).
+  useEffect(() => {
+    if (last >= first) void ensureRows(first, last);
+  }, [first, last, ensureRows, ids]);
   return (
     <div ref={listRef} className="cards virtual" role="list" aria-label="Citations" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
       {items.map((item) => {
-        const c = shown[item.index];
-        if (!c) return null;
+        const c = rowAt(window, item.index);
+        if (!c) {
+          return (
+            <div role="listitem" key={item.key} ref={virtualizer.measureElement} {...placedRow(item, ids.length, margin, GAP)}>
+              <p className="muted card-loading">Loading citation {item.index + 1}…</p>
+            </div>
+          );
+        }
         return (
           <div
             role="listitem"
             key={item.key}
             ref={virtualizer.measureElement}
-            {...placedRow(item, shown.length, margin, GAP)}
+            {...placedRow(item, ids.length, margin, GAP)}
           >
             <CitationCard {...cardProps(c, { currentId, expanded, healthOf, onOpen })} />
           </div>

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { ResultRiskFlagCode } from '../../../../shared/verification/result-schema.ts';
+import type { AnswerOpen, CardFilter as ListFilter } from '../../../../shared/contract/card-schemas.ts';
 import { MAX_ANSWER_CHARS, type AnswerDetail, type AnswerSummaryData, type ReviewData, type ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
 import type { ErrorCode } from '../../../../shared/contract/errors.ts';
 import { client, ClientError } from '../../api/client.ts';
@@ -8,6 +9,7 @@ import { useViewer } from '../viewer/viewer-store.ts';
 import { closestPlan, openPlan, type OpenPlan } from './selectors.ts';
 import { withTrailRow, type CardFilter } from './review-trail.ts';
 import { useHousekeeping } from '../housekeeping/housekeeping-store.ts';
+import { useCards } from './cards-store.ts';
 
 /** The outcome of an import or a question, shown until the next one. */
 export interface Notice {
@@ -34,7 +36,8 @@ interface AnswersState {
   answers: AnswerSummaryData[];
   listError: string | null;
   selectedId: number | null;
-  detail: AnswerDetail | null;
+  /** The open answer: header, text, markers and counts (its cards are useCards' pages). */
+  detail: AnswerOpen | null;
   detailError: string | null;
   busy: 'import' | 'ask' | 'verify' | null;
   notices: Notice[];
@@ -69,6 +72,8 @@ interface AnswersState {
   /** Opens the passage closest to a quote that was not found, highlighted as such (never as a match). */
   openClosest(citationId: number): Promise<void>;
   setCurrent(citationId: number | null): void;
+  /** The open answer's header, markers and counts, and its cards, fetched again. */
+  reopen(): Promise<void>;
   toggleExpanded(citationId: number): void;
   setDraft(draft: Draft | null): void;
   clearNotices(): void;
@@ -111,6 +116,17 @@ function citationsText(n: number): string {
   return `${n} ${n === 1 ? 'citation' : 'citations'}`;
 }
 
+/** The list the cards show: a flag group clicked in the ledger, else the filter chosen. */
+export function listFilter(s: Pick<AnswersState, 'filter' | 'flagFilter'>): ListFilter {
+  return s.flagFilter !== null ? `flag:${s.flagFilter}` : s.filter;
+}
+
+/** Opens an answer by its header, markers and counts, its first page of cards beside them. */
+async function openAnswer(id: number, filter: ListFilter): Promise<AnswerOpen> {
+  const [detail] = await Promise.all([client.call('answers.get', { id }), useCards.getState().load(id, filter)]);
+  return detail;
+}
+
 type Set = (partial: Partial<AnswersState>) => void;
 type Get = () => AnswersState;
 
@@ -119,8 +135,12 @@ async function appendRow(set: Set, get: Get, citationId: number, send: () => Pro
   set({ reviewError: null });
   try {
     const row = await send();
+    useCards.getState().patch(citationId, (c) => withTrailRow(c, row));
     const detail = get().detail;
-    if (detail) set({ detail: { ...detail, citations: detail.citations.map((c) => (c.id === citationId ? withTrailRow(c, row) : c)) } });
+    const decision = row.decision === 'cleared' ? null : row.decision;
+    if (detail) set({ detail: { ...detail, marks: detail.marks.map((m) => (m.id === citationId ? { ...m, decision } : m)) } });
+    // The counts and a filter's cards may change with the decision: SQL says how.
+    void get().reopen();
     if (get().draft?.citationId === citationId) set({ draft: null });
     void get().refresh();
   } catch (e) {
@@ -143,7 +163,10 @@ export const useAnswers = create<AnswersState>((set, get) => ({
   reviewer: null,
   filter: 'all',
   flagFilter: null,
-  setFlagFilter: (flagFilter) => set({ filter: 'all', flagFilter }),
+  setFlagFilter: (flagFilter) => {
+    set({ filter: 'all', flagFilter });
+    void useCards.getState().load(get().selectedId, listFilter(get()));
+  },
   opened: null,
 
   refresh: async () => {
@@ -158,12 +181,16 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     set({ selectedId: id, detailError: null, draft: null, reviewError: null, expanded: {}, filter: 'all', flagFilter: null });
     if (id === null) {
       set({ detail: null, currentId: null });
+      void useCards.getState().load(null, 'all');
       return;
     }
-    if (get().detail?.answer.id === id) return;
+    if (get().detail?.answer.id === id) {
+      void useCards.getState().load(id, 'all');
+      return;
+    }
     try {
-      const detail = await client.call('answers.get', { id });
-      if (get().selectedId === id) set({ detail, currentId: detail.citations[0]?.id ?? null });
+      const detail = await openAnswer(id, 'all');
+      if (get().selectedId === id) set({ detail, currentId: detail.marks[0]?.id ?? null });
     } catch (e) {
       if (get().selectedId === id) set({ detail: null, detailError: describe(e).text });
     }
@@ -193,22 +220,28 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     set({ busy: null });
     await get().refresh();
     if (last) {
-      set({ detail: last, selectedId: last.answer.id, currentId: last.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null });
+      const id = last.answer.id;
+      set({ selectedId: id, currentId: last.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null, filter: 'all', flagFilter: null });
+      const detail = await openAnswer(id, 'all').catch(() => null);
+      if (detail && get().selectedId === id) set({ detail });
     }
   },
 
   ask: async (question) => {
     set({ busy: 'ask', notices: [] });
     try {
-      const detail = await client.call('answers.ask', { question });
+      const asked = await client.call('answers.ask', { question });
+      const detail = await openAnswer(asked.answer.id, 'all');
       set({
         detail,
+        filter: 'all',
+        flagFilter: null,
         selectedId: detail.answer.id,
-        currentId: detail.citations[0]?.id ?? null,
+        currentId: detail.marks[0]?.id ?? null,
         expanded: {},
         draft: null,
         detailError: null,
-        notices: [{ tone: 'ok', text: `The offline answerer cited ${citationsText(detail.citations.length)}.` }],
+        notices: [{ tone: 'ok', text: `The offline answerer cited ${citationsText(asked.citations.length)}.` }],
       });
       await get().refresh();
       return true;
@@ -226,8 +259,8 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     if (id === null) return;
     set({ busy: 'verify', detailError: null });
     try {
-      const detail = await client.call('answers.verify', { id });
-      if (get().selectedId === id) set({ detail });
+      await client.call('answers.verify', { id });
+      if (get().selectedId === id) await get().reopen();
       await get().refresh();
     } catch (e) {
       set({ detailError: `Re-verification failed: ${describe(e).text}` });
@@ -259,12 +292,15 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     set({ reviewer: (await client.call('answers.setReviewer', { name: trimmed === '' ? null : trimmed })).name });
   },
 
-  setFilter: (filter) => set({ filter, flagFilter: null }),
+  setFilter: (filter) => {
+    set({ filter, flagFilter: null });
+    void useCards.getState().load(get().selectedId, filter);
+  },
 
   open: async (citationId) => {
-    const c = get().detail?.citations.find((x) => x.id === citationId);
-    if (!c) return;
     set({ currentId: citationId });
+    const c = await useCards.getState().cardOf(citationId);
+    if (!c || get().currentId !== citationId) return;
     const sourceId = c.source?.id ?? null;
     let kind = useLibrary.getState().sources.find((s) => s.id === sourceId)?.kind ?? null;
     let labels: { page: number; label: string | null }[] = [];
@@ -280,9 +316,9 @@ export const useAnswers = create<AnswersState>((set, get) => ({
   },
 
   openClosest: async (citationId) => {
-    const c = get().detail?.citations.find((x) => x.id === citationId);
-    if (!c) return;
     set({ currentId: citationId });
+    const c = await useCards.getState().cardOf(citationId);
+    if (!c) return;
     const sourceId = c.source?.id ?? null;
     let kind = useLibrary.getState().sources.find((s) => s.id === sourceId)?.kind ?? null;
     if (sourceId !== null && !kind) kind = (await client.call('sources.get', { id: sourceId }).catch(() => null))?.kind ?? null;
@@ -304,7 +340,10 @@ export const useAnswers = create<AnswersState>((set, get) => ({
         await get().refresh();
         if (get().selectedId !== answerId) continue;
         const detail = await client.call('answers.get', { id: answerId }).catch(() => null);
-        if (detail && get().selectedId === answerId) set({ detail, currentId: get().currentId ?? detail.citations[0]?.id ?? null });
+        if (detail && get().selectedId === answerId) {
+          set({ detail, currentId: get().currentId ?? detail.marks[0]?.id ?? null });
+          await useCards.getState().reload();
+        }
       } while (reloading.get(answerId));
     } finally {
       reloading.delete(answerId);
@@ -312,6 +351,13 @@ export const useAnswers = create<AnswersState>((set, get) => ({
   },
 
   setCurrent: (currentId) => set({ currentId }),
+  reopen: async () => {
+    const id = get().selectedId;
+    if (id === null) return;
+    const cards = useCards.getState();
+    const [detail] = await Promise.all([client.call('answers.get', { id }).catch(() => null), cards.answerId === id ? cards.reload() : cards.load(id, listFilter(get()))]);
+    if (detail && get().selectedId === id) set({ detail, currentId: get().currentId ?? detail.marks[0]?.id ?? null });
+  },
   toggleExpanded: (id) => set({ expanded: { ...get().expanded, [id]: !get().expanded[id] } }),
   setDraft: (draft) => set({ draft, reviewError: null }),
   clearNotices: () => set({ notices: [] }),

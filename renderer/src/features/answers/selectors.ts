@@ -94,9 +94,14 @@ const TONE_RANK: Record<Tone, number> = { ok: 0, info: 1, muted: 2, warn: 3, bad
 
 /** A card's accent: the worse of its status and its verdict. */
 export function citationTone(c: CitationDetail): Tone {
-  if (!c.result) return 'muted';
-  const a = STATUS[c.result.status].tone;
-  const b = VERDICT[c.result.verdict].tone;
+  return c.result ? markTone({ status: c.result.status, verdict: c.result.verdict }) : 'muted';
+}
+
+/** A marker's accent, from its status and verdict alone (the answer text draws it without the card). */
+export function markTone(m: { status: CitationStatus | null; verdict: ClaimVerdict | null }): Tone {
+  if (!m.status || !m.verdict) return 'muted';
+  const a = STATUS[m.status].tone;
+  const b = VERDICT[m.verdict].tone;
   return TONE_RANK[a] >= TONE_RANK[b] ? a : b;
 }
 
@@ -196,6 +201,30 @@ export function answerTextParts(text: string, citations: readonly Pick<CitationD
   flush();
   if (at < text.length) parts.push({ text: text.slice(at) });
   return parts;
+}
+
+/**
+ * The answer text's parts cut into blocks of about `markersPerBlock` marker groups each (issue 16):
+ * a block off screen is drawn as its plain text, so 10,000 markers do not become 20,000 elements
+ * before the first card shows. `plain` is that text, markers written as [label].
+ */
+export function textBlocks(parts: readonly TextPart[], markersPerBlock: number): { parts: TextPart[]; plain: string }[] {
+  const blocks: { parts: TextPart[]; plain: string }[] = [];
+  let current: TextPart[] = [];
+  let plain = '';
+  let groups = 0;
+  for (const part of parts) {
+    current.push(part);
+    plain += 'text' in part ? part.text : part.markers.map((m) => `[${m.label}]`).join('');
+    if ('markers' in part && ++groups >= markersPerBlock) {
+      blocks.push({ parts: current, plain });
+      current = [];
+      plain = '';
+      groups = 0;
+    }
+  }
+  if (current.length > 0) blocks.push({ parts: current, plain });
+  return blocks;
 }
 
 /** What the viewer is asked to show for a citation, and what the analyst is told about it. */
@@ -315,9 +344,9 @@ export function stepCitation(ids: readonly number[], current: number | null, by:
 }
 
 /** "3 of 4 reviewed", or nothing before the first decision. */
-export function reviewProgress(citations: readonly Pick<CitationDetail, 'review'>[]): string {
-  const done = citations.filter((c) => c.review).length;
-  return done === 0 ? '' : `${done} of ${citations.length} reviewed`;
+export function reviewProgress(marks: readonly { decision: string | null }[]): string {
+  const done = marks.filter((m) => m.decision).length;
+  return done === 0 ? '' : `${done} of ${marks.length} reviewed`;
 }
 
 /** A few of a flag's markers for a tooltip ("[13] [14] … and 382 more"), never the whole wall. */

@@ -43,7 +43,7 @@ async function refreshLists(subject: 'answer' | 'source'): Promise<void> {
     await useLibrary.getState().refresh();
     // Cards of the open answer say when their source was removed.
     const open = useAnswers.getState().detail;
-    if (open) useAnswers.setState({ detail: await client.call('answers.get', { id: open.answer.id }) });
+    if (open) await useAnswers.getState().reopen();
   }
 }
 
@@ -64,8 +64,8 @@ export const useHousekeeping = create<HousekeepingState>((set, get) => ({
     set({ error: null });
     try {
       const detail = await client.call('answers.verify', { id: offer.previous.id });
-      useAnswers.setState({ detail, selectedId: detail.answer.id, currentId: detail.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null, filter: 'all' });
-      await useAnswers.getState().refresh();
+      useAnswers.setState({ selectedId: detail.answer.id, currentId: detail.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null, filter: 'all', flagFilter: null });
+      await Promise.all([useAnswers.getState().reopen(), useAnswers.getState().refresh()]);
     } catch (e) {
       set({ error: `Could not re-verify ${offer.previous.name}: ${message(e)}` });
     }
@@ -77,7 +77,8 @@ export const useHousekeeping = create<HousekeepingState>((set, get) => ({
     try {
       const detail = await client.call('answers.import', { fileName: offer.fileName, content: offer.content });
       await useAnswers.getState().refresh();
-      useAnswers.setState({ detail, selectedId: detail.answer.id, currentId: detail.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null, filter: 'all' });
+      useAnswers.setState({ selectedId: detail.answer.id, currentId: detail.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null, filter: 'all', flagFilter: null });
+      await useAnswers.getState().reopen();
     } catch (e) {
       set({ error: `Could not import ${offer.fileName}: ${message(e)}` });
     }

@@ -88,7 +88,7 @@ function PreviewCard({ citation: c, id, anchor, currentId, onOpen, onClose, keep
  * being read. `bind` gives a marker its handlers; `preview(id)` renders the card after the marker
  * (so Tab reaches its buttons next).
  */
-export function useMarkerPreview(citations: readonly CitationDetail[], currentId: number | null, onOpen: (id: number) => void) {
+export function useMarkerPreview(cardOf: (id: number) => CitationDetail | undefined, currentId: number | null, onOpen: (id: number) => void, want?: (id: number) => void) {
   const [open, setOpen] = useState<{ id: number; slot: string; anchor: HTMLElement } | null>(null);
   const rest = useRef<number | undefined>(undefined);
   const leave = useRef<number | undefined>(undefined);
@@ -117,7 +117,10 @@ export function useMarkerPreview(citations: readonly CitationDetail[], currentId
     onPointerEnter: (e: { currentTarget: HTMLElement }) => {
       const anchor = e.currentTarget;
       clear();
-      rest.current = window.setTimeout(() => setOpen({ id, slot, anchor }), REST_MS);
+      rest.current = window.setTimeout(() => {
+        want?.(id);
+        setOpen({ id, slot, anchor });
+      }, REST_MS);
     },
     onPointerLeave: () => {
       window.clearTimeout(rest.current);
@@ -127,6 +130,7 @@ export function useMarkerPreview(citations: readonly CitationDetail[], currentId
       // Keyboard focus only: a click opens the citation itself.
       if (e.currentTarget.matches(':focus-visible')) {
         clear();
+        want?.(id);
         setOpen({ id, slot, anchor: e.currentTarget });
       }
     },
@@ -147,7 +151,7 @@ export function useMarkerPreview(citations: readonly CitationDetail[], currentId
 
   const preview = (id: number, slot: string) => {
     if (open?.slot !== slot || open.id !== id) return null;
-    const c = citations.find((x) => x.id === id);
+    const c = cardOf(id);
     if (!c) return null;
     return (
       <PreviewCard

@@ -1,0 +1,150 @@
+import { PROBLEM_STATUSES, PROBLEM_VERDICTS, type CardFilter } from '../../../shared/contract/card-schemas.ts';
+import type { CitationRow, ResultRow, ReviewRow } from './answers-store.ts';
+import type { Db } from './database.ts';
+import type { ClosestPassageRow, JudgeOpinionRow } from './result-extras-store.ts';
+import { decodeCursor, encodeCursor, keysetClause } from './keyset.ts';
+import { StatementCache } from './statement-cache.ts';
+
+/** A current citation of an answer with what its card is filtered by. */
+export interface CardKeyRow {
+  id: number;
+  ordinal: number;
+  marker: string;
+  /** Its newest result (the latest run's, or for an agent session's citation its own last run's). */
+  result_id: number | null;
+  status: string | null;
+  verdict: string | null;
+  /** The unit of the segment a quote was found in (for "found in another paragraph"). */
+  unit: 'page' | 'block' | 'line' | null;
+  /** The decision in force (the newest trail row's, null when none or cleared). */
+  decision: 'accepted' | 'rejected' | 'flagged' | null;
+}
+
+/**
+ * An answer's current citations (those no later row supersedes), each with its newest result and the
+ * decision in force, as one derived table `k`; its `WHERE c.answer_id = ?` seeks citations_answer.
+ */
+const CARD_KEYS = `SELECT c.id, c.ordinal, c.marker, r.id AS result_id, r.status, r.verdict,
+    CASE WHEN r.segment_id IS NULL THEN NULL WHEN sg.page IS NOT NULL THEN 'page' WHEN sg.paragraph IS NOT NULL THEN 'block' WHEN sg.line_start IS NOT NULL THEN 'line' END AS unit,
+    CASE WHEN d.decision IN ('accepted', 'rejected', 'flagged') THEN d.decision END AS decision
+  FROM citations c
+  LEFT JOIN citation_results r ON r.id = (SELECT x.id FROM citation_results x WHERE x.citation_id = c.id ORDER BY x.run_id DESC LIMIT 1)
+  LEFT JOIN segments sg ON sg.id = r.segment_id
+  LEFT JOIN review_decisions d ON d.id = (SELECT max(y.id) FROM review_decisions y WHERE y.citation_id = c.id)
+  WHERE c.answer_id = ? AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)`;
+
+const inList = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
+const PROBLEM = `(k.decision = 'flagged' OR k.status IS NULL OR k.status IN (${inList(PROBLEM_STATUSES)}) OR k.verdict IN (${inList(PROBLEM_VERDICTS)}))`;
+/** The markers a risk flag of the latest run names (its flags given as the run's JSON). */
+const FLAGGED = `k.marker IN (SELECT m.value FROM json_each(?) f, json_each(f.value, '$.markers') m WHERE json_extract(f.value, '$.code') = ?)`;
+
+/** Citation cards as pages (issue 16): filtered and counted in SQL, in answer order, paged by keyset. */
+export class CitationCardsStore {
+  private readonly statements: StatementCache;
+  constructor(db: Db) {
+    this.statements = new StatementCache(db);
+  }
+
+  /** The WHERE of a filter over `k`; `flags` is the latest run's risk flags (JSON), for a flag filter. */
+  private where(filter: CardFilter, flags: string): { sql: string; params: unknown[] } {
+    if (filter === 'all') return { sql: '', params: [] };
+    if (filter === 'unreviewed') return { sql: 'k.decision IS NULL', params: [] };
+    if (filter === 'problems') return { sql: PROBLEM, params: [] };
+    const [kind, value] = filter.split(':') as [string, string];
+    if (kind === 'status') return { sql: 'k.status = ?', params: [value] };
+    if (kind === 'verdict') return { sql: 'k.verdict = ?', params: [value] };
+    return { sql: FLAGGED, params: [flags, value] };
+  }
+
+  /** Up to `limit` cards after `after` (a cursor this store gave), each with its own cursor. */
+  page(answerId: number, filter: CardFilter, flags: string, limit: number, after?: string): { rows: { row: CardKeyRow; cursor: string }[]; next: string | null } {
+    const f = this.where(filter, flags);
+    const seek = keysetClause('k.ordinal', 'k.id', 'asc', after === undefined ? undefined : decodeCursor(after));
+    const conds = [f.sql, seek.where].filter(Boolean);
+    // One row more than asked says whether another page follows, without counting.
+    const rows = this.statements
+      .get(`SELECT * FROM (${CARD_KEYS}) k ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY ${seek.orderBy} LIMIT ?`)
+      .all(answerId, ...f.params, ...seek.params, limit + 1) as CardKeyRow[];
+    const more = rows.length > limit;
+    const page = rows.slice(0, limit).map((row) => ({ row, cursor: encodeCursor(row.ordinal, row.id) }));
+    return { rows: page, next: more && page.length > 0 ? (page[page.length - 1]?.cursor ?? null) : null };
+  }
+
+  /** Every current citation's key row, in answer order (the answer text's markers). */
+  keys(answerId: number): CardKeyRow[] {
+    return this.statements.get(`SELECT * FROM (${CARD_KEYS}) k ORDER BY k.ordinal, k.id`).all(answerId) as CardKeyRow[];
+  }
+
+  /** The ids a filter shows, in answer order, and the cursor ending every `pageSize`-th of them. */
+  shape(answerId: number, filter: CardFilter, flags: string, pageSize: number): { ids: number[]; pageStarts: string[] } {
+    const f = this.where(filter, flags);
+    const rows = this.statements
+      .get(`SELECT k.id, k.ordinal FROM (${CARD_KEYS}) k ${f.sql ? `WHERE ${f.sql}` : ''} ORDER BY k.ordinal, k.id`)
+      .all(answerId, ...f.params) as { id: number; ordinal: number }[];
+    const pageStarts: string[] = [];
+    for (let i = pageSize - 1; i < rows.length - 1; i += pageSize) {
+      const r = rows[i];
+      if (r) pageStarts.push(encodeCursor(r.ordinal, r.id));
+    }
+    return { ids: rows.map((r) => r.id), pageStarts };
+  }
+
+  /** How many cards each filter shows, in one pass (filters showing none are left out). */
+  counts(answerId: number, flags: string): Record<string, number> {
+    const out: Record<string, number> = {};
+    const add = (key: string, n: number) => {
+      if (n > 0) out[key] = n;
+    };
+    const totals = this.statements
+      .get(`SELECT count(*) AS n, sum(k.decision IS NULL) AS unreviewed, sum(${PROBLEM}) AS problems FROM (${CARD_KEYS}) k`)
+      .get(answerId) as { n: number; unreviewed: number | null; problems: number | null };
+    out.all = totals.n;
+    add('unreviewed', totals.unreviewed ?? 0);
+    add('problems', totals.problems ?? 0);
+    for (const col of ['status', 'verdict'] as const) {
+      const rows = this.statements.get(`SELECT k.${col} AS v, count(*) AS n FROM (${CARD_KEYS}) k WHERE k.${col} IS NOT NULL GROUP BY k.${col}`).all(answerId) as { v: string; n: number }[];
+      for (const r of rows) add(`${col}:${r.v}`, r.n);
+    }
+    const flagged = this.statements
+      .get(
+        `SELECT json_extract(f.value, '$.code') AS code, count(DISTINCT k.id) AS n FROM (${CARD_KEYS}) k
+           JOIN json_each(?) f JOIN json_each(f.value, '$.markers') m ON m.value = k.marker GROUP BY code`,
+      )
+      .all(answerId, flags) as { code: string; n: number }[];
+    for (const r of flagged) add(`flag:${r.code}`, r.n);
+    return out;
+  }
+}
+
+/** What a page's cards are drawn from, fetched for those cards only. */
+export class CardRowsStore {
+  private readonly statements: StatementCache;
+  constructor(db: Db) {
+    this.statements = new StatementCache(db);
+  }
+
+  private byIds<T>(sql: string, ids: readonly number[]): T[] {
+    // json_each keeps one statement whatever the number of ids.
+    return this.statements.get(sql).all(JSON.stringify(ids)) as T[];
+  }
+
+  citations(ids: readonly number[]): CitationRow[] {
+    return this.byIds('SELECT c.*, u.reference AS unknown_reference FROM citations c LEFT JOIN unknown_sources u ON u.id = c.unknown_source_id WHERE c.id IN (SELECT value FROM json_each(?))', ids);
+  }
+
+  results(ids: readonly number[]): ResultRow[] {
+    return this.byIds('SELECT * FROM citation_results WHERE id IN (SELECT value FROM json_each(?))', ids);
+  }
+
+  reviews(citationIds: readonly number[]): ReviewRow[] {
+    return this.byIds('SELECT * FROM review_decisions WHERE citation_id IN (SELECT value FROM json_each(?)) ORDER BY id', citationIds);
+  }
+
+  opinions(resultIds: readonly number[]): JudgeOpinionRow[] {
+    return this.byIds('SELECT * FROM judge_opinions WHERE result_id IN (SELECT value FROM json_each(?))', resultIds);
+  }
+
+  closest(resultIds: readonly number[]): ClosestPassageRow[] {
+    return this.byIds('SELECT * FROM closest_passages WHERE result_id IN (SELECT value FROM json_each(?))', resultIds);
+  }
+}
