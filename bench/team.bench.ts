@@ -188,7 +188,9 @@ export const bench: Bench = async () => {
       pgIds.set(s.id, added.id);
     }
     const pgStoreMs = performance.now() - t0;
-    const agents = await Promise.all(Array.from({ length: CLIENTS }, (_, c) => connect(`agent_${c}`, 'agent')));
+    const agents: PgStore[] = [];
+    // One after another: the grants share the owner's one connection.
+    for (let c = 0; c < CLIENTS; c++) agents.push(await connect(`agent_${c}`, 'agent'));
     const sessions = await Promise.all(agents.map((a, c) => a.openSession({ sessionKey: `bench-${c}`, projectKey: 'bench', userId: 'bench' })));
     const pgCite = await concurrently(CLIENTS, CITES_PER_CLIENT, async (c, i) => {
       const q = cited[(c * CITES_PER_CLIENT + i) % cited.length];
