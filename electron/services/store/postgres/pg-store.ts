@@ -102,6 +102,9 @@ function snapshotName(sha256: string): string {
   return `blobs/sha256/${sha256.slice(0, 2)}/${sha256}`;
 }
 
+/** The first key of the per-citation advisory lock a decision takes (the citation id is the second). */
+export const DECISION_LOCK_CLASS = 0x45764465;
+
 /** The most capable level a login holds (a login normally holds one). */
 const LEVEL_PRIORITY: readonly AccessLevel[] = ['admin', 'auditor', 'reviewer', 'agent'];
 
@@ -273,6 +276,9 @@ export class PgStore {
   /** Adds a reviewer's decision on a citation, superseding the one in force. */
   async addDecision(d: { citationId: number; decision: Decision; note?: string | null }, now = new Date().toISOString()): Promise<{ id: number }> {
     return this.tx('record a review decision', async (c) => {
+      // Two reviewers deciding on one citation at once take turns, so each decision supersedes
+      // the one before it (the line of decisions never forks); other citations are not held up.
+      await c.query('SELECT pg_advisory_xact_lock($1, $2)', [DECISION_LOCK_CLASS, d.citationId]);
       const row = (
         await c.query<Record<string, unknown> & { id: number }>(
           `INSERT INTO review_decisions (citation_id, decision, note, supersedes_id, created_at, reviewer)
