@@ -104,6 +104,8 @@ function snapshotName(sha256: string): string {
 
 /** The first key of the per-citation advisory lock a decision takes (the citation id is the second). */
 export const DECISION_LOCK_CLASS = 0x45764465;
+/** The first key of the per-answer advisory lock a citation takes (the answer id is the second). */
+export const CITATION_LOCK_CLASS = 0x45764466;
 
 /** The most capable level a login holds (a login normally holds one). */
 const LEVEL_PRIORITY: readonly AccessLevel[] = ['admin', 'auditor', 'reviewer', 'agent'];
@@ -249,6 +251,8 @@ export class PgStore {
   /** Adds a citation to the agent's own session, with its context row. */
   async addCitation(n: PgNewCitation, now = new Date().toISOString()): Promise<{ id: number }> {
     return this.tx('add a citation', async (c) => {
+      // Citations into one answer at once take turns, so each gets the next ordinal.
+      await c.query('SELECT pg_advisory_xact_lock($1, $2)', [CITATION_LOCK_CLASS, n.answerId]);
       const session = (await c.query<{ id: number; user_id: string; project_id: string }>('SELECT id, user_id, project_id FROM agent_sessions WHERE answer_id = $1', [n.answerId])).rows[0];
       const citation = (
         await c.query<Record<string, unknown> & { id: number }>(
