@@ -109,6 +109,8 @@ export const ERROR_CODES = [
   'DATABASE_ROLE_REFUSED',
   /** The shared database cannot be reached or the connection was lost. */
   'DATABASE_UNREACHABLE',
+  /** The shared database gave up on a statement that ran or waited for a lock too long (statement_timeout, lock_timeout); nothing was recorded. */
+  'DATABASE_TIMEOUT',
   /** A change to an append-only evidence row was refused by the database (add a superseding row instead). */
   'EVIDENCE_APPEND_ONLY',
   /** `workspace migrate`: the shared database already holds a different workspace (or other data). */

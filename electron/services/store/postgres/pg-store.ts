@@ -12,6 +12,7 @@ import { ROW_APPEND } from '../audit-chain-store.ts';
 import { PgChangeFeed } from './pg-changes.ts';
 import { appendEntries, verifyPgChain, type PgChainReport } from './pg-audit-chain.ts';
 import { storeError, type Who } from './pg-errors.ts';
+import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, runTransaction, type RetryPolicy } from './pg-resilience.ts';
 import { readSnapshot, writeSnapshot } from './pg-snapshots.ts';
 import { ACCESS_LEVELS, type AccessLevel } from './schema-access.ts';
 
@@ -32,10 +33,21 @@ export const PG_TYPES = {
 /** Options for a pool of connections of one member. */
 export interface PgPoolOptions {
   max?: number;
+  /** Session limits (pg-resilience.ts has the defaults); a statement or lock wait past them is DATABASE_TIMEOUT. */
+  statementTimeoutMs?: number;
+  lockTimeoutMs?: number;
+  /** How writes are tried again after a lost connection or a serialization failure. */
+  retry?: RetryPolicy;
 }
 
 export function createPool(url: string, options: PgPoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 4, types: PG_TYPES });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 4,
+    types: PG_TYPES,
+    statement_timeout: options.statementTimeoutMs ?? DEFAULT_TIMEOUTS.statementTimeoutMs,
+    lock_timeout: options.lockTimeoutMs ?? DEFAULT_TIMEOUTS.lockTimeoutMs,
+  });
   // An idle connection that drops is replaced at the next checkout; a broken one must not crash the process.
   pool.on('error', () => undefined);
   return pool;
@@ -90,6 +102,11 @@ function snapshotName(sha256: string): string {
   return `blobs/sha256/${sha256.slice(0, 2)}/${sha256}`;
 }
 
+/** The first key of the per-citation advisory lock a decision takes (the citation id is the second). */
+export const DECISION_LOCK_CLASS = 0x45764465;
+/** The first key of the per-answer advisory lock a citation takes (the answer id is the second). */
+export const CITATION_LOCK_CLASS = 0x45764466;
+
 /** The most capable level a login holds (a login normally holds one). */
 const LEVEL_PRIORITY: readonly AccessLevel[] = ['admin', 'auditor', 'reviewer', 'agent'];
 
@@ -108,9 +125,11 @@ export class PgStore {
   readonly who: Who;
   readonly levels: readonly AccessLevel[];
   private readonly url: string;
+  private readonly retry: RetryPolicy;
 
-  private constructor(url: string, pool: pg.Pool, login: string, levels: AccessLevel[]) {
+  private constructor(url: string, pool: pg.Pool, login: string, levels: AccessLevel[], retry: RetryPolicy) {
     this.url = url;
+    this.retry = retry;
     this.pool = pool;
     this.levels = levels;
     this.who = { login, level: LEVEL_PRIORITY.find((l) => levels.includes(l)) ?? null };
@@ -126,7 +145,7 @@ export class PgStore {
         [ACCESS_LEVELS],
       );
       const row = r.rows[0];
-      return new PgStore(url, pool, row?.login ?? '', (row?.levels ?? []) as AccessLevel[]);
+      return new PgStore(url, pool, row?.login ?? '', (row?.levels ?? []) as AccessLevel[], options.retry ?? DEFAULT_RETRY);
     } catch (e) {
       await pool.end();
       throw storeError(e, { login: loginOf(url), level: null }, 'connect to the shared workspace');
@@ -146,37 +165,27 @@ export class PgStore {
     }
   }
 
-  /** One transaction; PostgreSQL's refusals come out as coded AppErrors naming the level. */
-  private async tx<T>(operation: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (e) {
-      throw storeError(e, this.who, operation);
-    }
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      const value = await fn(client);
-      await client.query('COMMIT');
-      return value;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw storeError(e, this.who, operation);
-    } finally {
-      client.release(broken);
-    }
+  /**
+   * One transaction, tried again after a lost connection or a serialization failure (never after a
+   * refusal) and never applied twice (pg-resilience.ts); PostgreSQL's refusals come out as coded
+   * AppErrors naming the level.
+   */
+  private async tx<T>(operation: string, fn: (c: pg.PoolClient) => Promise<T>, retry: RetryPolicy = this.retry): Promise<T> {
+    return runTransaction(this.pool, this.who, operation, fn, retry);
   }
 
   /**
    * Adds a source with its snapshot streamed in chunks. The same bytes added twice, even at the
    * same moment by two members, are one source: the second gets the first's id (created false).
+   * Given a function that opens the bytes afresh, a lost connection is retried like any write
+   * (a retry after a commit that did happen finds the source and returns it, created false); a
+   * stream can be read once, so given one, a lost connection is reported at once.
    */
-  async addSource(src: PgNewSource, bytes: AsyncIterable<Uint8Array>, now = new Date().toISOString()): Promise<{ id: number; created: boolean }> {
+  async addSource(src: PgNewSource, bytes: AsyncIterable<Uint8Array> | (() => AsyncIterable<Uint8Array>), now = new Date().toISOString()): Promise<{ id: number; created: boolean }> {
+    const open = typeof bytes === 'function' ? bytes : () => bytes;
+    const retry = typeof bytes === 'function' ? this.retry : { ...this.retry, attempts: 1 };
     return this.tx('add a source', async (c) => {
-      await writeSnapshot(c, src.sha256, src.byteSize, bytes, now);
+      await writeSnapshot(c, src.sha256, src.byteSize, open(), now);
       const inserted = await c.query<Record<string, unknown> & { id: number }>(
         `INSERT INTO sources (sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, added_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (sha256) DO NOTHING RETURNING *`,
@@ -204,7 +213,7 @@ export class PgStore {
       }
       await appendEntries(c, entries, now);
       return { id: row.id, created: true };
-    });
+    }, retry);
   }
 
   /** A source's snapshot, chunk by chunk (the connection is held until the last chunk is read). */
@@ -242,6 +251,8 @@ export class PgStore {
   /** Adds a citation to the agent's own session, with its context row. */
   async addCitation(n: PgNewCitation, now = new Date().toISOString()): Promise<{ id: number }> {
     return this.tx('add a citation', async (c) => {
+      // Citations into one answer at once take turns, so each gets the next ordinal.
+      await c.query('SELECT pg_advisory_xact_lock($1, $2)', [CITATION_LOCK_CLASS, n.answerId]);
       const session = (await c.query<{ id: number; user_id: string; project_id: string }>('SELECT id, user_id, project_id FROM agent_sessions WHERE answer_id = $1', [n.answerId])).rows[0];
       const citation = (
         await c.query<Record<string, unknown> & { id: number }>(
@@ -269,6 +280,9 @@ export class PgStore {
   /** Adds a reviewer's decision on a citation, superseding the one in force. */
   async addDecision(d: { citationId: number; decision: Decision; note?: string | null }, now = new Date().toISOString()): Promise<{ id: number }> {
     return this.tx('record a review decision', async (c) => {
+      // Two reviewers deciding on one citation at once take turns, so each decision supersedes
+      // the one before it (the line of decisions never forks); other citations are not held up.
+      await c.query('SELECT pg_advisory_xact_lock($1, $2)', [DECISION_LOCK_CLASS, d.citationId]);
       const row = (
         await c.query<Record<string, unknown> & { id: number }>(
           `INSERT INTO review_decisions (citation_id, decision, note, supersedes_id, created_at, reviewer)

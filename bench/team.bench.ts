@@ -1,0 +1,235 @@
+/**
+ * `npm run bench -- team` (issue 13, Done-when 6): the shared PostgreSQL workspace beside the local
+ * SQLite one, on the same corpus in the same run (../shared/corpus when present, generated text
+ * otherwise). Both engines get the same extracted text: SQLite ingests the files (extraction and
+ * store), then PostgreSQL stores those sources (snapshot streamed in chunks, segments, audit chain)
+ * as an admin. Cite latency is measured with 8 clients citing at once, each in its own session.
+ *
+ * What each figure covers, honestly:
+ * - SQLite cite is the whole `citations.cite` call (find the source, anchor the quote, verdict,
+ *   store, chain), 8 sessions interleaved in this one process.
+ * - PostgreSQL cite is the store's write (citation, context and two chain entries, one transaction
+ *   under the chain's lock), 8 agents each with its own login and connection; the services do not
+ *   run on PostgreSQL yet, so verification is not in it. An agent's full cite on PostgreSQL would
+ *   be about the verification of the SQLite call plus this write.
+ * - Search p95 and the health check on PostgreSQL plug in at `postgresSearchAndHealth` below, once
+ *   the PostgreSQL search and health land (another branch); the SQLite figures they are to be read
+ *   beside are measured here already, on the same queries.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServices, type Services } from '../electron/services/create-services.ts';
+import type { Platform } from '../electron/services/platform.ts';
+import { migratePostgres } from '../electron/services/store/postgres/migrate.ts';
+import { PgStore, type PgNewSource, type SourceKind } from '../electron/services/store/postgres/pg-store.ts';
+import { ensureProject, grantMember } from '../electron/services/store/postgres/team.ts';
+import type { SourceRow } from '../electron/services/store/sources-store.ts';
+import { rng } from '../test/support/random.ts';
+import { startTestPostgres, type TestPostgres } from '../test/support/postgres.ts';
+import { percentile, type Bench, type Figure } from './report.ts';
+
+const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs');
+const CLIENTS = 8;
+const CITES_PER_CLIENT = Number(process.env.EVIDESK_TEAM_BENCH_CITES ?? 30);
+const SEARCHES = 100;
+
+const platform: Platform = {
+  mode: 'cli',
+  chooseFiles: () => Promise.reject(new Error('no dialogs in a bench')),
+  chooseSavePath: () => Promise.reject(new Error('no dialogs in a bench')),
+  revealInFolder: () => Promise.reject(new Error('no dialogs in a bench')),
+};
+
+function inputs(root: string): { paths: string[]; note: string } {
+  if (fs.existsSync(CORPUS)) return { paths: [CORPUS], note: `corpus: ${fs.readdirSync(CORPUS).length} files in ${CORPUS}` };
+  const docs = path.join(root, 'docs');
+  fs.mkdirSync(docs, { recursive: true });
+  const r = rng(13);
+  const words = 'ledger audit clause tenant invoice notice period payment board minutes quorum motion carried revenue margin'.split(' ');
+  for (let i = 0; i < 30; i++) {
+    const lines = Array.from({ length: 400 }, (_, l) => `${Array.from({ length: 12 }, () => words[Math.floor(r() * words.length)]).join(' ')} (${i}.${l}).`);
+    fs.writeFileSync(path.join(docs, `minutes-${i}.txt`), `${lines.join('\n')}\n`);
+  }
+  return { paths: [docs], note: 'the corpus is absent: 30 generated text files instead' };
+}
+
+interface Quote {
+  sourceId: number;
+  page: number | null;
+  line: number | null;
+  text: string;
+}
+
+/** Quotes of 60–140 characters copied from stored passages, each with where it is. */
+function quotes(services: Services, n: number): Quote[] {
+  const r = rng(5);
+  const passages = services.sources.list().flatMap((s) => services.sources.segments(s.id).filter((g) => g.text.trim().length > 240));
+  const out: Quote[] = [];
+  for (let guard = 0; out.length < n && guard < n * 30 && passages.length > 0; guard++) {
+    const p = passages[Math.floor(r() * passages.length)];
+    if (!p) continue;
+    const from = p.text.indexOf(' ', Math.floor(r() * (p.text.length - 160))) + 1;
+    const to = p.text.lastIndexOf(' ', from + 60 + Math.floor(r() * 80));
+    const text = p.text.slice(from, to).trim();
+    if (from > 0 && text.length >= 50 && /[a-z]{4}/i.test(text)) out.push({ sourceId: p.source_id, page: p.page, line: p.line_start, text });
+  }
+  return out;
+}
+
+/** Runs `clients` loops at once, each timing its calls one after another; all latencies, sorted. */
+async function concurrently(clients: number, perClient: number, call: (client: number, i: number) => Promise<void>): Promise<number[]> {
+  const ms: number[] = [];
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      for (let i = 0; i < perClient; i++) {
+        const t0 = performance.now();
+        await call(c, i);
+        ms.push(performance.now() - t0);
+      }
+    }),
+  );
+  return ms.sort((a, b) => a - b);
+}
+
+const p95 = (name: string, ms: number[], goal?: number): Figure => ({
+  name,
+  value: percentile(ms, 95),
+  unit: 'ms',
+  ...(goal !== undefined ? { goal: { op: '<=' as const, value: goal, of: 'value' as const } } : {}),
+});
+
+/** The sources SQLite stored, as PostgreSQL stores them (NUL, which PostgreSQL text cannot hold, as U+FFFD like `workspace migrate`). */
+function asPgSource(services: Services, s: SourceRow, pgIds: Map<number, number>): PgNewSource {
+  return {
+    sha256: s.sha256,
+    kind: s.kind as SourceKind,
+    fileName: s.file_name,
+    byteSize: s.byte_size,
+    pageCount: s.page_count,
+    title: s.title,
+    extractionMethod: s.extraction_method,
+    warnings: JSON.parse(s.warnings) as unknown[],
+    predecessorId: s.predecessor_id === null ? null : (pgIds.get(s.predecessor_id) ?? null),
+    segments: services.sources.segments(s.id).map((g) => ({ text: g.text.replaceAll('\u0000', '\uFFFD'), locator: JSON.parse(g.locator) as unknown, page: g.page })),
+  };
+}
+
+/**
+ * The hook for PostgreSQL search p95 and the health check: given the same queries SQLite answered,
+ * return their figures once the PostgreSQL engine has search (ts_rank over the tsvector, pg_trgm)
+ * and health. Until then it returns none, and says so in the report.
+ */
+async function postgresSearchAndHealth(_pg: { server: TestPostgres; admin: PgStore }, _queries: readonly string[]): Promise<{ figures: Figure[]; note?: string }> {
+  return { figures: [], note: 'search p95 and the health check on PostgreSQL: not measured yet (the PostgreSQL search and health are on another branch); they plug in at postgresSearchAndHealth() in bench/team.bench.ts, on the same queries' };
+}
+
+export const bench: Bench = async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-team-bench-'));
+  const workspace = path.join(root, 'workspace');
+  const { paths, note } = inputs(root);
+  const services = createServices(platform, workspace);
+  const server = await startTestPostgres();
+  const owner = await server.owner();
+  const stores: PgStore[] = [];
+  try {
+    // SQLite: ingest (extraction and store), search, health, cite with 8 sessions at once.
+    let t0 = performance.now();
+    await services.ingest.ingest({ paths, ocr: false });
+    const sqliteIngestMs = performance.now() - t0;
+    const sources = services.sources.list().sort((a, b) => a.id - b.id);
+    const cited = quotes(services, CLIENTS * CITES_PER_CLIENT);
+    const searchQueries = quotes(services, SEARCHES).map((q) => q.text.split(/\s+/).filter((w) => /^[a-z]{5,}$/i.test(w)).slice(0, 2).join(' ')).filter((q) => q.length > 0);
+    const searchMs: number[] = [];
+    for (const query of searchQueries) {
+      t0 = performance.now();
+      const r = await services.dispatch('search.query', { query, limit: 20 });
+      if (!r.ok) throw new Error(r.error.message);
+      searchMs.push(performance.now() - t0);
+    }
+    searchMs.sort((a, b) => a - b);
+    t0 = performance.now();
+    const health = await services.dispatch('sources.check', {});
+    if (!health.ok) throw new Error(health.error.message);
+    const healthMs = performance.now() - t0;
+    const statuses = new Map<string, number>();
+    const sqliteCite = await concurrently(CLIENTS, CITES_PER_CLIENT, async (c, i) => {
+      const q = cited[(c * CITES_PER_CLIENT + i) % cited.length];
+      if (!q) return;
+      const locator = q.page !== null ? { page: q.page } : q.line !== null ? { line: q.line } : {};
+      const r = await services.dispatch('citations.cite', {
+        claim: q.text,
+        quote_context: q.text,
+        verbatim_quote: q.text,
+        source: q.sourceId,
+        locator,
+        context: { session_id: `bench-${c}`, agent_id: `agent-${c}`, user_id: 'bench', project_id: 'bench' },
+      });
+      const status = r.ok ? String((r.value as { status: string }).status) : `error ${r.error.code}`;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    });
+
+    // PostgreSQL: the same sources stored by an admin, then 8 agents citing at once.
+    await migratePostgres(owner);
+    await ensureProject(owner, 'bench', 'Bench');
+    const connect = async (name: string, level: 'admin' | 'agent') => {
+      const login = `${server.loginPrefix}${name}`;
+      await grantMember(owner, { login, password: name, level, projects: level === 'agent' ? ['bench'] : [] });
+      const store = await PgStore.connect(server.urlFor(login, name), { max: 1 });
+      stores.push(store);
+      return store;
+    };
+    const admin = await connect('admin', 'admin');
+    const pgIds = new Map<number, number>();
+    t0 = performance.now();
+    for (const s of sources) {
+      const snapshot = path.join(workspace, s.snapshot ?? '');
+      const added = await admin.addSource(asPgSource(services, s, pgIds), () => fs.createReadStream(snapshot, { highWaterMark: 1 << 20 }));
+      pgIds.set(s.id, added.id);
+    }
+    const pgStoreMs = performance.now() - t0;
+    const agents: PgStore[] = [];
+    // One after another: the grants share the owner's one connection.
+    for (let c = 0; c < CLIENTS; c++) agents.push(await connect(`agent_${c}`, 'agent'));
+    const sessions = await Promise.all(agents.map((a, c) => a.openSession({ sessionKey: `bench-${c}`, projectKey: 'bench', userId: 'bench' })));
+    const pgCite = await concurrently(CLIENTS, CITES_PER_CLIENT, async (c, i) => {
+      const q = cited[(c * CITES_PER_CLIENT + i) % cited.length];
+      const agent = agents[c];
+      const session = sessions[c];
+      if (!q || !agent || !session) return;
+      await agent.addCitation({ answerId: session.answerId, marker: `[${i + 1}]`, claim: q.text, quote: q.text, sourceId: pgIds.get(q.sourceId) ?? 0, locator: q.page !== null ? { page: q.page } : { line: q.line } });
+    });
+    const chain = await admin.verifyChain();
+    const hook = await postgresSearchAndHealth({ server, admin }, searchQueries);
+
+    const segments = sources.reduce((n, s) => n + s.segment_count, 0);
+    return [
+      {
+        title: `team: shared PostgreSQL beside local SQLite, same corpus, same run (${sources.length} sources, ${segments.toLocaleString('en')} segments)`,
+        figures: [
+          { name: 'ingest on SQLite, whole corpus (extraction and store)', value: sqliteIngestMs, unit: 'ms' },
+          { name: 'ingest store step on PostgreSQL, same sources (snapshots streamed in chunks, segments, chain)', value: pgStoreMs, unit: 'ms' },
+          p95(`cite p95 on SQLite, ${CLIENTS} sessions at once, whole call with verification (${sqliteCite.length} calls)`, sqliteCite, 80),
+          p95(`cite p95 on PostgreSQL, ${CLIENTS} agents at once, store write without verification (${pgCite.length} calls)`, pgCite, 80),
+          { name: 'cite p50 on PostgreSQL, store write', value: percentile(pgCite, 50), unit: 'ms' },
+          p95(`search p95 on SQLite (${searchMs.length} queries of two words, 20 hits)`, searchMs, 20),
+          { name: `health check on SQLite, ${sources.length} sources`, value: healthMs, unit: 'ms' },
+          ...hook.figures,
+        ],
+        notes: [
+          note,
+          `SQLite cite statuses: ${[...statuses].map(([k, v]) => `${k} ${v}`).join(', ')}`,
+          `PostgreSQL audit chain after the run: ${chain.entries} entries, ${chain.ok ? 'verified' : 'BROKEN'}`,
+          'PostgreSQL is an embedded server on this machine (fsync off, as in the tests); a server across a network adds its round trips (about 9 per cite)',
+          ...(hook.note ? [hook.note] : []),
+        ],
+      },
+    ];
+  } finally {
+    for (const s of stores) await s.close();
+    await owner.end();
+    await server.close();
+    services.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+};
