@@ -18,7 +18,7 @@ export async function runBrowserMode(argv: readonly string[], staticDir: string)
   // Source health at open (DESIGN.md §7), in the background: the page shows 'unchecked' until it lands.
   services.health.checkAll().catch((e: unknown) => process.stderr.write(`Source health check failed: ${(e as Error).message}\n`));
   // Then files moved or changed while the app is open are marked as it happens.
-  services.watcher.start();
+  void services.watcher.start();
   const port = Number(option(argv, '--port') ?? process.env.EVIDESK_PORT ?? 0);
   const host = await startHost({ services, staticDir, port });
   // `evidesk open LINK` finds this session here.

@@ -20,8 +20,9 @@ import { setRestricted } from './sources/restriction.ts';
 import { SourceList } from './sources/source-list.ts';
 import { BlobStore } from './store/blobs.ts';
 import { openDatabase, schemaVersion, type Db } from './store/database.ts';
-import { HealthStore } from './store/health-store.ts';
 import { SearchStore } from './store/search-store.ts';
+import type { EvidenceStore } from './store/evidence-store.ts';
+import { sqliteEvidenceStore } from './store/sqlite-evidence-store.ts';
 import { SettingsStore } from './store/settings-store.ts';
 import { inboxDir } from './workspace/inbox.ts';
 import { ReviewService } from './verification/review-service.ts';
@@ -56,11 +57,18 @@ export interface ServicesOptions {
   citations?: CitationToolsOptions;
   /** Citations verified per batch in a large answer (issue 16; tests use small batches). */
   verifyBatch?: number;
+  /**
+   * The engine of the areas moved onto EvidenceStore (search, health; issue 13); default the
+   * workspace's SQLite database. The caller closes a store it passes.
+   */
+  evidence?: EvidenceStore;
 }
 
 export interface Services {
   readonly workspaceDir: string;
   readonly db: Db;
+  /** The store interface of the areas moved onto it (search, health). */
+  readonly evidence: EvidenceStore;
   readonly events: EventBus;
   readonly sources: SourcesStore;
   readonly sourceFiles: SourceFiles;
@@ -115,7 +123,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const sources = new SourcesStore(db);
   const blobs = new BlobStore(workspaceDir);
   const sourceFiles = new SourceFiles(sources, workspaceDir);
-  const search = new SearchService(new SearchStore(db));
+  const evidence = options.evidence ?? sqliteEvidenceStore(db);
+  const search = new SearchService(evidence.search);
   const launch = platform.launchExtractor ? { launch: platform.launchExtractor } : {};
   const pool = new WorkerPool({ ...launch, ...options.pool });
   const settings = new WorkspaceSettingsService(new SettingsStore(db));
@@ -129,8 +138,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const webFetches = new WebFetchStore(db, sources);
   const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs, (id) => webFetches.origin(id));
   const inbox = inboxDir(workspaceDir);
-  const health = new HealthService(new HealthStore(db), events, workspaceDir, options.health);
-  const watcher = new SourceWatcher(new HealthStore(db), health, events);
+  const health = new HealthService(evidence.health, events, workspaceDir, options.health);
+  const watcher = new SourceWatcher(evidence.health, health, events);
   const anchoring = new AnchoringStore(db);
   const answersStore = new AnswersStore(db);
   const audit = new AuditService(db);
@@ -249,8 +258,8 @@ export function createServices(platform: Platform, workspaceDir: string, options
       requireSource(id);
       return findInPages(sources.pageTexts(id), query, limit);
     },
-    'search.query': ({ query, limit, sourceIds, kinds, snippets }) => ({
-      hits: search.search(query, { limit, snippets, ...(sourceIds === undefined ? {} : { sourceIds }), ...(kinds === undefined ? {} : { kinds }) }),
+    'search.query': async ({ query, limit, sourceIds, kinds, snippets }) => ({
+      hits: await search.search(query, { limit, snippets, ...(sourceIds === undefined ? {} : { sourceIds }), ...(kinds === undefined ? {} : { kinds }) }),
     }),
     'sources.check': ({ ids }) => health.checkAll(ids),
     'sources.relink': async ({ id, path, searchedDir }) => {
@@ -302,6 +311,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   return {
     workspaceDir,
     db,
+    evidence,
     events,
     sources,
     sourceFiles,

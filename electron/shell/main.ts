@@ -73,7 +73,7 @@ export function bootstrap(): void {
     // Source health at open (DESIGN.md §7), in the background: the window opens at once.
     services.health.checkAll().catch((e: unknown) => process.stderr.write(`Source health check failed: ${(e as Error).message}\n`));
     // Then files moved or changed while the app is open are marked as it happens.
-    services.watcher.start();
+    void services.watcher.start();
     registerAppProtocol(services, rendererDir);
     registerIpc(services);
     mainWindow = createWindow(services);

@@ -1,22 +1,36 @@
+/** One part of a typed query: a word (prefix when typed with a trailing *) or a "quoted phrase". */
+export interface QueryPart {
+  words: string[];
+  phrase: boolean;
+  /** The last word matches any word it begins. */
+  prefix: boolean;
+}
+
 /**
- * Turns what a person types into a safe FTS5 MATCH expression: words become quoted terms (AND),
- * "quoted phrases" stay phrases, a trailing * keeps prefix search. FTS5 operators typed by the
- * user are treated as words, so no input can make the query a syntax error.
+ * What a person types, in parts: words (AND), "quoted phrases", a trailing * for prefix search.
+ * Operators of any search syntax are taken as words, so no input can make a query a syntax error.
+ * Both engines build their own query from these parts (FTS5 MATCH here, tsquery on PostgreSQL).
  */
-export function toFtsQuery(input: string): string | null {
-  const parts: string[] = [];
+export function queryParts(input: string): QueryPart[] {
+  const parts: QueryPart[] = [];
   const re = /"([^"]*)"|(\S+)/g;
   for (const m of input.matchAll(re)) {
     if (m[1] !== undefined) {
       const words = tokenize(m[1]);
-      if (words.length > 0) parts.push(`"${words.join(' ')}"`);
+      if (words.length > 0) parts.push({ words, phrase: true, prefix: false });
       continue;
     }
     const raw = m[2] ?? '';
     const prefix = raw.endsWith('*');
     const words = tokenize(raw);
-    words.forEach((word, i) => parts.push(prefix && i === words.length - 1 ? `"${word}"*` : `"${word}"`));
+    words.forEach((word, i) => parts.push({ words: [word], phrase: false, prefix: prefix && i === words.length - 1 }));
   }
+  return parts;
+}
+
+/** A safe FTS5 MATCH expression for what a person typed (null: nothing to search for). */
+export function toFtsQuery(input: string): string | null {
+  const parts = queryParts(input).map((p) => `"${p.words.join(' ')}"${p.prefix ? '*' : ''}`);
   return parts.length > 0 ? parts.join(' ') : null;
 }
 

@@ -4,7 +4,7 @@ import { AppError } from '../../../shared/contract/errors.ts';
 import type { Health } from '../../../shared/contract/schemas.ts';
 import type { EventBus } from '../events.ts';
 import { sha256File } from '../hashing/sha256.ts';
-import type { CheckSourceRow, CurrentPathRow, HealthStore } from '../store/health-store.ts';
+import type { CheckSourceRow, CurrentPathRow, HealthArea } from '../store/evidence-store.ts';
 import { mapPool, statMany, type StatOutcome } from './file-stats.ts';
 import { errorCode, searchRoot, walkTree } from './search-tree.ts';
 
@@ -93,14 +93,14 @@ function plural(n: number, word: string): string {
  * for the same bytes, and then offers the other missing sources found under the new folder.
  */
 export class HealthService {
-  private readonly store: HealthStore;
+  private readonly store: HealthArea;
   private readonly events: EventBus;
   private readonly workspaceDir: string;
   private readonly settings: HealthSettings;
   private readonly last = new Map<number, SourceHealth>();
   private fullCheck: Promise<HealthReport> | null = null;
 
-  constructor(store: HealthStore, events: EventBus, workspaceDir: string, settings: Partial<HealthSettings> = {}) {
+  constructor(store: HealthArea, events: EventBus, workspaceDir: string, settings: Partial<HealthSettings> = {}) {
     this.store = store;
     this.events = events;
     this.workspaceDir = path.resolve(workspaceDir);
@@ -141,9 +141,7 @@ export class HealthService {
 
   /** Judges sources without announcing it; remembers every result. */
   private async evaluate(ids: readonly number[] | undefined): Promise<SourceHealth[]> {
-    const sources = this.store.sources(ids);
-    const paths = this.store.currentPaths(ids);
-    const citations = this.store.citationCounts();
+    const [sources, paths, citations] = await Promise.all([this.store.sources(ids), this.store.currentPaths(ids), this.store.citationCounts()]);
     const stats = await statMany(
       paths.map((p) => p.path),
       this.settings.statConcurrency,
@@ -185,7 +183,7 @@ export class HealthService {
       }
     });
 
-    this.store.confirmPaths(confirmed, new Date().toISOString());
+    await this.store.confirmPaths(confirmed, new Date().toISOString());
 
     return sources.map((src) => {
       const result = this.judge(src, verdicts.get(src.id) ?? [], citations.get(src.id) ?? 0);
@@ -278,14 +276,14 @@ export class HealthService {
     this.events.emit({ type: 'sources.health', counts });
   }
 
-  private requireSource(sourceId: number): CheckSourceRow {
-    const src = this.store.sources([sourceId])[0];
+  private async requireSource(sourceId: number): Promise<CheckSourceRow> {
+    const src = (await this.store.sources([sourceId]))[0];
     if (!src) throw new AppError('SOURCE_NOT_FOUND', `There is no source with id ${sourceId} in this workspace.`);
     return src;
   }
 
   private async relinkOne(sourceId: number, rawPath: string): Promise<Omit<RelinkOutcome, 'suggestions'>> {
-    const src = this.requireSource(sourceId);
+    const src = await this.requireSource(sourceId);
     const newPath = path.resolve(rawPath);
     let st: fs.Stats;
     try {
@@ -320,12 +318,12 @@ export class HealthService {
     }
 
     // A current path keeps its place only while it still holds the bytes; the others become history.
-    const current = this.store.currentPaths([sourceId]);
+    const current = await this.store.currentPaths([sourceId]);
     const holds = await mapPool(current, this.settings.hashConcurrency, (p) => (p.path === newPath ? Promise.resolve(true) : this.holdsBytes(p, src)));
     const stale = current.filter((_, i) => !holds[i]);
     const previousPath = stale[0]?.path ?? null;
-    this.store.relink(sourceId, newPath, { size: st.size, mtimeMs: st.mtimeMs }, stale.map((p) => p.id), new Date().toISOString());
-    const citations = this.store.citationCounts().get(sourceId) ?? 0;
+    await this.store.relink(sourceId, newPath, { size: st.size, mtimeMs: st.mtimeMs }, stale.map((p) => p.id), new Date().toISOString());
+    const citations = (await this.store.citationCounts()).get(sourceId) ?? 0;
     this.last.set(sourceId, { id: sourceId, fileName: src.file_name, path: newPath, health: 'ok', citations, detail: 'relinked' });
     return { sourceId, path: newPath, previousPath };
   }
@@ -359,7 +357,7 @@ export class HealthService {
 
     const others = (await this.evaluate(undefined)).filter((s) => s.health === 'missing' && s.id !== excludeId && s.path !== null);
     if (others.length === 0) return [];
-    const rows = new Map(this.store.sources(others.map((s) => s.id)).map((r) => [r.id, r]));
+    const rows = new Map((await this.store.sources(others.map((s) => s.id))).map((r) => [r.id, r]));
     const hashes = new Map<string, Promise<string | null>>();
     const hashOf = (p: string): Promise<string | null> => {
       let h = hashes.get(p);
@@ -418,7 +416,8 @@ export class HealthService {
 
   /** One walk of `dir` for several sources (e.g. every missing one). */
   async searchFolderMany(sourceIds: readonly number[], rawDir: string): Promise<FolderSearchResult> {
-    const sources = sourceIds.map((id) => this.requireSource(id));
+    const sources: CheckSourceRow[] = [];
+    for (const id of sourceIds) sources.push(await this.requireSource(id));
     const { dir, rootStat } = await searchRoot(rawDir, this.workspaceDir);
 
     const wanted = new Set(sources.map((s) => s.byte_size));

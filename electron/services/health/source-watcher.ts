@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { EventBus } from '../events.ts';
-import type { HealthStore } from '../store/health-store.ts';
+import type { HealthArea } from '../store/evidence-store.ts';
 import type { HealthService } from './health-service.ts';
 
 export interface SourceWatcherOptions {
@@ -21,7 +21,7 @@ const DEFAULTS: SourceWatcherOptions = { maxFolders: 2000, debounceMs: 250 };
 const SYNC_DELAY_MS = 500;
 
 export class SourceWatcher {
-  private readonly store: HealthStore;
+  private readonly store: HealthArea;
   private readonly health: HealthService;
   private readonly options: SourceWatcherOptions;
   private readonly events: EventBus;
@@ -35,24 +35,24 @@ export class SourceWatcher {
   private unsubscribe: (() => void) | null = null;
   private checking: Promise<unknown> = Promise.resolve();
 
-  constructor(store: HealthStore, health: HealthService, events: EventBus, options: Partial<SourceWatcherOptions> = {}) {
+  constructor(store: HealthArea, health: HealthService, events: EventBus, options: Partial<SourceWatcherOptions> = {}) {
     this.store = store;
     this.health = health;
     this.options = { ...DEFAULTS, ...options };
     this.events = events;
   }
 
-  /** Starts watching; new sources and relinks extend the watch as they happen. */
-  start(): void {
+  /** Starts watching (resolves once the first folders are watched); new sources and relinks extend the watch as they happen. */
+  async start(): Promise<void> {
     if (this.watcher) return;
     this.watcher = watch([], { ignoreInitial: true, depth: 0, persistent: false });
     this.watcher.on('all', (event, file) => this.onFsEvent(event, file));
     // A watch that fails (a folder gone, too many watches) leaves the checks on focus to do the work.
     this.watcher.on('error', () => undefined);
-    this.sync();
     this.unsubscribe = this.events.subscribe((e) => {
       if (e.type === 'sources.health' || e.type === 'sources.changed') this.syncSoon();
     });
+    await this.sync();
   }
 
   /** Folders watched now (for tests and the bench). */
@@ -83,15 +83,19 @@ export class SourceWatcher {
     if (this.syncTimer) return;
     this.syncTimer = setTimeout(() => {
       this.syncTimer = null;
-      this.sync();
+      // A sync that cannot read the paths (a lost connection) leaves the checks on focus to do the work.
+      this.sync().catch(() => undefined);
     }, SYNC_DELAY_MS);
   }
 
   /** Brings the watched folders in line with the sources' current paths. */
-  private sync(): void {
+  private async sync(): Promise<void> {
+    if (!this.watcher) return;
+    const rows = await this.store.currentPaths();
+    // Stopped while the paths were read.
     if (!this.watcher) return;
     const byPath = new Map<string, number[]>();
-    for (const row of this.store.currentPaths()) {
+    for (const row of rows) {
       const p = path.resolve(row.path);
       byPath.set(p, [...(byPath.get(p) ?? []), row.source_id]);
     }

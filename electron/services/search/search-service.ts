@@ -1,17 +1,16 @@
 import { Locator, SourceKind, type SearchHit } from '../../../shared/contract/schemas.ts';
-import { firstMarked, parseSnippet, toFtsQuery } from '../../../shared/search/fts-query.ts';
-import type { SearchOptions, SearchStore } from '../store/search-store.ts';
+import { firstMarked, parseSnippet } from '../../../shared/search/fts-query.ts';
+import type { SearchArea, SearchOptions } from '../store/evidence-store.ts';
 
 export class SearchService {
-  private readonly store: SearchStore;
-  constructor(store: SearchStore) {
+  private readonly store: SearchArea;
+  constructor(store: SearchArea) {
     this.store = store;
   }
 
-  search(query: string, options: SearchOptions): SearchHit[] {
-    const match = toFtsQuery(query);
-    if (match === null) return [];
-    return this.store.search(match, options).map((row) => {
+  /** Hits for what a person typed, from whichever engine the workspace is on. */
+  async search(query: string, options: SearchOptions): Promise<SearchHit[]> {
+    return (await this.store.search(query, options)).map((row) => {
       const snippet = row.snippet === null ? null : parseSnippet(row.snippet);
       return {
         sourceId: row.source_id,

@@ -30,7 +30,7 @@ describe('source watcher', () => {
     const c = writeFile(docs, 'kept.txt', 'This memo stays where it is.\n');
     const ids = await ingest(a, b, c);
     await services.health.checkAll();
-    services.watcher.start();
+    await services.watcher.start();
     expect(services.watcher.watchedFolders().sort()).toEqual([docs, path.join(docs, 'other')].sort());
     // chokidar reports ready asynchronously; give the watch time to be in place before touching files.
     await new Promise((r) => setTimeout(r, 300));
@@ -49,7 +49,7 @@ describe('source watcher', () => {
   it('follows new sources and relinks: their folders join the watch', async () => {
     const a = writeFile(docs, 'first.txt', 'The first memo.\n');
     await ingest(a);
-    services.watcher.start();
+    await services.watcher.start();
     const later = writeFile(path.join(services.dir, 'later'), 'second.txt', 'The second memo.\n');
     const ids = await ingest(later);
     await expect.poll(() => services.watcher.watchedFolders().sort()).toEqual([docs, path.dirname(later)].sort());

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnswerDetail, AnswerSummaryData } from '../../../shared/contract/answer-schemas.ts';
 import type { LibraryChangeResult, PreviousImport } from '../../../shared/contract/library-schemas.ts';
 import type { SearchHit, SourceSummary } from '../../../shared/contract/schemas.ts';
-import { NOTES_TEXT, nativeAnswer, POLICY_PAGES, withPolicyWorkspace, type PolicyWorkspace } from '../../support/policy-workspace.ts';
+import { nativeAnswer, withPolicyWorkspace, type PolicyWorkspace } from '../../support/policy-workspace.ts';
 import { callHandler, reopenTestServices, type TestServices } from '../../support/workspace.ts';
 
 const ANSWER = nativeAnswer([
@@ -10,39 +10,7 @@ const ANSWER = nativeAnswer([
   { marker: '2', claim: 'Probation lasts six months.', quote: 'The probation period lasts six months for all new starters.', source: { file: 'onboarding-notes.txt' } },
 ]);
 
-describe('search across the workspace', () => {
-  let services: TestServices;
-  let ws: PolicyWorkspace;
-  withPolicyWorkspace((opened) => ({ services, ws } = opened));
-
-  const search = (input: Record<string, unknown>) => callHandler<{ hits: SearchHit[] }>(services, 'search.query', input).then((r) => r.hits);
-
-  it('finds a quoted phrase as a phrase, with the offsets of the whole phrase in its segment', async () => {
-    const hits = await search({ query: '"annual leave per calendar"' });
-    expect(hits).toHaveLength(1);
-    const hit = hits[0]!;
-    expect(hit).toMatchObject({ fileName: 'HR_Policy.pdf', kind: 'pdf', locator: { page: 3 } });
-    const page = await callHandler<{ text: string }>(services, 'sources.pageText', { id: ws.ids['HR_Policy.pdf'], page: 3 });
-    expect(page.text.slice(hit.match!.start, hit.match!.end)).toBe('annual leave per calendar');
-    // The words in another order are no phrase.
-    expect(await search({ query: '"calendar per leave annual"' })).toEqual([]);
-    expect(POLICY_PAGES[2]!.lines.join(' ')).toContain('annual leave per calendar');
-  });
-
-  it('filters by source and by type; a text hit carries its line locator and offsets inside the segment', async () => {
-    const both = await search({ query: 'six' });
-    expect(new Set(both.map((h) => h.fileName))).toEqual(new Set(['HR_Policy.pdf', 'onboarding-notes.txt']));
-    const texts = await search({ query: 'six', kinds: ['text'] });
-    expect(texts.map((h) => h.fileName)).toEqual(['onboarding-notes.txt']);
-    const hit = texts[0]!;
-    expect(hit.locator.line).toBe(NOTES_TEXT.split('\n').findIndex((l) => l.includes('six')) + 1);
-    expect(hit.snippet).toContain('six');
-    const bySource = await search({ query: 'six', sourceIds: [ws.ids['HR_Policy.pdf']] });
-    expect(bySource.map((h) => h.fileName)).toEqual(['HR_Policy.pdf']);
-    expect(await search({ query: 'six', kinds: ['docx'] })).toEqual([]);
-  });
-});
-
+// Search itself runs on both engines: test/integration/search/search.test.ts.
 describe('housekeeping: rename and remove answers, remove sources', () => {
   let services: TestServices;
   let ws: PolicyWorkspace;

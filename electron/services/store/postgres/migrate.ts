@@ -11,6 +11,7 @@ import { ACCESS_SCHEMA_SQL } from './schema-access.ts';
 import { EVIDENCE_SCHEMA_SQL } from './schema-evidence.ts';
 import { RESULTS_SCHEMA_SQL } from './schema-results.ts';
 import { RUN_ENDS_SCHEMA_SQL } from './schema-run-ends.ts';
+import { SEARCH_SCHEMA_SQL } from './schema-search.ts';
 
 export interface PgMigration {
   version: number;
@@ -24,6 +25,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 3, name: 'live updates: a notification at commit for each new row an open app shows', sql: CHANGES_SCHEMA_SQL },
   { version: 4, name: 'verification runs and results, judge opinions, closest passages, properties, web fetches, library changes; migrated workspaces', sql: RESULTS_SCHEMA_SQL },
   { version: 5, name: 'runs verified in batches: the plan of a run and its end', sql: RUN_ENDS_SCHEMA_SQL },
+  { version: 7, name: 'search as SQLite searches: case and accents folded, removed sources hidden', sql: SEARCH_SCHEMA_SQL },
 ];
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

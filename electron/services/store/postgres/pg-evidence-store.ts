@@ -1,0 +1,19 @@
+/**
+ * The PostgreSQL engine of EvidenceStore (issue 13): the areas over one member's connections
+ * (PgStore's pool), bound by that member's access level.
+ */
+import type { EvidenceStore } from '../evidence-store.ts';
+import { pgHealth } from './pg-health.ts';
+import { pgSearch } from './pg-search.ts';
+import type { PgStore } from './pg-store.ts';
+
+export function pgEvidenceStore(store: PgStore): EvidenceStore {
+  const ctx = { pool: store.pool, who: store.who };
+  return {
+    engine: 'postgres',
+    member: { login: store.who.login, level: store.who.level },
+    search: pgSearch(ctx),
+    health: pgHealth(ctx),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Reads and one-transaction writes on a member's pool for the EvidenceStore areas (pg-search.ts,
+ * pg-health.ts), with PostgreSQL's refusals turned into coded errors naming the member's level.
+ */
+import type pg from 'pg';
+import { storeError, type Who } from './pg-errors.ts';
+
+export interface PgContext {
+  pool: pg.Pool;
+  who: Who;
+}
+
+/** One statement outside an explicit transaction (a read). */
+export async function pgRead<R extends pg.QueryResultRow>(ctx: PgContext, operation: string, sql: string, params: unknown[]): Promise<R[]> {
+  try {
+    return (await ctx.pool.query<R>(sql, params)).rows;
+  } catch (e) {
+    throw storeError(e, ctx.who, operation);
+  }
+}
+
+/** `fn` in one transaction: committed whole or rolled back whole. */
+export async function pgTransaction<T>(ctx: PgContext, operation: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await ctx.pool.connect();
+  } catch (e) {
+    throw storeError(e, ctx.who, operation);
+  }
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const value = await fn(client);
+    await client.query('COMMIT');
+    return value;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw storeError(e, ctx.who, operation);
+  } finally {
+    client.release(broken);
+  }
+}
