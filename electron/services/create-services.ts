@@ -134,7 +134,18 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const viewPool = new WorkerPool({ ...launch, ...options.pool, size: 1 });
   // Listing the library comes before opening a document: the viewer's child starts then, so the
   // first document opens without waiting for a process to start (not for one-shot CLI commands).
-  const warmViewer = platform.mode === 'cli' ? () => undefined : () => viewPool.warm();
+  // The viewer's extraction child starts once a list is shown, after the reply is sent: spawning it
+  // inside the first page's call would hold the first screen back (issue 16).
+  let warming: NodeJS.Timeout | null = null;
+  const warmViewer =
+    platform.mode === 'cli'
+      ? () => undefined
+      : () => {
+          warming ??= setTimeout(() => {
+            warming = null;
+            viewPool.warm();
+          }, 0);
+        };
   const webFetches = new WebFetchStore(db, sources);
   const content = new SourceContentService(sources, sourceFiles, viewPool, () => ingestSettings().extractionTimeoutMs, (id) => webFetches.origin(id));
   const inbox = inboxDir(workspaceDir);
@@ -331,6 +342,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       citations.close();
       void watcher.stop();
       void pool.close();
+      if (warming) clearTimeout(warming);
       void viewPool.close();
       db.close();
     },

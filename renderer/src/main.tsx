@@ -3,7 +3,8 @@ import { createRoot } from 'react-dom/client';
 import 'react-pdf/dist/Page/TextLayer.css';
 import './styles.css';
 import { App } from './app/App.tsx';
-import { warmPdfWorker } from './features/viewer/pdfjs-setup.ts';
+import { afterFirstScreen } from './app/first-screen.ts';
+import { loadFlowViewer, loadPdfViewer } from './features/viewer/ViewerPanel.tsx';
 // After every other stylesheet: the dark scheme's colours (they also win by specificity).
 import './dark-mode.css';
 
@@ -14,6 +15,14 @@ if (root) {
       <App />
     </StrictMode>,
   );
-  // The PDF reader's worker starts while the window is idle: the first quote opened need not wait for it.
-  warmPdfWorker();
+  // Once the first screen is drawn, the readers' code loads and the PDF reader's worker starts
+  // while the window is idle: the first quote opened need not wait for them.
+  afterFirstScreen(() => {
+    // A chunk that fails here is fetched again when a document is opened.
+    loadFlowViewer().catch(() => undefined);
+    loadPdfViewer()
+      .then(() => import('./features/viewer/pdfjs-setup.ts'))
+      .then((m) => m.warmPdfWorker())
+      .catch(() => undefined);
+  });
 }

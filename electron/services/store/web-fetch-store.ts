@@ -4,6 +4,7 @@ import type { WebFetchRecord, WebOutcome, WebRedirect } from '../../../shared/co
 import { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
 import type { NewSource, SourcesStore } from './sources-store.ts';
+import { StatementCache } from './statement-cache.ts';
 
 interface FetchRow {
   id: number;
@@ -51,10 +52,13 @@ export class WebFetchStore {
   readonly db: Db;
   private readonly chain: ChainStore;
   private readonly sources: SourcesStore;
+  /** origin() runs for every row of every library page: prepared once. */
+  private readonly statements: StatementCache;
   constructor(db: Db, sources: SourcesStore) {
     this.db = db;
     this.sources = sources;
     this.chain = new ChainStore(db);
+    this.statements = new StatementCache(db);
   }
 
   private append(sourceId: number, f: NewFetch): number {
@@ -103,7 +107,7 @@ export class WebFetchStore {
 
   /** The first fetch that archived a source's bytes: where and when the page was captured. */
   origin(sourceId: number): WebFetchRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM web_fetches WHERE source_id = ? ORDER BY id LIMIT 1').get(sourceId) as FetchRow | undefined;
+    const row = this.statements.get('SELECT * FROM web_fetches WHERE source_id = ? ORDER BY id LIMIT 1').get(sourceId) as FetchRow | undefined;
     return row ? record(row) : undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import type { WorkspaceInfo } from '../../../shared/contract/schemas.ts';
 import { client, ClientError } from '../api/client.ts';
 import { AuditBanner } from '../features/audit/AuditBanner.tsx';
@@ -8,14 +8,18 @@ import { CitationBar } from '../features/answers/CitationBar.tsx';
 import { LibraryPanel } from '../features/library/LibraryPanel.tsx';
 import { useLibrary } from '../features/library/library-store.ts';
 import { useCheckOnFocus } from '../features/relink/check-on-focus.ts';
-import { FindMissingDialog } from '../features/relink/FindMissingDialog.tsx';
-import { RelinkDialog } from '../features/relink/RelinkDialog.tsx';
-import { ExportDialog } from '../features/reports/ExportDialog.tsx';
 import { ViewerPanel } from '../features/viewer/ViewerPanel.tsx';
-import { SearchPanel } from '../features/search/SearchPanel.tsx';
 import { HostDownBanner } from '../features/connection/HostDownBanner.tsx';
 import { LinkNotice } from '../features/links/LinkNotice.tsx';
 import { useLinkRoute } from '../features/links/use-link-route.ts';
+import { useFirstScreenShown } from './first-screen.ts';
+import { lazyPart, PartLoading } from './lazy-part.tsx';
+
+// Not on the first screen: chunks of their own, drawn once it is up (or, for Search, once chosen).
+const SearchPanel = lazyPart(() => import('../features/search/SearchPanel.tsx').then((m) => m.SearchPanel));
+const RelinkDialog = lazyPart(() => import('../features/relink/RelinkDialog.tsx').then((m) => m.RelinkDialog));
+const FindMissingDialog = lazyPart(() => import('../features/relink/FindMissingDialog.tsx').then((m) => m.FindMissingDialog));
+const ExportDialog = lazyPart(() => import('../features/reports/ExportDialog.tsx').then((m) => m.ExportDialog));
 
 type Tab = 'answers' | 'sources' | 'search';
 const TABS: readonly Tab[] = ['answers', 'sources', 'search'];
@@ -37,6 +41,7 @@ export function App() {
   const [tab, setTab] = useState<Tab>(savedTab);
   const sourceCount = useLibrary((s) => s.count);
   const answerCount = useAnswers((s) => s.answers.length);
+  const firstScreen = useFirstScreenShown();
   useCheckOnFocus();
   useLinkRoute();
 
@@ -96,7 +101,11 @@ export function App() {
             <LibraryPanel />
           </div>
           <div className="side-panel" role="tabpanel" id="panel-search" aria-labelledby="tab-search" hidden={tab !== 'search'}>
-            <SearchPanel />
+            {(firstScreen || tab === 'search') && (
+              <Suspense fallback={<PartLoading what="search" />}>
+                <SearchPanel />
+              </Suspense>
+            )}
           </div>
         </div>
         <div className="viewer-column">
@@ -105,9 +114,13 @@ export function App() {
           <ViewerPanel />
         </div>
       </main>
-      <RelinkDialog />
-      <FindMissingDialog />
-      <ExportDialog />
+      {firstScreen && (
+        <Suspense fallback={null}>
+          <RelinkDialog />
+          <FindMissingDialog />
+          <ExportDialog />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,7 +1,13 @@
-import { FlowViewer } from './FlowViewer.tsx';
-import { PdfViewer } from './PdfViewer.tsx';
+import { Suspense } from 'react';
+import { lazyPart, PartLoading } from '../../app/lazy-part.tsx';
 import { ViewerErrorBoundary } from './ViewerErrorBoundary.tsx';
 import { useViewer } from './viewer-store.ts';
+
+// The readers are chunks of their own (pdf.js is a megabyte): the first screen does not parse them.
+export const loadPdfViewer = () => import('./PdfViewer.tsx').then((m) => m.PdfViewer);
+export const loadFlowViewer = () => import('./FlowViewer.tsx').then((m) => m.FlowViewer);
+const PdfViewer = lazyPart(loadPdfViewer);
+const FlowViewer = lazyPart(loadFlowViewer);
 
 export function ViewerPanel() {
   const sourceId = useViewer((s) => s.sourceId);
@@ -22,7 +28,9 @@ export function ViewerPanel() {
           <span className="closest-tag">closest passage, not a match</span> The quote is not in this document; the outlined text is the nearest the verifier saw.
         </p>
       )}
-      <ViewerErrorBoundary key={sourceId}>{kind === 'pdf' ? <PdfViewer sourceId={sourceId} /> : <FlowViewer sourceId={sourceId} />}</ViewerErrorBoundary>
+      <ViewerErrorBoundary key={sourceId}>
+        <Suspense fallback={<PartLoading what="the viewer" />}>{kind === 'pdf' ? <PdfViewer sourceId={sourceId} /> : <FlowViewer sourceId={sourceId} />}</Suspense>
+      </ViewerErrorBoundary>
     </section>
   );
 }
