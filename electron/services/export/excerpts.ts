@@ -21,7 +21,7 @@ import type { SourceInput } from '../../../shared/report/build.ts';
 import type { WorkerPool } from '../ingest/worker-pool.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import { ExcerptCache, excerptKey } from './excerpt-cache.ts';
-import { pdfExcerptBatch, type PdfExcerptAsk, type PdfExcerptResult } from './pdf-excerpt.ts';
+import { pdfExcerptBatch, type PdfExcerptAsk, type PdfExcerptBatchResult, type PdfExcerptResult } from './pdf-excerpt.ts';
 import { textExcerpt } from './text-excerpt.ts';
 
 /** Per excerpt; a batch gets this once plus a share per page it renders before it is stopped. */
@@ -123,6 +123,17 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
     }
   }
 
+  // The stored text-item geometry of each page still to draw (one copy per page, shared by its excerpts).
+  const withGeometry = (sourceId: number, jobs: readonly PdfJob[]): void => {
+    const byPage = new Map<number, Float64Array | null>();
+    for (const job of jobs) {
+      if (job.ask.ocr) continue;
+      if (!byPage.has(job.ask.page)) byPage.set(job.ask.page, deps.sources.pageTextItems(sourceId, job.ask.page));
+      const items = byPage.get(job.ask.page);
+      if (items) job.ask.textItems = items;
+    }
+  };
+
   const settle = (job: PdfJob, result: PdfExcerptResult) => {
     for (const id of job.citationIds) out.set(id, result);
   };
@@ -149,6 +160,7 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
       tick(all.reduce((n, j) => n + j.citationIds.length, 0));
       continue;
     }
+    withGeometry(sourceId, all);
     toDraw.push({ src, bytes, jobs: all });
   }
   const pageCount = (jobs: readonly PdfJob[]) => new Set(jobs.map((j) => j.ask.page)).size;
@@ -174,6 +186,14 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
   // Largest first, so that the children finish at about the same time.
   batches.sort((a, b) => b.pages - a.pages);
 
+  const keepGeometry = (sourceId: number, page: number, items: Float64Array): void => {
+    try {
+      deps.sources.keepPageTextItems(sourceId, page, items);
+    } catch {
+      // Kept only to be faster next time: a workspace that cannot be written still exports.
+    }
+  };
+
   const runBatch = async ({ src, bytes, jobs }: (typeof batches)[number]): Promise<void> => {
     let reported = 0;
     const onProgress = (n: number) => {
@@ -182,8 +202,8 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
     const asks = jobs.map((j) => j.ask);
     const limit = EXCERPT_TIME_LIMIT_MS + PER_EXCERPT_MS * asks.length;
     try {
-      const results = deps.pool
-        ? await deps.pool.run<PdfExcerptResult[]>(
+      const { results, textItems } = deps.pool
+        ? await deps.pool.run<PdfExcerptBatchResult>(
             { op: 'pdfExcerpts', bytes, fileName: src.fileName, asks },
             { deadline: Date.now() + limit, onProgress, ...(deps.signal ? { signal: deps.signal } : {}) },
           )
@@ -193,6 +213,8 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
         if ('excerpt' in result && 'image' in result.excerpt && job.key) cache.put(job.key, result.excerpt);
         settle(job, result);
       });
+      // Pages ingested before their geometry was stored keep what was read now, for the next export.
+      for (const { page, items } of textItems) keepGeometry(src.id, page, items);
     } catch (e) {
       throwIfCancelled(deps.signal);
       const first = asks[0]!;

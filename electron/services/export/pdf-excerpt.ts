@@ -12,15 +12,18 @@
  * encode (about 10 ms a band against 1.6 ms); and the printed PDF report of the export bench
  * shrank from 25 MB (WebP bands) to 16 MB (JPEG bands).
  *
- * The items are read with ingestion's getTextContent options (TEXT_CONTENT_OPTIONS) and joined as
- * ingestion joins them (extractors/pdf.ts), so the stored page text's [start, end) maps onto items
- * and characters exactly. When the joined text is not the stored text (another pdf.js, a changed
- * file) the excerpt is left out with a note rather than boxing the wrong words.
+ * The items are those ingestion stored with the page's text (text-geometry.ts), so the stored page
+ * text's [start, end) maps onto items and characters exactly, and the page is not read again. A page
+ * ingested before the geometry was stored is read with ingestion's getTextContent options
+ * (TEXT_CONTENT_OPTIONS) and joined as ingestion joins them; what is read is handed back to be kept.
+ * When that joined text is not the stored text (another pdf.js, a changed file) the excerpt is left
+ * out with a note rather than boxing the wrong words.
  */
 import { createRequire } from 'node:module';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { ExcerptBox, ReportExcerpt } from '../../../shared/report/schema.ts';
 import { DOCUMENT_OPTIONS, loadPdfjs, TEXT_CONTENT_OPTIONS } from '../ingest/pdfjs.ts';
+import { joinTextItems, packTextItems, unpackTextItems, type TextItemGeometry } from '../ingest/text-geometry.ts';
 import { bandFilter } from './band-filter.ts';
 
 const require = createRequire(import.meta.url);
@@ -49,6 +52,8 @@ export interface PdfExcerptRequest {
   end: number;
   /** A scanned page read by OCR: its word items' starts in `pageText` and their boxes (fractions of the page). */
   ocr?: { itemStarts: number[]; boxes: [number, number, number, number][] };
+  /** The page's text-item geometry stored at ingestion (text-geometry.ts); without it the page's text is read again. */
+  textItems?: Float64Array;
 }
 
 export type PdfExcerptResult = { excerpt: ReportExcerpt } | { note: string };
@@ -56,12 +61,10 @@ export type PdfExcerptResult = { excerpt: ReportExcerpt } | { note: string };
 /** One excerpt asked of an extraction child (pdfExcerptBatch). */
 export type PdfExcerptAsk = Omit<PdfExcerptRequest, 'bytes'>;
 
-interface TextItemLike {
-  str: string;
-  hasEOL: boolean;
-  width: number;
-  height: number;
-  transform: number[];
+/** A batch's excerpts, one per ask, and the geometry of the pages it had to read (to be kept). */
+export interface PdfExcerptBatchResult {
+  results: PdfExcerptResult[];
+  textItems: { page: number; items: Float64Array }[];
 }
 
 interface NapiCanvas {
@@ -86,8 +89,10 @@ interface RenderablePage {
 
 /** One read page: its text items with their offsets in the joined text. */
 interface PageRead {
-  items: { item: TextItemLike; at: number }[];
+  items: { item: TextItemGeometry; at: number }[];
   text: string;
+  /** The geometry as read from the page now, when it was not stored. */
+  readNow?: Float64Array;
   viewport: Viewport;
   page: RenderablePage;
 }
@@ -99,9 +104,15 @@ interface Placed {
   rects: ExcerptBox[];
 }
 
+/** One page's excerpts, and its text-item geometry when it had to be read (to be kept: it matches the stored text). */
+export interface PageExcerpts {
+  results: PdfExcerptResult[];
+  textItems?: Float64Array;
+}
+
 export interface PdfExcerpts {
   /** The excerpts asked of one page, in order: the page is read once and rendered once. */
-  pageExcerpts(page: number, reqs: readonly Omit<PdfExcerptRequest, 'bytes'>[]): Promise<PdfExcerptResult[]>;
+  pageExcerpts(page: number, reqs: readonly Omit<PdfExcerptRequest, 'bytes'>[]): Promise<PageExcerpts>;
   close(): Promise<void>;
 }
 
@@ -125,26 +136,23 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
   const measure = createCanvas(1, 1).getContext('2d');
   measure.font = '100px sans-serif';
 
-  const readPage = async (n: number): Promise<PageRead> => {
+  /** The page and its text items: the stored ones when they fit the stored text, else read from the page. */
+  const readPage = async (n: number, stored: { textItems?: Float64Array; pageText: string } | undefined): Promise<PageRead> => {
     const page = await doc.getPage(n);
-    const content = await page.getTextContent(TEXT_CONTENT_OPTIONS);
-    const items: { item: TextItemLike; at: number }[] = [];
-    let text = '';
-    for (const raw of content.items) {
-      if (!('str' in raw)) continue;
-      const item = raw as TextItemLike;
-      items.push({ item, at: text.length });
-      text += item.str;
-      if (item.hasEOL) text += '\n';
-    }
     const base = page.getViewport({ scale: 1 });
     const viewport = page.getViewport({ scale: TARGET_WIDTH / base.width });
-    return { items, text, viewport, page: page as unknown as RenderablePage };
+    const kept = stored?.textItems ? unpackTextItems(stored.textItems, stored.pageText) : null;
+    if (kept && stored) return { items: kept, text: stored.pageText, viewport, page: page as unknown as RenderablePage };
+    const joined = joinTextItems((await page.getTextContent(TEXT_CONTENT_OPTIONS)).items);
+    const items = joined.items.map((item, i) => ({ item, at: joined.starts[i]! }));
+    return { items, text: joined.text, readNow: packTextItems(joined.items), viewport, page: page as unknown as RenderablePage };
   };
 
-  const pageExcerpts = async (n: number, reqs: readonly Omit<PdfExcerptRequest, 'bytes'>[]): Promise<PdfExcerptResult[]> => {
-    if (n < 1 || n > doc.numPages) return reqs.map(() => ({ note: `The excerpt is left out: the PDF has no page ${n}.` }));
-    const read = await readPage(n);
+  const pageExcerpts = async (n: number, reqs: readonly Omit<PdfExcerptRequest, 'bytes'>[]): Promise<PageExcerpts> => {
+    if (n < 1 || n > doc.numPages) return { results: reqs.map(() => ({ note: `The excerpt is left out: the PDF has no page ${n}.` })) };
+    const read = await readPage(n, reqs.find((r) => !r.ocr));
+    // Geometry read now is handed back to be kept only when it is the stored text's.
+    const textItems = read.readNow && reqs.some((r) => !r.ocr && r.pageText === read.text && read.text.trim() !== '') ? { textItems: read.readNow } : {};
     try {
       const placed = reqs.map((req): Placed | { note: string } => {
         // A scan's words are boxed from their OCR boxes, not from pdf.js's text (it has none).
@@ -155,7 +163,7 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
         return place(req, read, measure);
       });
       const bands = placed.filter((p): p is Placed => 'rects' in p);
-      if (bands.length === 0) return placed as { note: string }[];
+      if (bands.length === 0) return { results: placed as { note: string }[], ...textItems };
       // Only the rows the page's excerpts show are rasterised: a canvas that tall, the page shifted
       // up by `top` (pdf.js applies `transform` before the viewport's). Drawing outside the canvas
       // is clipped by the canvas itself, so what lies off the bands costs no pixels. One render per
@@ -188,7 +196,7 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
         }
         out.push(await encodeExcerpt(reqs[i]!, p, band, left, width));
       }
-      return out;
+      return { results: out, ...textItems };
     } finally {
       read.page.cleanup();
     }
@@ -205,24 +213,26 @@ export async function pdfExcerptBatch(
   bytes: Uint8Array,
   asks: readonly PdfExcerptAsk[],
   ctx: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
-): Promise<PdfExcerptResult[]> {
+): Promise<PdfExcerptBatchResult> {
   const pdf = await openPdfExcerpts(bytes);
   try {
     const out: PdfExcerptResult[] = new Array<PdfExcerptResult>(asks.length);
+    const textItems: PdfExcerptBatchResult['textItems'] = [];
     const byPage = new Map<number, number[]>();
     asks.forEach((ask, i) => byPage.set(ask.page, [...(byPage.get(ask.page) ?? []), i]));
     let done = 0;
     for (const [page, at] of byPage) {
       if (ctx.signal?.aborted) throw new AppError('CANCELLED', 'The excerpts were cancelled.');
       const reqs = at.map((i) => asks[i]!);
-      const results = await pdf.pageExcerpts(page, reqs).catch((e: unknown) =>
-        reqs.map((ask) => ({ note: `The excerpt is left out: page ${ask.pageLabel ?? ask.page} could not be rendered (${e instanceof Error ? e.message : String(e)}).` })),
-      );
-      at.forEach((i, k) => (out[i] = results[k]!));
+      const made = await pdf.pageExcerpts(page, reqs).catch((e: unknown) => ({
+        results: reqs.map((ask) => ({ note: `The excerpt is left out: page ${ask.pageLabel ?? ask.page} could not be rendered (${e instanceof Error ? e.message : String(e)}).` })),
+      }));
+      at.forEach((i, k) => (out[i] = made.results[k]!));
+      if ('textItems' in made && made.textItems) textItems.push({ page, items: made.textItems });
       done += at.length;
       ctx.onProgress?.(done, asks.length);
     }
-    return out;
+    return { results: out, textItems };
   } finally {
     await pdf.close();
   }
@@ -232,8 +242,8 @@ export async function pdfExcerptBatch(
 export async function renderPdfExcerpt(req: PdfExcerptRequest): Promise<PdfExcerptResult> {
   const pdf = await openPdfExcerpts(req.bytes);
   try {
-    const [result] = await pdf.pageExcerpts(req.page, [req]);
-    return result!;
+    const { results } = await pdf.pageExcerpts(req.page, [req]);
+    return results[0]!;
   } finally {
     await pdf.close();
   }

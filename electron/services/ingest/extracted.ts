@@ -14,6 +14,8 @@ export interface ExtractedSegment {
   lineEnd?: number;
   /** PDF: start offset in `text` of each pdf.js text item, in getTextContent order. */
   itemStarts?: number[];
+  /** PDF page with a text layer: its text items' geometry (text-geometry.ts), stored for the export's excerpts. */
+  textItems?: Float64Array;
   /** PDF: the page has no text layer (scan) – recorded, never silently empty. */
   noTextLayer?: boolean;
   /** PDF: the page's text was recognised by OCR; one box per item (shared/ocr/ocr-text.ts). */

@@ -582,6 +582,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sources_restricted ON sources(id) WHERE restricted = 1;
     `,
   },
+  {
+    version: 18,
+    name: 'text-item geometry of PDF pages',
+    // Issue 9: where pdf.js placed each text item of a PDF page whose text is stored, packed
+    // (electron/services/ingest/text-geometry.ts), so that a report's excerpts box a quote from it
+    // rather than reading the page again. Derived from the source's bytes like the full-text index:
+    // outside the audit chain, written at ingestion or by the first export that reads a page
+    // ingested before this migration, and not moved to PostgreSQL (pg-workspace-tables.ts).
+    sql: `
+      CREATE TABLE page_text_items (
+        id INTEGER PRIMARY KEY,
+        source_id INTEGER NOT NULL REFERENCES sources(id),
+        page INTEGER NOT NULL CHECK (page >= 1),
+        items BLOB NOT NULL,
+        UNIQUE (source_id, page)
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,5 +1,6 @@
 import type { Locator, SourceKind, Warning } from '../../../shared/contract/schemas.ts';
 import type { ExtractedDocument, ExtractedSegment } from '../ingest/extracted.ts';
+import { geometryBytes, geometryFromBytes } from '../ingest/text-geometry.ts';
 import { hasProperties, type DocumentProperties } from '../../../shared/domain/document-properties.ts';
 import { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
@@ -185,7 +186,9 @@ export class SourcesStore {
         now,
       });
       const id = Number(lastInsertRowid);
+      const insertItems = this.statements.get('INSERT OR IGNORE INTO page_text_items (source_id, page, items) VALUES (?, ?, ?)');
       src.doc.segments.forEach((seg, ordinal) => {
+        if (seg.textItems && seg.page !== undefined) insertItems.run(id, seg.page, geometryBytes(seg.textItems));
         insertSegment.run(
           id,
           ordinal,
@@ -267,6 +270,20 @@ export class SourcesStore {
     return this.db.prepare('SELECT * FROM segments WHERE source_id = ? AND page = ? ORDER BY ordinal LIMIT 1').get(sourceId, page) as
       | SegmentRow
       | undefined;
+  }
+
+  /** The stored text-item geometry of a PDF page (text-geometry.ts), or null when none is stored. */
+  pageTextItems(sourceId: number, page: number): Float64Array | null {
+    const row = this.statements.get('SELECT items FROM page_text_items WHERE source_id = ? AND page = ?').get(sourceId, page) as { items: Uint8Array } | undefined;
+    return row ? geometryFromBytes(row.items) : null;
+  }
+
+  /**
+   * Keeps the geometry of a page ingested before it was stored (the export reads it once).
+   * Derived data: no audit entry; a page that has geometry keeps it.
+   */
+  keepPageTextItems(sourceId: number, page: number, items: Float64Array): void {
+    this.statements.get('INSERT OR IGNORE INTO page_text_items (source_id, page, items) VALUES (?, ?, ?)').run(sourceId, page, geometryBytes(items));
   }
 
   /** Each PDF page's stored text and label, in page order (the reader's find). */

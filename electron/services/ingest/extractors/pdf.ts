@@ -4,6 +4,7 @@ import { assessText } from '../../../../shared/text/text-quality.ts';
 import { hasProperties, parseAuthors, parseDocumentDate, type DocumentProperties } from '../../../../shared/domain/document-properties.ts';
 import type { ExtractContext, ExtractedDocument, ExtractedSegment } from '../extracted.ts';
 import { DOCUMENT_OPTIONS, loadPdfjs, PDFJS_VERSION, TEXT_CONTENT_OPTIONS } from '../pdfjs.ts';
+import { joinTextItems, packTextItems } from '../text-geometry.ts';
 import { releaseEngine } from '../ocr/ocr-engine.ts';
 import { DEFAULT_OCR_LANGUAGES } from '../ocr/ocr-languages.ts';
 import { ocrPdfPage, type OcrOptions } from '../ocr/ocr-page.ts';
@@ -166,16 +167,11 @@ export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions):
       try {
         const page = await doc.getPage(n);
         const content = await page.getTextContent(TEXT_CONTENT_OPTIONS);
-        let text = '';
-        const starts: number[] = [];
-        for (const item of content.items) {
-          if (!('str' in item)) continue;
-          starts.push(text.length);
-          text += item.str;
-          if (item.hasEOL) text += '\n';
-        }
+        const { text, starts, items } = joinTextItems(content.items);
         seg.text = text;
         seg.itemStarts = starts;
+        // Where each item sits, so that an export boxes quotes without reading the page again.
+        if (text.trim().length > 0) seg.textItems = packTextItems(items);
         if (text.trim().length === 0 && (await pageHasImages(page, pdfjs.OPS))) {
           seg.noTextLayer = true;
           part.scannedPages.push(n);

@@ -17,7 +17,12 @@ export interface MovedTable {
 
 const SAME = (t: string): MovedTable => ({ local: t, shared: t, key: 'id' });
 
-/** In copy order: a row's references (source, answer, citation, run, result) come before it. */
+/**
+ * In copy order: a row's references (source, answer, citation, run, result) come before it.
+ * Derived data is deliberately not moved (the copy and the check skip it alike): the full-text
+ * index, and page_text_items (SQLite migration 18, PDF text-item geometry for report excerpts):
+ * where it is absent, the export reads the page with pdf.js instead and keeps what it read.
+ */
 export const MOVED_TABLES: readonly MovedTable[] = [
   SAME('sources'),
   SAME('source_paths'),
