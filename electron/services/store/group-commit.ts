@@ -14,6 +14,12 @@ import type { Db } from './database.ts';
 const MAX_GROUP = 64;
 /** How long the first document of a group waits for others. */
 const GROUP_WAIT_MS = 20;
+/**
+ * While more groups wait, the head file (two flushes and a signature) is written at most this
+ * often; the last group of a run always writes it. A head behind the chain still verifies (the
+ * chain may grow after it), so a crash in between costs nothing but those entries' anchoring.
+ */
+const HEAD_EVERY_MS = 1000;
 
 interface Waiting {
   write: () => unknown;
@@ -29,6 +35,7 @@ export class GroupCommit {
   private scheduled = false;
   /** Groups commit one after another, in the order they formed. */
   private tail: Promise<void> = Promise.resolve();
+  private headAt = 0;
 
   constructor(db: Db) {
     this.db = db;
@@ -61,7 +68,8 @@ export class GroupCommit {
     const group = this.waiting.splice(0, MAX_GROUP);
     if (this.waiting.length > 0) this.schedule();
     if (group.length === 0) return;
-    this.tail = this.tail.then(() => this.commit(group));
+    // commit() answers every item itself, so one group's failure never stops the next.
+    this.tail = this.tail.then(() => this.commit(group)).catch(() => undefined);
   }
 
   private async commit(group: Waiting[]): Promise<void> {
@@ -84,8 +92,12 @@ export class GroupCommit {
           });
         })
         .immediate();
-      // The head file follows the committed chain once for the group.
-      this.chain.publishHead();
+    } catch (error) {
+      for (const item of group) item.reject(error);
+      return;
+    }
+    try {
+      this.publishHead();
     } catch (error) {
       for (const item of group) item.reject(error);
       return;
@@ -95,5 +107,12 @@ export class GroupCommit {
       if (o?.ok) item.resolve(o.value);
       else item.reject(o?.error);
     });
+  }
+
+  /** The head file follows the committed chain: after the last group of a run, or now and then. */
+  private publishHead(): void {
+    if (this.waiting.length > 0 && Date.now() - this.headAt < HEAD_EVERY_MS) return;
+    this.chain.publishHead();
+    this.headAt = Date.now();
   }
 }
