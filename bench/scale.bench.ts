@@ -8,7 +8,6 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startHost } from '../electron/host/server.ts';
 import { createServices } from '../electron/services/create-services.ts';
 import { ensureBuilt, RENDERER_DIR } from '../test/support/build.ts';
@@ -22,27 +21,6 @@ const SOURCES = Number(process.env.EVIDESK_SCALE_SOURCES ?? 100_000);
 const CITATIONS = Number(process.env.EVIDESK_SCALE_CITATIONS ?? 5_000);
 /** The answer's citations quote this many of the notes (a matter's answer cites a few hundred documents). */
 const CITED_SOURCES = Math.min(SOURCES, 1_000);
-
-/**
- * Child: imports (and so verifies, in batches) the answer file into the workspace; prints its
- * time, when the first batch's results were stored (the first cards can show), and peak RSS.
- */
-async function verifyChild(workspace: string, answerFile: string): Promise<void> {
-  const services = createServices(testPlatform(), workspace);
-  let firstBatchMs: number | null = null;
-  let batches = 0;
-  const t0 = performance.now();
-  services.events.subscribe((e) => {
-    if (e.type !== 'answers.verifyProgress' || e.phase !== 'verifying') return;
-    batches++;
-    firstBatchMs ??= performance.now() - t0;
-  });
-  const reply = await services.dispatch('answers.import', { content: fs.readFileSync(answerFile, 'utf8'), fileName: path.basename(answerFile) });
-  const ms = performance.now() - t0;
-  services.close();
-  if (!reply.ok) throw new Error(reply.error.message);
-  process.stdout.write(`@@VERIFY@@${JSON.stringify({ ms, firstBatchMs, batches, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
-}
 
 /** One API call the page made: when it started (ms after `t0`), its time in the host and in all. */
 interface ApiSpan {
@@ -87,7 +65,7 @@ export const bench: Bench = async () => {
   const generateS = (performance.now() - t0) / 1000;
   const answerFile = path.join(root, 'answer.json');
   fs.writeFileSync(answerFile, bigAnswer(CITATIONS, CITED_SOURCES));
-  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--verify', workspace, answerFile], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, [path.join(import.meta.dirname, 'scale-verify-child.ts'), workspace, answerFile], { encoding: 'utf8', maxBuffer: 1 << 24 });
   const verify = JSON.parse(out.slice(out.lastIndexOf('@@VERIFY@@') + '@@VERIFY@@'.length)) as { ms: number; firstBatchMs: number | null; batches: number; maxRssMb: number };
   const verifyFigures: Figure[] = [
     { name: `verify time for ${CITATIONS.toLocaleString('en-US')} citations (import and verification)`, value: verify.ms / 1000, unit: 's', goal: { op: '<=', value: 15, of: 'value' } },
@@ -157,6 +135,3 @@ export const bench: Bench = async () => {
   return [{ title: `Case scale: ${SOURCES.toLocaleString('en-US')} sources, an answer of ${CITATIONS.toLocaleString('en-US')} citations, in Chromium`, figures, notes }];
 };
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === '--verify') {
-  await verifyChild(process.argv[3] ?? '', process.argv[4] ?? '');
-}

@@ -280,6 +280,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
     'answers.import': async (input) => library.decorate(await answers.importFileJudged(input)),
+    'answers.importSummary': (input) => answers.importSummary(input),
     'answers.check': (input) => answers.checkJudged(input),
     'answers.list': () => library.answersInView(answers.list()),
     'answers.detail': ({ id }) => library.decorate(answers.get(id)),

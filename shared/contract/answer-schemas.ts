@@ -203,6 +203,17 @@ export const AnswerDetail = z.object({
 });
 export type AnswerDetail = z.infer<typeof AnswerDetail>;
 
+/**
+ * What answers.importSummary replies (issue 16): the stored answer without its text, how many
+ * citations it has and its run; the citations themselves are read back page by page.
+ */
+export const AnswerImported = z.object({
+  answer: AnswerData.omit({ answerText: true }),
+  citationCount: z.number().int().nonnegative(),
+  run: RunData.nullable(),
+});
+export type AnswerImported = z.infer<typeof AnswerImported>;
+
 export const AnswerSummaryData = z.object({
   id: AnswerId,
   format: z.string(),
@@ -280,6 +291,8 @@ export type AuditCheckData = z.infer<typeof AuditCheckData>;
 /** The answers part of the contract; contract.ts spreads it into the table. */
 export const answersContract = {
   'answers.import': { input: AnswerFile, output: AnswerDetail },
+  /** As answers.import, replying with a summary only (large answers: read the citations back by page). */
+  'answers.importSummary': { input: AnswerFile, output: AnswerImported },
   /** Verifies an answer file without storing anything (evidesk verify without --save). */
   'answers.check': { input: AnswerFile, output: VerificationResult },
   'answers.list': { input: z.object({}), output: z.array(AnswerSummaryData) },

@@ -11,8 +11,8 @@ import type { ExtractedDocument } from './extracted.ts';
 import { kindForPath, SUPPORTED_TYPES_IN_WORDS } from './file-kinds.ts';
 import { walkPaths, type FoundFile } from './folder-walk.ts';
 import { openRegularFile, readExactly } from './regular-file.ts';
-import { WorkQueue } from './work-queue.ts';
-import { extractInPool } from './pooled-extract.ts';
+import { Permits, WorkQueue } from './work-queue.ts';
+import { extractInPool, IN_PROCESS_TEXT_BYTES } from './pooled-extract.ts';
 import { requireLanguages } from './ocr/ocr-languages.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
@@ -46,6 +46,14 @@ const WALK_EVENT_MS = 100;
  * on to the next file while a group is written, and what waits stays small.
  */
 const MAX_WAITING_STORES = 64;
+
+/**
+ * Files handled at once. Small plain-text files are extracted in this process (pooled-extract.ts),
+ * so many at once keep the disk busy and the group commits full; any other file holds one of the
+ * pool's places (Permits) from its read to the end of its extraction, so no more large files are
+ * in memory than there are extraction workers.
+ */
+const FILES_AT_ONCE = 16;
 
 /** A file read and extracted: its result once its group has committed. */
 interface Extracted {
@@ -136,6 +144,7 @@ export class IngestService {
       }
     };
     const waiting = new Set<Promise<void>>();
+    const heavy = new Permits(this.pool.size);
     const worker = async (): Promise<void> => {
       for (let job = await queue.take(); job && !controller.signal.aborted; job = await queue.take()) {
         const { index, item } = job;
@@ -153,7 +162,7 @@ export class IngestService {
           progress('failed');
         };
         try {
-          const { committed } = await this.ingestFile(item, { ...req, signal: controller.signal }, settings, progress, inFlight);
+          const { committed } = await this.ingestFile(item, { ...req, signal: controller.signal }, settings, progress, inFlight, heavy);
           // The worker goes on to the next file while this one waits for its group's commit.
           const stored: Promise<void> = committed
             .then((result) => {
@@ -168,9 +177,9 @@ export class IngestService {
         }
       }
     };
-    // As many files at once as there are workers; a long PDF still spreads over all of them. All
-    // settle before the batch ends, so no file is still being stored when the result is returned.
-    const settled = await Promise.allSettled([walk(), ...Array.from({ length: this.pool.size }, worker)]);
+    // FILES_AT_ONCE files at once, at most as many large ones as there are workers; a long PDF
+    // still spreads over all of them. All settle before the batch ends, so no file is still being stored when the result is returned.
+    const settled = await Promise.allSettled([walk(), ...Array.from({ length: Math.max(this.pool.size, FILES_AT_ONCE) }, worker)]);
     await Promise.allSettled([...waiting]);
     this.running.delete(batchId);
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -186,6 +195,7 @@ export class IngestService {
     settings: IngestSettings,
     progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number, stage?: 'ocr') => void,
     inFlight: Map<string, Promise<unknown>>,
+    heavy: Permits,
   ): Promise<Extracted> {
     const file = found.path;
     const name = path.basename(file);
@@ -196,18 +206,28 @@ export class IngestService {
     // The size caps are checked on the opened handle's fstat, before a byte is read.
     const opened = await openRegularFile(found);
     const stat = opened.stat;
+    const light = kind === 'text' && stat.size <= IN_PROCESS_TEXT_BYTES;
+    let release: () => void = () => undefined;
     let bytes: Uint8Array;
     try {
+      if (!light) release = await heavy.acquire();
       if (stat.size === 0) throw new AppError('FILE_EMPTY', `${name} is empty (0 bytes); there is nothing to ingest.`);
       if (stat.size > settings.maxFileBytes) {
         throw new AppError('FILE_TOO_LARGE', `${name} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(settings.maxFileBytes / 1048576).toFixed(0)} MB limit for one file. Split it or raise the limit in the workspace settings.`);
       }
       progress('hashing');
       bytes = await readExactly(opened, file);
+    } catch (e) {
+      release();
+      throw e;
     } finally {
       await opened.handle.close().catch(() => undefined);
     }
-    return this.hashAndStore(file, name, kind, bytes, { size: stat.size, mtimeMs: stat.mtimeMs }, req, settings, progress, inFlight);
+    try {
+      return await this.hashAndStore(file, name, kind, bytes, { size: stat.size, mtimeMs: stat.mtimeMs }, req, settings, progress, inFlight);
+    } finally {
+      release();
+    }
   }
 
   private async hashAndStore(
@@ -269,9 +289,15 @@ export class IngestService {
     if (req.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${name} was cancelled.`);
 
     progress('storing');
-    // The snapshot is on disk before the row that names it is committed.
-    const snapshot = settings.snapshots ? await this.blobs.putAsync(sha256, bytes) : null;
+    // The snapshot is written now and flushed with its group's others just before the commit:
+    // it is on disk before the row that names it is committed.
+    const staged = settings.snapshots ? await this.blobs.stage(sha256, bytes) : null;
+    const snapshot = staged?.path ?? null;
     const byteSize = bytes.length;
+    const prepare = staged ? () => staged.settle().catch(async (e: unknown) => {
+      await staged.discard();
+      throw e;
+    }) : undefined;
     return wrap(this.commits.run((): IngestFileResult => {
       const now = new Date().toISOString();
       const predecessor = this.store.findByCurrentPath(file);
@@ -288,6 +314,6 @@ export class IngestService {
         segmentCount: doc.segments.length,
         warnings: doc.warnings,
       };
-    }));
+    }, prepare));
   }
 }

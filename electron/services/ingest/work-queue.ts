@@ -50,3 +50,26 @@ export class WorkQueue<T> {
     this.close();
   }
 }
+
+/** At most `count` holders at once; the others wait in turn (acquire resolves to the release). */
+export class Permits {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(count: number) {
+    this.free = Math.max(1, count);
+  }
+
+  async acquire(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
+}

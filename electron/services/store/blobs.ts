@@ -63,4 +63,42 @@ export class BlobStore {
     }
     return this.relativePath(sha256);
   }
+
+  /**
+   * As putAsync in two steps, so that the snapshots of a group of documents are flushed together
+   * just before the group's commit (GroupCommit's prepare) instead of one flush at a time: the
+   * bytes go to a temporary file now; `settle` flushes it and renames it into place. A blob is
+   * never at its final name unflushed, so "the blob exists" still means its bytes are on disk.
+   */
+  async stage(sha256: string, bytes: Uint8Array): Promise<StagedBlob> {
+    const relative = this.relativePath(sha256);
+    const target = this.absolutePath(sha256);
+    if (fs.existsSync(target)) return { path: relative, settle: async () => undefined, discard: async () => undefined };
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
+    await fs.promises.writeFile(tmp, bytes);
+    return {
+      path: relative,
+      settle: async () => {
+        const handle = await fs.promises.open(tmp, 'r+');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await fs.promises.rename(tmp, target);
+      },
+      discard: () => fs.promises.rm(tmp, { force: true }),
+    };
+  }
+}
+
+/** A snapshot written but not yet flushed (BlobStore.stage). */
+export interface StagedBlob {
+  /** Where it will be, relative to the workspace. */
+  path: string;
+  /** Flushes it to disk and moves it to its name. */
+  settle(): Promise<void>;
+  /** Removes it (its document was not stored). */
+  discard(): Promise<void>;
 }

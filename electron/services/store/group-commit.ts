@@ -4,6 +4,8 @@
  * synchronous=FULL, the audit head file) once per group instead of once per file. Each document is
  * still all-or-nothing: it runs in a savepoint of its own, and one that fails leaves nothing and
  * fails alone; after a crash a group is either committed or absent, each document whole.
+ * A document's files (its snapshot) are flushed by its `prepare`, run for the whole group at once
+ * before the transaction: the disk's flushes of a group overlap, and no row names an unflushed file.
  */
 import { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
@@ -12,9 +14,16 @@ import type { Db } from './database.ts';
 const MAX_GROUP = 64;
 /** How long the first document of a group waits for others. */
 const GROUP_WAIT_MS = 20;
+/**
+ * While more groups wait, the head file (two flushes and a signature) is written at most this
+ * often; the last group of a run always writes it. A head behind the chain still verifies (the
+ * chain may grow after it), so a crash in between costs nothing but those entries' anchoring.
+ */
+const HEAD_EVERY_MS = 1000;
 
 interface Waiting {
   write: () => unknown;
+  prepare: (() => Promise<void>) | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -24,16 +33,22 @@ export class GroupCommit {
   private readonly chain: ChainStore;
   private readonly waiting: Waiting[] = [];
   private scheduled = false;
+  /** Groups commit one after another, in the order they formed. */
+  private tail: Promise<void> = Promise.resolve();
+  private headAt = 0;
 
   constructor(db: Db) {
     this.db = db;
     this.chain = new ChainStore(db);
   }
 
-  /** Runs `write` in the next group's transaction (in a savepoint of its own); resolves once committed. */
-  run<T>(write: () => T): Promise<T> {
+  /**
+   * Runs `write` in the next group's transaction (in a savepoint of its own); resolves once
+   * committed. `prepare` runs first, beside the group's others; when it fails, `write` never runs.
+   */
+  run<T>(write: () => T, prepare?: () => Promise<void>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ write, resolve: resolve as (value: unknown) => void, reject });
+      this.waiting.push({ write, prepare, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
   }
@@ -53,21 +68,36 @@ export class GroupCommit {
     const group = this.waiting.splice(0, MAX_GROUP);
     if (this.waiting.length > 0) this.schedule();
     if (group.length === 0) return;
+    // commit() answers every item itself, so one group's failure never stops the next.
+    this.tail = this.tail.then(() => this.commit(group)).catch(() => undefined);
+  }
+
+  private async commit(group: Waiting[]): Promise<void> {
+    const prepared = await Promise.allSettled(group.map((item) => item.prepare?.()));
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       this.db
         .transaction(() => {
-          for (const item of group) {
+          group.forEach((item, i) => {
+            const ready = prepared[i];
+            if (ready?.status === 'rejected') {
+              outcomes.push({ ok: false, error: ready.reason });
+              return;
+            }
             try {
               outcomes.push({ ok: true, value: this.db.transaction(item.write)() });
             } catch (error) {
               outcomes.push({ ok: false, error });
             }
-          }
+          });
         })
         .immediate();
-      // The head file follows the committed chain once for the group.
-      this.chain.publishHead();
+    } catch (error) {
+      for (const item of group) item.reject(error);
+      return;
+    }
+    try {
+      this.publishHead();
     } catch (error) {
       for (const item of group) item.reject(error);
       return;
@@ -77,5 +107,12 @@ export class GroupCommit {
       if (o?.ok) item.resolve(o.value);
       else item.reject(o?.error);
     });
+  }
+
+  /** The head file follows the committed chain: after the last group of a run, or now and then. */
+  private publishHead(): void {
+    if (this.waiting.length > 0 && Date.now() - this.headAt < HEAD_EVERY_MS) return;
+    this.chain.publishHead();
+    this.headAt = Date.now();
   }
 }

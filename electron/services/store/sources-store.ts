@@ -116,17 +116,17 @@ export class SourcesStore {
   }
 
   get(id: number): SourceRow | undefined {
-    return this.db.prepare(`${SOURCE_SELECT} WHERE s.id = ?`).get(id) as SourceRow | undefined;
+    return this.statements.get(`${SOURCE_SELECT} WHERE s.id = ?`).get(id) as SourceRow | undefined;
   }
 
   findBySha(sha256: string): SourceRow | undefined {
-    return this.db.prepare(`${SOURCE_SELECT} WHERE s.sha256 = ?`).get(sha256) as SourceRow | undefined;
+    return this.statements.get(`${SOURCE_SELECT} WHERE s.sha256 = ?`).get(sha256) as SourceRow | undefined;
   }
 
   /** The newest source whose current path is `path` (a changed file at a known path is a new version of it). */
   findByCurrentPath(path: string): SourceRow | undefined {
-    const row = this.db
-      .prepare('SELECT source_id FROM source_paths WHERE path = ? AND current = 1 ORDER BY last_seen_at DESC, id DESC LIMIT 1')
+    const row = this.statements
+      .get('SELECT source_id FROM source_paths WHERE path = ? AND current = 1 ORDER BY last_seen_at DESC, id DESC LIMIT 1')
       .get(path) as { source_id: number } | undefined;
     return row ? this.get(row.source_id) : undefined;
   }

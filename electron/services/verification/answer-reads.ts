@@ -3,7 +3,7 @@
  * trails and the verification@1 document of its latest run, and a run's results. The writes (import,
  * verification, re-anchoring) are answers-service.ts's.
  */
-import type { AnswerDetail, AnswerSummaryData, CitationDetail, CitationResultData, RunData, StoredClaimedLocator } from '../../../shared/contract/answer-schemas.ts';
+import type { AnswerDetail, AnswerImported, AnswerSummaryData, CitationDetail, CitationResultData, RunData, StoredClaimedLocator } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { VERIFICATION_FORMAT, VerificationRiskFlag, VerificationSummary, type VerificationCitation, type VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { parseJson } from '../../../shared/json-or.ts';
@@ -142,6 +142,17 @@ export class AnswerReads {
       return [item];
     });
     return { format: VERIFICATION_FORMAT, verifiedAt: run.createdAt, answer: { question }, citations: items, summary: run.summary, riskFlags: run.riskFlags };
+  }
+
+  /** A just-imported answer's summary: its row without the text, and its latest run. */
+  imported(answerId: number, citationCount: number): AnswerImported {
+    const a = this.requireAnswer(answerId);
+    const run = this.store.latestRun(answerId);
+    return {
+      answer: { id: a.id, format: a.format, origin: a.origin, question: a.question, createdAt: a.created_at },
+      citationCount,
+      run: run ? this.runData(run) : null,
+    };
   }
 
   get(answerId: number): AnswerDetail {

@@ -6,6 +6,7 @@
 import type {
   AnswerDetail,
   AnswerFile,
+  AnswerImported,
   AnswerSummaryData,
   CitationResultData,
   ReanchorResult,
@@ -130,12 +131,26 @@ export class AnswersService {
    * than a batch is stored first and verified in batches (verify-batches.ts).
    */
   async importFileJudged(file: AnswerFile): Promise<AnswerDetail> {
+    return this.get((await this.importStored(file)).answerId);
+  }
+
+  /**
+   * As importFileJudged, but replies with the stored answer's summary and run only: a large
+   * answer's citations are never all held at once (issue 16), the caller pages them.
+   */
+  async importSummary(file: AnswerFile): Promise<AnswerImported> {
+    const { answerId, citationCount } = await this.importStored(file);
+    return this.reads.imported(answerId, citationCount);
+  }
+
+  private async importStored(file: AnswerFile): Promise<{ answerId: number; citationCount: number }> {
     const judge = this.judgeFor(file.judge);
     const answer = parseAnswerFile(file.content, file.fileName);
-    if (answer.citations.length > this.batchSize) return this.importInBatches(answer, file, judge);
-    if (!judge) return this.get(this.save(answer, `import:${file.fileName}`, file.content));
+    const citationCount = answer.citations.length;
+    if (citationCount > this.batchSize) return { answerId: await this.importInBatches(answer, file, judge), citationCount };
+    if (!judge) return { answerId: this.save(answer, `import:${file.fileName}`, file.content), citationCount };
     const { verification, opinions } = await this.judged(this.verifier.verifyAll(citationInputs(answer)), judge);
-    return this.get(this.save(answer, `import:${file.fileName}`, file.content, [], { verification, opinions, judged: true }));
+    return { answerId: this.save(answer, `import:${file.fileName}`, file.content, [], { verification, opinions, judged: true }), citationCount };
   }
 
   private get batchSize(): number {
@@ -155,7 +170,7 @@ export class AnswersService {
    * A large import: the answer and its citations (their sources resolved first, with the same
    * notes) in one transaction with the run's start, then the verification in batches.
    */
-  private async importInBatches(answer: ImportedAnswer, file: AnswerFile, judge: ModelJudge | null): Promise<AnswerDetail> {
+  private async importInBatches(answer: ImportedAnswer, file: AnswerFile, judge: ModelJudge | null): Promise<number> {
     const inputs = citationInputs(answer).map((c): CitationInput => {
       const resolved = this.verifier.resolve(c.sourceRef);
       // An unresolved reference is resolved again as the citation is verified: its notes come then.
@@ -175,7 +190,7 @@ export class AnswersService {
       },
       this.jobs.open(file.jobId),
     );
-    return this.get(done.answerId);
+    return done.answerId;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { ResultRiskFlagCode } from '../../../../shared/verification/result-schema.ts';
 import type { AnswerOpen, CardFilter as ListFilter } from '../../../../shared/contract/card-schemas.ts';
-import { MAX_ANSWER_CHARS, type AnswerDetail, type AnswerSummaryData, type ReviewData, type ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
+import { MAX_ANSWER_CHARS, type AnswerDetail, type AnswerImported, type AnswerSummaryData, type ReviewData, type ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
 import type { ErrorCode } from '../../../../shared/contract/errors.ts';
 import { client, ClientError } from '../../api/client.ts';
 import { useLibrary } from '../library/library-store.ts';
@@ -202,15 +202,16 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     if (files.length === 0) return;
     set({ busy: 'import', notices: [] });
     const notices: Notice[] = [];
-    let last: AnswerDetail | null = null;
+    // The import replies with a summary; the answer opens through answers.get, as a selection does.
+    let last: AnswerImported | null = null;
     for (const file of files) {
       try {
         const content = await readAnswerFile(file);
         // The same file again: the analyst is offered a re-verification instead of a duplicate.
         if (await useHousekeeping.getState().offerIfImported(file.name, content)) continue;
-        last = await client.call('answers.import', { fileName: file.name, content });
+        last = await client.call('answers.importSummary', { fileName: file.name, content });
         const s = last.run?.summary;
-        notices.push({ tone: 'ok', text: `Imported ${file.name}: ${last.answer.format}, ${citationsText(last.citations.length)}${s ? `, coverage ${Math.round(s.coverage * 100)}%` : ''}.` });
+        notices.push({ tone: 'ok', text: `Imported ${file.name}: ${last.answer.format}, ${citationsText(last.citationCount)}${s ? `, coverage ${Math.round(s.coverage * 100)}%` : ''}.` });
       } catch (e) {
         const { text, code } = describe(e);
         notices.push({ tone: 'error', text: `Could not import ${file.name}: ${text}`, ...(code ? { code } : {}) });
@@ -219,12 +220,7 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     }
     set({ busy: null });
     await get().refresh();
-    if (last) {
-      const id = last.answer.id;
-      set({ selectedId: id, currentId: last.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null, filter: 'all', flagFilter: null });
-      const detail = await openAnswer(id, 'all').catch(() => null);
-      if (detail && get().selectedId === id) set({ detail });
-    }
+    if (last) await get().select(last.answer.id);
   },
 
   ask: async (question) => {

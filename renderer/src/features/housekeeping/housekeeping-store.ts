@@ -75,9 +75,9 @@ export const useHousekeeping = create<HousekeepingState>((set, get) => ({
     get().dismiss(offer);
     set({ error: null });
     try {
-      const detail = await client.call('answers.import', { fileName: offer.fileName, content: offer.content });
+      const imported = await client.call('answers.importSummary', { fileName: offer.fileName, content: offer.content });
       await useAnswers.getState().refresh();
-      useAnswers.setState({ selectedId: detail.answer.id, currentId: detail.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null, filter: 'all', flagFilter: null });
+      useAnswers.setState({ selectedId: imported.answer.id, currentId: null, expanded: {}, draft: null, detailError: null, filter: 'all', flagFilter: null });
       await useAnswers.getState().reopen();
     } catch (e) {
       set({ error: `Could not import ${offer.fileName}: ${message(e)}` });

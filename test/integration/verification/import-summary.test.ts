@@ -1,0 +1,55 @@
+/**
+ * answers.importSummary (issue 16): a large import replies with the stored answer's summary and
+ * its run, never every citation, and what it says equals what answers.get then reads back.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AnswerDetail, AnswerImported } from '../../../shared/contract/answer-schemas.ts';
+import { AuditService } from '../../../electron/services/audit/audit-service.ts';
+import { addSmallSources, bigAnswer } from '../../support/scale-workspace.ts';
+import { callHandler, openTestServices, type TestServices } from '../../support/workspace.ts';
+
+let services: TestServices | undefined;
+afterEach(() => {
+  services?.close();
+  services = undefined;
+});
+
+describe('answers.importSummary', () => {
+  it('stores a batched answer whole and replies with its counts and run only', async () => {
+    const s = openTestServices({ verifyBatch: 50 });
+    services = s;
+    addSmallSources(s.sources, path.join(s.dir, 'notes'), 80);
+    const content = bigAnswer(300, 80);
+
+    const summary = await callHandler<AnswerImported>(s, 'answers.importSummary', { content, fileName: 'big.json' });
+
+    expect(Object.keys(summary).sort()).toEqual(['answer', 'citationCount', 'run']);
+    expect(summary.answer).not.toHaveProperty('answerText');
+    expect(summary.citationCount).toBe(300);
+    expect(summary.run?.progress).toEqual({ planned: 300, done: 300, state: 'complete' });
+    // Every 7th quote is in no note (bigAnswer): 42 of 300.
+    expect(summary.run?.summary.byStatus.not_found).toBe(42);
+
+    const detail = await callHandler<AnswerDetail>(s, 'answers.get', { id: summary.answer.id });
+    expect(detail.citations).toHaveLength(300);
+    expect(detail.citations.every((c) => c.result !== null)).toBe(true);
+    expect(detail.run).toEqual(summary.run);
+    expect(detail.answer).toMatchObject(summary.answer);
+    expect(new AuditService(s.db).check()).toMatchObject({ ok: true });
+  });
+
+  it('replies the same way for a small answer verified at once', async () => {
+    const s = openTestServices();
+    services = s;
+    addSmallSources(s.sources, path.join(s.dir, 'notes'), 10);
+
+    const summary = await callHandler<AnswerImported>(s, 'answers.importSummary', { content: bigAnswer(10, 10), fileName: 'small.json' });
+
+    expect(summary.citationCount).toBe(10);
+    expect(summary.run?.progress).toBeUndefined();
+    expect(summary.run?.summary.byStatus.not_found).toBe(1);
+    const listed = await callHandler<{ id: number; citationCount: number }[]>(s, 'answers.list', {});
+    expect(listed).toEqual([expect.objectContaining({ id: summary.answer.id, citationCount: 10 })]);
+  });
+});
