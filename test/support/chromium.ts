@@ -15,9 +15,16 @@ export function findChromium(): string {
   return found;
 }
 
+/**
+ * Playwright's ceiling for one action or wait (30 s by default). Two test files run at a time, and
+ * the first page load plus an ingest through fresh extractor children can take longer than 30 s
+ * on two busy cores. A ceiling only: every wait returns as soon as its condition holds.
+ */
+export const ACTION_CEILING_MS = 60_000;
+
 /** Debian's Chromium, headless, with background networking off (this machine has no network). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: findChromium(),
     headless: true,
     args: [
@@ -31,4 +38,12 @@ export function launchChromium(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+  // Every context (browser.newPage makes one too) gets the ceiling, however the test opens its page.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(ACTION_CEILING_MS);
+    return context;
+  };
+  return browser;
 }
