@@ -213,7 +213,7 @@ export const bench: Bench = async () => {
           note,
           `SQLite cite statuses: ${[...statuses].map(([k, v]) => `${k} ${v}`).join(', ')}`,
           `PostgreSQL audit chain after the run: ${chain.entries} entries, ${chain.ok ? 'verified' : 'BROKEN'}`,
-          'PostgreSQL is an embedded server on this machine (fsync off, as in the tests); a server across a network adds its round trips (about 9 per cite)',
+          'PostgreSQL is an embedded server on this machine (fsync off, as in the tests); a server across a network adds its round trips (10 per cite)',
           ...(hook.note ? [hook.note] : []),
         ],
       },
