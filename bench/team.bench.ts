@@ -20,26 +20,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createServices, type Services } from '../electron/services/create-services.ts';
-import type { Platform } from '../electron/services/platform.ts';
 import { migratePostgres } from '../electron/services/store/postgres/migrate.ts';
 import { PgStore, type PgNewSource, type SourceKind } from '../electron/services/store/postgres/pg-store.ts';
 import { ensureProject, grantMember } from '../electron/services/store/postgres/team.ts';
 import type { SourceRow } from '../electron/services/store/sources-store.ts';
 import { rng } from '../test/support/random.ts';
 import { startTestPostgres, type TestPostgres } from '../test/support/postgres.ts';
+import { BENCH_PLATFORM } from './bench-platform.ts';
 import { percentile, type Bench, type Figure } from './report.ts';
 
 const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs');
 const CLIENTS = 8;
 const CITES_PER_CLIENT = Number(process.env.EVIDESK_TEAM_BENCH_CITES ?? 30);
 const SEARCHES = 100;
-
-const platform: Platform = {
-  mode: 'cli',
-  chooseFiles: () => Promise.reject(new Error('no dialogs in a bench')),
-  chooseSavePath: () => Promise.reject(new Error('no dialogs in a bench')),
-  revealInFolder: () => Promise.reject(new Error('no dialogs in a bench')),
-};
 
 function inputs(root: string): { paths: string[]; note: string } {
   if (fs.existsSync(CORPUS)) return { paths: [CORPUS], note: `corpus: ${fs.readdirSync(CORPUS).length} files in ${CORPUS}` };
@@ -128,7 +121,7 @@ export const bench: Bench = async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-team-bench-'));
   const workspace = path.join(root, 'workspace');
   const { paths, note } = inputs(root);
-  const services = createServices(platform, workspace);
+  const services = createServices(BENCH_PLATFORM, workspace);
   const server = await startTestPostgres();
   const owner = await server.owner();
   const stores: PgStore[] = [];
@@ -220,7 +213,7 @@ export const bench: Bench = async () => {
           note,
           `SQLite cite statuses: ${[...statuses].map(([k, v]) => `${k} ${v}`).join(', ')}`,
           `PostgreSQL audit chain after the run: ${chain.entries} entries, ${chain.ok ? 'verified' : 'BROKEN'}`,
-          'PostgreSQL is an embedded server on this machine (fsync off, as in the tests); a server across a network adds its round trips (about 9 per cite)',
+          'PostgreSQL is an embedded server on this machine (fsync off, as in the tests); a server across a network adds its round trips (10 per cite)',
           ...(hook.note ? [hook.note] : []),
         ],
       },

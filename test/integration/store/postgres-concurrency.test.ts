@@ -133,6 +133,8 @@ beforeAll(async () => {
     for (const c of clients) c.send({ type: 'converge', keys });
     for (const c of clients) reports.set(c.spec.name, (await c.next('report')) as unknown as Report);
     await Promise.all(clients.map((c) => c.exited));
+    const n = (table: string) => acks.filter((a) => a.table === table).length;
+    console.info(`team run, ${SECONDS} s: ${n('citations')} citations, ${n('review_decisions')} decisions, ${n('sources')} sources acknowledged (${acks.filter((a) => a.table === 'sources' && !a.created).length} of them the same bytes as another's)`);
   } finally {
     // Only a run that failed midway leaves clients behind.
     for (const c of clients) c.kill();

@@ -9,7 +9,7 @@ import { CHUNK_SIZE } from '../../../electron/services/store/postgres/pg-snapsho
 import { PgStore } from '../../../electron/services/store/postgres/pg-store.ts';
 import { AUDIT_LOCK_KEY } from '../../../electron/services/store/postgres/schema-access.ts';
 import type { RetryPolicy } from '../../../electron/services/store/postgres/pg-resilience.ts';
-import { startCutProxy } from '../../support/pg-cut-proxy.ts';
+import { startCutProxy, type CutProxy } from '../../support/pg-cut-proxy.ts';
 import { pgDocument, withPgTeam } from '../../support/pg-team.ts';
 
 const ctx = withPgTeam();
@@ -65,6 +65,18 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
     throw e;
   }
   throw new Error('expected a refusal');
+}
+
+/** A relay to the test's server, and the rewrite of a member's URL to go through it. */
+async function relay(): Promise<{ proxy: CutProxy; url: (u: string) => string }> {
+  const server = new URL(ctx.server.ownerUrl);
+  const proxy = await startCutProxy({ host: server.hostname, port: Number(server.port) });
+  const url = (u: string) => {
+    const via = new URL(u);
+    via.port = String(proxy.port);
+    return via.toString();
+  };
+  return { proxy, url };
 }
 
 let sourceId = 0;
@@ -168,16 +180,9 @@ describe('a lost connection', () => {
 
   it('finds a citation committed before its reply was lost, and does not write it again', async () => {
     const source = await aSource();
-    const server = new URL(ctx.server.ownerUrl);
-    const proxy = await startCutProxy({ host: server.hostname, port: Number(server.port) });
+    const { proxy, url } = await relay();
     const { policy, retries } = recording();
-    const { store } = await member('citer_cut', 'agent', policy, {
-      url: (u) => {
-        const via = new URL(u);
-        via.port = String(proxy.port);
-        return via.toString();
-      },
-    });
+    const { store } = await member('citer_cut', 'agent', policy, { url });
     try {
       const session = await store.openSession({ sessionKey: 'lost-commit-reply', projectKey: 'alpha', userId: 'ana' });
       proxy.armCommitCut();
@@ -196,16 +201,9 @@ describe('a lost connection', () => {
 
   it('reports DATABASE_UNREACHABLE once the attempts are spent', async () => {
     const source = await aSource();
-    const server = new URL(ctx.server.ownerUrl);
-    const proxy = await startCutProxy({ host: server.hostname, port: Number(server.port) });
+    const { proxy, url } = await relay();
     const { policy, retries } = recording();
-    const { store } = await member('citer_stranded', 'agent', { ...policy, attempts: 3 }, {
-      url: (u) => {
-        const via = new URL(u);
-        via.port = String(proxy.port);
-        return via.toString();
-      },
-    });
+    const { store } = await member('citer_stranded', 'agent', { ...policy, attempts: 3 }, { url });
     try {
       const session = await store.openSession({ sessionKey: 'stranded', projectKey: 'alpha', userId: 'ana' });
       await proxy.close();
