@@ -5,6 +5,8 @@ import path from 'node:path';
 import { SearchService } from '../electron/services/search/search-service.ts';
 import { openDatabase } from '../electron/services/store/database.ts';
 import { sqliteEvidenceStore } from '../electron/services/store/sqlite-evidence-store.ts';
+import { SearchStore } from '../electron/services/store/search-store.ts';
+import { toFtsQuery } from '../shared/search/fts-query.ts';
 import { SourcesStore } from '../electron/services/store/sources-store.ts';
 import { rng } from '../test/support/random.ts';
 import { percentile, type BenchSection } from './report.ts';
@@ -84,6 +86,35 @@ async function ftsSection(): Promise<BenchSection> {
     app.push(performance.now() - t);
   }
   app.sort((a, b) => a - b);
+  // What the async interface costs on SQLite (issue 13): each query asked of the store directly
+  // and through EvidenceStore, the first of the two in turn (the second finds the pages cached).
+  const direct = new SearchStore(db);
+  const through = sqliteEvidenceStore(db).search;
+  const bare: number[] = [];
+  const wrapped: number[] = [];
+  const options = { limit: 20, snippets: true };
+  const askDirect = (q: string) => {
+    const t = performance.now();
+    const match = toFtsQuery(q);
+    if (match !== null) direct.search(match, options);
+    bare.push(performance.now() - t);
+  };
+  const askThrough = async (q: string) => {
+    const t = performance.now();
+    await through.search(q, options);
+    wrapped.push(performance.now() - t);
+  };
+  for (const [i, q] of queries.entries()) {
+    if (i % 2 === 0) {
+      askDirect(q);
+      await askThrough(q);
+    } else {
+      await askThrough(q);
+      askDirect(q);
+    }
+  }
+  bare.sort((a, b) => a - b);
+  wrapped.sort((a, b) => a - b);
   db.close();
   fs.rmSync(dir, { recursive: true, force: true });
   return {
@@ -95,6 +126,8 @@ async function ftsSection(): Promise<BenchSection> {
       { name: 'query p95, top 20, with snippets', value: percentile(withSnippets, 95), unit: 'ms', goal: { op: '<=', value: 25, of: 'value' } },
       { name: 'app search p50: a phrase and a word, type filter, top 200 with snippets and match offsets', value: percentile(app, 50), unit: 'ms' },
       { name: 'app search p95: a phrase and a word, type filter, top 200 with snippets and match offsets', value: percentile(app, 95), unit: 'ms', goal: { op: '<=', value: 100, of: 'value' } },
+      { name: 'query p50 through the EvidenceStore interface, beside SearchStore asked directly', value: percentile(wrapped, 50), unit: 'ms', reference: { tool: 'SearchStore asked directly', value: percentile(bare, 50) }, goal: { op: '<=', value: 1.1, of: 'ratio' } },
+      { name: 'query p95 through the EvidenceStore interface, beside SearchStore asked directly', value: percentile(wrapped, 95), unit: 'ms', reference: { tool: 'SearchStore asked directly', value: percentile(bare, 95) } },
     ],
     notes: [
       `index built in ${(buildMs / 1000).toFixed(1)} s; ${queries.length} queries of 2–3 words, half of them made of frequent words`,
