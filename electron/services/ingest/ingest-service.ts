@@ -203,30 +203,28 @@ export class IngestService {
     if (kind === null) {
       throw new AppError('UNSUPPORTED_TYPE', `${name}: files of type "${path.extname(file) || '(no extension)'}" are not supported. Evidence Desk reads ${SUPPORTED_TYPES_IN_WORDS}.`);
     }
-    // The size caps are checked on the opened handle's fstat, before a byte is read.
-    const opened = await openRegularFile(found);
-    const stat = opened.stat;
-    const light = kind === 'text' && stat.size <= IN_PROCESS_TEXT_BYTES;
-    let release: () => void = () => undefined;
-    let bytes: Uint8Array;
+    // Any file but plain text holds a place from before it is opened (a file is opened when its
+    // turn comes, not long before); plain text over the in-process cap takes one once its size is known.
+    let release: (() => void) | null = kind === 'text' ? null : await heavy.acquire();
     try {
-      if (!light) release = await heavy.acquire();
-      if (stat.size === 0) throw new AppError('FILE_EMPTY', `${name} is empty (0 bytes); there is nothing to ingest.`);
-      if (stat.size > settings.maxFileBytes) {
-        throw new AppError('FILE_TOO_LARGE', `${name} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(settings.maxFileBytes / 1048576).toFixed(0)} MB limit for one file. Split it or raise the limit in the workspace settings.`);
+      // The size caps are checked on the opened handle's fstat, before a byte is read.
+      const opened = await openRegularFile(found);
+      const stat = opened.stat;
+      let bytes: Uint8Array;
+      try {
+        if (stat.size === 0) throw new AppError('FILE_EMPTY', `${name} is empty (0 bytes); there is nothing to ingest.`);
+        if (stat.size > settings.maxFileBytes) {
+          throw new AppError('FILE_TOO_LARGE', `${name} is ${(stat.size / 1048576).toFixed(1)} MB, over the ${(settings.maxFileBytes / 1048576).toFixed(0)} MB limit for one file. Split it or raise the limit in the workspace settings.`);
+        }
+        release ??= stat.size > IN_PROCESS_TEXT_BYTES ? await heavy.acquire() : null;
+        progress('hashing');
+        bytes = await readExactly(opened, file);
+      } finally {
+        await opened.handle.close().catch(() => undefined);
       }
-      progress('hashing');
-      bytes = await readExactly(opened, file);
-    } catch (e) {
-      release();
-      throw e;
-    } finally {
-      await opened.handle.close().catch(() => undefined);
-    }
-    try {
       return await this.hashAndStore(file, name, kind, bytes, { size: stat.size, mtimeMs: stat.mtimeMs }, req, settings, progress, inFlight);
     } finally {
-      release();
+      release?.();
     }
   }
 
