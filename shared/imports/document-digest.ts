@@ -1,11 +1,24 @@
 /**
  * The bytes of a document an answer file carries inline (an Anthropic request's base64 PDF or plain
  * text), so the caller can hash them as ingestion hashes a file and know the document by content.
- * Written out here because shared/ has neither Node's Buffer nor the DOM's TextEncoder and atob.
+ * Written out here because shared/ cannot count on Node's Buffer or the DOM's TextEncoder and atob
+ * (TextEncoder is used when the runtime has it).
  */
+
+/** The platform's TextEncoder where there is one (Node, Electron and browsers all have it), found at run time. */
+const encoder = (globalThis as { TextEncoder?: new () => { encode(text: string): Uint8Array } }).TextEncoder;
+const nativeUtf8 = encoder ? new encoder() : null;
 
 /** The UTF-8 bytes of a string (a lone surrogate becomes U+FFFD, as TextEncoder does). */
 export function utf8Bytes(text: string): Uint8Array {
+  // Native encoding where available: a report's canonical text is megabytes (its excerpt images),
+  // and the loop below takes about six times as long over it.
+  if (nativeUtf8) return nativeUtf8.encode(text);
+  return utf8BytesPortable(text);
+}
+
+/** utf8Bytes written out, for a runtime without TextEncoder. */
+export function utf8BytesPortable(text: string): Uint8Array {
   // One pass over UTF-16 units into a buffer sized for the worst case (3 bytes a unit): reports
   // of megabytes are hashed through here, so no per-character arrays.
   const out = new Uint8Array(text.length * 3);

@@ -128,7 +128,7 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
     const byPage = new Map<number, Float64Array | null>();
     for (const job of jobs) {
       if (job.ask.ocr) continue;
-      if (!byPage.has(job.ask.page)) byPage.set(job.ask.page, deps.sources.pageTextItems(sourceId, job.ask.page));
+      if (!byPage.has(job.ask.page)) byPage.set(job.ask.page, deps.sources.pageTextItems(sourceId, job.ask.page, job.ask.pageText));
       const items = byPage.get(job.ask.page);
       if (items) job.ask.textItems = items;
     }
@@ -186,9 +186,9 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
   // Largest first, so that the children finish at about the same time.
   batches.sort((a, b) => b.pages - a.pages);
 
-  const keepGeometry = (sourceId: number, page: number, items: Float64Array): void => {
+  const keepGeometry = (sourceId: number, page: number, text: string, items: Float64Array): void => {
     try {
-      deps.sources.keepPageTextItems(sourceId, page, items);
+      deps.sources.keepPageTextItems(sourceId, page, text, items);
     } catch {
       // Kept only to be faster next time: a workspace that cannot be written still exports.
     }
@@ -214,7 +214,10 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
         settle(job, result);
       });
       // Pages ingested before their geometry was stored keep what was read now, for the next export.
-      for (const { page, items } of textItems) keepGeometry(src.id, page, items);
+      for (const { page, items } of textItems) {
+        const text = jobs.find((j) => j.ask.page === page)?.ask.pageText;
+        if (text !== undefined) keepGeometry(src.id, page, text, items);
+      }
     } catch (e) {
       throwIfCancelled(deps.signal);
       const first = asks[0]!;

@@ -587,7 +587,8 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'text-item geometry of PDF pages',
     // Issue 9: where pdf.js placed each text item of a PDF page whose text is stored, packed
     // (electron/services/ingest/text-geometry.ts), so that a report's excerpts box a quote from it
-    // rather than reading the page again. Derived from the source's bytes like the full-text index:
+    // rather than reading the page again; with the SHA-256 of the page text it was joined into, so
+    // that it is used only with that text. Derived from the source's bytes like the full-text index:
     // outside the audit chain, written at ingestion or by the first export that reads a page
     // ingested before this migration, and not moved to PostgreSQL (pg-workspace-tables.ts).
     sql: `
@@ -595,6 +596,7 @@ export const MIGRATIONS: readonly Migration[] = [
         id INTEGER PRIMARY KEY,
         source_id INTEGER NOT NULL REFERENCES sources(id),
         page INTEGER NOT NULL CHECK (page >= 1),
+        text_sha256 TEXT NOT NULL CHECK (length(text_sha256) = 64),
         items BLOB NOT NULL,
         UNIQUE (source_id, page)
       ) STRICT;

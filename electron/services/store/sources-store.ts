@@ -1,5 +1,6 @@
 import type { Locator, SourceKind, Warning } from '../../../shared/contract/schemas.ts';
 import type { ExtractedDocument, ExtractedSegment } from '../ingest/extracted.ts';
+import { createHash } from 'node:crypto';
 import { geometryBytes, geometryFromBytes } from '../ingest/text-geometry.ts';
 import { hasProperties, type DocumentProperties } from '../../../shared/domain/document-properties.ts';
 import { ChainStore } from './audit-chain-store.ts';
@@ -186,9 +187,8 @@ export class SourcesStore {
         now,
       });
       const id = Number(lastInsertRowid);
-      const insertItems = this.statements.get('INSERT OR IGNORE INTO page_text_items (source_id, page, items) VALUES (?, ?, ?)');
       src.doc.segments.forEach((seg, ordinal) => {
-        if (seg.textItems && seg.page !== undefined) insertItems.run(id, seg.page, geometryBytes(seg.textItems));
+        if (seg.textItems && seg.page !== undefined) this.keepPageTextItems(id, seg.page, seg.text, seg.textItems);
         insertSegment.run(
           id,
           ordinal,
@@ -272,18 +272,26 @@ export class SourcesStore {
       | undefined;
   }
 
-  /** The stored text-item geometry of a PDF page (text-geometry.ts), or null when none is stored. */
-  pageTextItems(sourceId: number, page: number): Float64Array | null {
-    const row = this.statements.get('SELECT items FROM page_text_items WHERE source_id = ? AND page = ?').get(sourceId, page) as { items: Uint8Array } | undefined;
-    return row ? geometryFromBytes(row.items) : null;
+  /**
+   * The stored text-item geometry of a PDF page (text-geometry.ts) whose items join into `text`,
+   * or null when none is stored for that text.
+   */
+  pageTextItems(sourceId: number, page: number, text: string): Float64Array | null {
+    const row = this.statements.get('SELECT text_sha256, items FROM page_text_items WHERE source_id = ? AND page = ?').get(sourceId, page) as
+      | { text_sha256: string; items: Uint8Array }
+      | undefined;
+    return row && row.text_sha256 === sha256Hex(text) ? geometryFromBytes(row.items) : null;
   }
 
   /**
-   * Keeps the geometry of a page ingested before it was stored (the export reads it once).
-   * Derived data: no audit entry; a page that has geometry keeps it.
+   * Keeps the geometry of a page whose items join into `text`: at ingestion, or when an export
+   * read a page ingested before geometry was stored. Derived data, outside the audit chain; a page
+   * that has geometry keeps it.
    */
-  keepPageTextItems(sourceId: number, page: number, items: Float64Array): void {
-    this.statements.get('INSERT OR IGNORE INTO page_text_items (source_id, page, items) VALUES (?, ?, ?)').run(sourceId, page, geometryBytes(items));
+  keepPageTextItems(sourceId: number, page: number, text: string, items: Float64Array): void {
+    this.statements
+      .get('INSERT OR IGNORE INTO page_text_items (source_id, page, text_sha256, items) VALUES (?, ?, ?, ?)')
+      .run(sourceId, page, sha256Hex(text), geometryBytes(items));
   }
 
   /** Each PDF page's stored text and label, in page order (the reader's find). */
@@ -334,3 +342,5 @@ export function parseWarnings(json: string): Warning[] {
     return [];
   }
 }
+
+const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
