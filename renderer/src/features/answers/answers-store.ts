@@ -221,6 +221,7 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     await get().refresh();
     if (last) {
       const id = last.answer.id;
+      if (get().detail?.answer.id !== id) set({ detail: null });
       set({ selectedId: id, currentId: last.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null, filter: 'all', flagFilter: null });
       const detail = await openAnswer(id, 'all').catch(() => null);
       if (detail && get().selectedId === id) set({ detail });
