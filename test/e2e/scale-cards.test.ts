@@ -63,6 +63,11 @@ describe('an answer of 2,000 citations on the desk (issue 16)', () => {
     await expect.poll(() => items().first().getAttribute('aria-setsize')).toBe(String(NOT_FOUND));
     expect(await items().first().locator('article').getAttribute('aria-label')).toBe('Citation [7]');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'scale-cards-flag-filter.png') });
+    // The filtered cards themselves, below the answer text: only the flag's citations, counted in SQL.
+    await page.locator('.flag-filter').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await expect.poll(() => card('14').isVisible()).toBe(true);
+    expect(await card('8').count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'scale-cards-flag-filter-cards.png') });
     // The ledger, the filter line and the cards (the answer text's 2,000 markers make axe take minutes).
     expect(await seriousViolations(page, ['.review-head', '.flag-filter', '.cards'])).toEqual([]);
     await page.locator('.flag-filter').getByRole('button', { name: 'Show all' }).click();

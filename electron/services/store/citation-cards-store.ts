@@ -89,28 +89,30 @@ export class CitationCardsStore {
     return { ids: rows.map((r) => r.id), pageStarts };
   }
 
-  /** How many cards each filter shows, in one pass (filters showing none are left out). */
+  /** How many cards each filter shows (filters showing none are left out): grouped in SQL, the groups summed. */
   counts(answerId: number, flags: string): Record<string, number> {
     const out: Record<string, number> = {};
     const add = (key: string, n: number) => {
-      if (n > 0) out[key] = n;
+      if (n > 0) out[key] = (out[key] ?? 0) + n;
     };
-    const totals = this.statements
-      .get(`SELECT count(*) AS n, sum(k.decision IS NULL) AS unreviewed, sum(${PROBLEM}) AS problems FROM (${CARD_KEYS}) k`)
-      .get(answerId) as { n: number; unreviewed: number | null; problems: number | null };
-    out.all = totals.n;
-    add('unreviewed', totals.unreviewed ?? 0);
-    add('problems', totals.problems ?? 0);
-    for (const col of ['status', 'verdict'] as const) {
-      const rows = this.statements.get(`SELECT k.${col} AS v, count(*) AS n FROM (${CARD_KEYS}) k WHERE k.${col} IS NOT NULL GROUP BY k.${col}`).all(answerId) as { v: string; n: number }[];
-      for (const r of rows) add(`${col}:${r.v}`, r.n);
+    // One pass over the answer's cards, grouped by all that a filter reads (a few dozen groups at most).
+    const groups = this.statements
+      .get(`SELECT k.status, k.verdict, k.decision IS NULL AS unreviewed, ${PROBLEM} AS problem, count(*) AS n FROM (${CARD_KEYS}) k GROUP BY 1, 2, 3, 4`)
+      .all(answerId) as { status: string | null; verdict: string | null; unreviewed: number; problem: number; n: number }[];
+    out.all = groups.reduce((sum, g) => sum + g.n, 0);
+    for (const g of groups) {
+      if (g.unreviewed) add('unreviewed', g.n);
+      if (g.problem) add('problems', g.n);
+      if (g.status !== null) add(`status:${g.status}`, g.n);
+      if (g.verdict !== null) add(`verdict:${g.verdict}`, g.n);
     }
+    // The flags' markers read once into a table of their own, then joined (not re-read per card).
     const flagged = this.statements
       .get(
-        `SELECT json_extract(f.value, '$.code') AS code, count(DISTINCT k.id) AS n FROM (${CARD_KEYS}) k
-           JOIN json_each(?) f JOIN json_each(f.value, '$.markers') m ON m.value = k.marker GROUP BY code`,
+        `WITH fm AS MATERIALIZED (SELECT DISTINCT json_extract(f.value, '$.code') AS code, m.value AS marker FROM json_each(?) f, json_each(f.value, '$.markers') m)
+         SELECT fm.code, count(DISTINCT k.id) AS n FROM (${CARD_KEYS}) k JOIN fm ON fm.marker = k.marker GROUP BY fm.code`,
       )
-      .all(answerId, flags) as { code: string; n: number }[];
+      .all(flags, answerId) as { code: string; n: number }[];
     for (const r of flagged) add(`flag:${r.code}`, r.n);
     return out;
   }

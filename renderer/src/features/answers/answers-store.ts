@@ -220,7 +220,11 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     }
     set({ busy: null });
     await get().refresh();
-    if (last) await get().select(last.answer.id);
+    if (last) {
+      // A stale answer must not stay on screen while the imported one opens.
+      if (get().detail?.answer.id !== last.answer.id) set({ detail: null });
+      await get().select(last.answer.id);
+    }
   },
 
   ask: async (question) => {

@@ -64,6 +64,7 @@ export const useHousekeeping = create<HousekeepingState>((set, get) => ({
     set({ error: null });
     try {
       const detail = await client.call('answers.verify', { id: offer.previous.id });
+      if (useAnswers.getState().detail?.answer.id !== detail.answer.id) useAnswers.setState({ detail: null });
       useAnswers.setState({ selectedId: detail.answer.id, currentId: detail.citations[0]?.id ?? null, expanded: {}, draft: null, detailError: null, filter: 'all', flagFilter: null });
       await Promise.all([useAnswers.getState().reopen(), useAnswers.getState().refresh()]);
     } catch (e) {
@@ -77,6 +78,7 @@ export const useHousekeeping = create<HousekeepingState>((set, get) => ({
     try {
       const imported = await client.call('answers.importSummary', { fileName: offer.fileName, content: offer.content });
       await useAnswers.getState().refresh();
+      if (useAnswers.getState().detail?.answer.id !== imported.answer.id) useAnswers.setState({ detail: null });
       useAnswers.setState({ selectedId: imported.answer.id, currentId: null, expanded: {}, draft: null, detailError: null, filter: 'all', flagFilter: null });
       await useAnswers.getState().reopen();
     } catch (e) {
