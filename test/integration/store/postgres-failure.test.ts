@@ -218,6 +218,32 @@ describe('a lost connection', () => {
   });
 });
 
+describe('a snapshot read', () => {
+  it('cut between chunks is DATABASE_UNREACHABLE at the next chunk, and nothing crashes', async () => {
+    const doc = pgDocument('read-when-cut', 2 * CHUNK_SIZE + 5);
+    await ctx.team.admin.addSource(doc.src, doc.pieces());
+    const { policy } = recording();
+    const { store, login } = await member('reader_cut', 'agent', policy);
+    try {
+      const chunks = store.snapshot(doc.src.sha256)[Symbol.asyncIterator]();
+      expect((await chunks.next()).value?.byteLength).toBe(CHUNK_SIZE);
+      // The reader holds its connection between chunks; the server ends it there.
+      const pid = await backendOf(login, "state = 'idle'");
+      await ctx.team.owner.query('SELECT pg_terminate_backend($1)', [pid]);
+      await expect.poll(async () => (await ctx.team.owner.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount, { timeout: 20_000 }).toBe(0);
+      const e = await refusal(chunks.next());
+      expect(e.code).toBe('DATABASE_UNREACHABLE');
+      expect(e.details).toMatchObject({ operation: 'read a snapshot' });
+      // The member's store still works: the broken connection left the pool.
+      let bytes = 0;
+      for await (const chunk of store.snapshot(doc.src.sha256)) bytes += chunk.byteLength;
+      expect(bytes).toBe(doc.bytes.byteLength);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('what is never retried', () => {
   it('a write refused to the role: the coded error names it, and no retry is made', async () => {
     const source = await aSource();

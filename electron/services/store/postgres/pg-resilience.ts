@@ -174,3 +174,28 @@ export async function runTransaction<T>(pool: pg.Pool, who: Who, operation: stri
   }
   throw resilientError(last, who, operation, policy.attempts);
 }
+
+/**
+ * Yields what `read` yields from a connection held for the whole stream (a snapshot read chunk by
+ * chunk). Not retried: the reader already has part of it. A connection lost while the reader is
+ * between chunks is DATABASE_UNREACHABLE at the next chunk, never an unhandled 'error' event.
+ */
+export async function* streamOn<T>(pool: pg.Pool, who: Who, operation: string, read: (c: pg.PoolClient) => AsyncGenerator<T>): AsyncGenerator<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (e) {
+    throw resilientError(e, who, operation, 1);
+  }
+  let lost: unknown;
+  const onError = (e: unknown) => void (lost = e);
+  client.on('error', onError);
+  try {
+    yield* read(client);
+  } catch (e) {
+    throw resilientError(lost !== undefined && !isConnectionLost(e) && isConnectionLost(lost) ? lost : e, who, operation, 1);
+  } finally {
+    client.off('error', onError);
+    client.release(lost === undefined ? undefined : lost instanceof Error ? lost : new Error(String(lost)));
+  }
+}

@@ -12,7 +12,7 @@ import { ROW_APPEND } from '../audit-chain-store.ts';
 import { PgChangeFeed } from './pg-changes.ts';
 import { appendEntries, verifyPgChain, type PgChainReport } from './pg-audit-chain.ts';
 import { storeError, type Who } from './pg-errors.ts';
-import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, runTransaction, type RetryPolicy } from './pg-resilience.ts';
+import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, runTransaction, streamOn, type RetryPolicy } from './pg-resilience.ts';
 import { readSnapshot, writeSnapshot } from './pg-snapshots.ts';
 import { ACCESS_LEVELS, type AccessLevel } from './schema-access.ts';
 
@@ -218,12 +218,7 @@ export class PgStore {
 
   /** A source's snapshot, chunk by chunk (the connection is held until the last chunk is read). */
   async *snapshot(sha256: string): AsyncGenerator<Buffer> {
-    const client = await this.pool.connect();
-    try {
-      yield* readSnapshot(client, sha256);
-    } finally {
-      client.release();
-    }
+    yield* streamOn(this.pool, this.who, 'read a snapshot', (c) => readSnapshot(c, sha256));
   }
 
   /** Opens an agent session (its answer and session rows) in a project this agent belongs to. */
