@@ -1,5 +1,5 @@
 import { PROBLEM_STATUSES, PROBLEM_VERDICTS, type CardFilter } from '../../../shared/contract/card-schemas.ts';
-import type { CitationRow, ResultRow, ReviewRow } from './answers-store.ts';
+import type { AnswerRow, CitationRow, ResultRow, ReviewRow } from './answers-store.ts';
 import type { Db } from './database.ts';
 import type { ClosestPassageRow, JudgeOpinionRow } from './result-extras-store.ts';
 import { decodeCursor, encodeCursor, keysetClause } from './keyset.ts';
@@ -68,6 +68,11 @@ export class CitationCardsStore {
     const more = rows.length > limit;
     const page = rows.slice(0, limit).map((row) => ({ row, cursor: encodeCursor(row.ordinal, row.id) }));
     return { rows: page, next: more && page.length > 0 ? (page[page.length - 1]?.cursor ?? null) : null };
+  }
+
+  /** An answer's header and text, without the file it was imported from (which may run to megabytes). */
+  answer(id: number): Omit<AnswerRow, 'raw'> | undefined {
+    return this.statements.get('SELECT id, format, question, answer_text, origin, created_at FROM answers WHERE id = ?').get(id) as Omit<AnswerRow, 'raw'> | undefined;
   }
 
   /** Every current citation's key row, in answer order (the answer text's markers). */

@@ -9,7 +9,7 @@ import type { AnswerOpen, CardFilter, CardListSummary, CardPage, CitationMark } 
 import type { AnswersStore, ReviewRow } from '../store/answers-store.ts';
 import { CardRowsStore, CitationCardsStore } from '../store/citation-cards-store.ts';
 import type { Db } from '../store/database.ts';
-import type { AnswerReads } from './answer-reads.ts';
+import { answerNotFound, type AnswerReads } from './answer-reads.ts';
 
 export class AnswerCards {
   private readonly keys: CitationCardsStore;
@@ -29,8 +29,14 @@ export class AnswerCards {
     return this.store.latestRun(answerId)?.risk_flags ?? '[]';
   }
 
+  private head(answerId: number) {
+    const a = this.keys.answer(answerId);
+    if (!a) throw answerNotFound(answerId);
+    return a;
+  }
+
   open(answerId: number): AnswerOpen {
-    const a = this.reads.requireAnswer(answerId);
+    const a = this.head(answerId);
     const runs = this.store.runs(answerId);
     const last = runs[runs.length - 1];
     const marks: CitationMark[] = this.keys.keys(answerId).map((k) => ({
@@ -51,14 +57,14 @@ export class AnswerCards {
   }
 
   page(answerId: number, filter: CardFilter, limit: number, after?: string): CardPage {
-    this.reads.requireAnswer(answerId);
+    this.head(answerId);
     const page = this.keys.page(answerId, filter, this.flags(answerId), limit, after);
     const cards = this.cards(page.rows.map((r) => r.row));
     return { rows: page.rows.map((r, i) => ({ citation: cards[i] as CitationDetail, cursor: r.cursor })), next: page.next };
   }
 
   summary(answerId: number, filter: CardFilter, pageSize: number): CardListSummary {
-    this.reads.requireAnswer(answerId);
+    this.head(answerId);
     const { ids, pageStarts } = this.keys.shape(answerId, filter, this.flags(answerId), pageSize);
     return { total: ids.length, pageSize, pageStarts: ids.length === 0 ? [] : [null, ...pageStarts], ids };
   }

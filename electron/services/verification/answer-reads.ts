@@ -24,6 +24,10 @@ export function storedRiskFlags(text: string | null): VerificationRiskFlag[] {
   });
 }
 
+export function answerNotFound(id: number): AppError {
+  return new AppError('ANSWER_NOT_FOUND', `There is no answer with id ${id} in this workspace. List the answers with answers.list.`);
+}
+
 export class AnswerReads {
   private readonly store: AnswersStore;
   private readonly anchoring: AnchoringStore;
@@ -39,7 +43,7 @@ export class AnswerReads {
 
   requireAnswer(id: number) {
     const a = this.store.answer(id);
-    if (!a) throw new AppError('ANSWER_NOT_FOUND', `There is no answer with id ${id} in this workspace. List the answers with answers.list.`);
+    if (!a) throw answerNotFound(id);
     return a;
   }
 

@@ -17,10 +17,18 @@ export function AnswerText({ text, marks, currentId, onOpen }: { text: string; m
   const parts = useMemo(() => answerTextParts(text, marks), [text, marks]);
   const blocks = useMemo(() => (marks.length < WHOLE_BELOW ? null : textBlocks(parts, MARKERS_PER_BLOCK)), [parts, marks.length]);
   const byId = useMemo(() => new Map(marks.map((c) => [c.id, c])), [marks]);
-  // A preview shows the card: held, or fetched when the preview opens.
-  useCards((s) => s.window);
-  const cards = useCards.getState();
-  const previews = useMarkerPreview((id) => cards.held(id), currentId, onOpen, (id) => void cards.cardOf(id));
+  // A preview shows the card: held, or fetched when the preview opens (the text redraws for that card only).
+  const [previewId, setPreviewId] = useState<number | null>(null);
+  const previewCard = useCards((s) => (previewId === null ? undefined : s.held(previewId)));
+  const previews = useMarkerPreview(
+    (id) => (id === previewId ? previewCard : useCards.getState().held(id)),
+    currentId,
+    onOpen,
+    (id) => {
+      setPreviewId(id);
+      void useCards.getState().cardOf(id);
+    },
+  );
   const drawPart = (part: TextPart, i: number | string): ReactNode =>
     'text' in part ? (
       <Fragment key={i}>{part.text}</Fragment>

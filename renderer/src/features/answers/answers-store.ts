@@ -121,10 +121,10 @@ export function listFilter(s: Pick<AnswersState, 'filter' | 'flagFilter'>): List
   return s.flagFilter !== null ? `flag:${s.flagFilter}` : s.filter;
 }
 
-/** Opens an answer by its header, markers and counts, its first page of cards beside them. */
+/** Opens an answer by its header, markers and counts; its first page of cards is asked for beside them and drawn when it comes. */
 async function openAnswer(id: number, filter: ListFilter): Promise<AnswerOpen> {
-  const [detail] = await Promise.all([client.call('answers.get', { id }), useCards.getState().load(id, filter)]);
-  return detail;
+  void useCards.getState().load(id, filter);
+  return client.call('answers.get', { id });
 }
 
 type Set = (partial: Partial<AnswersState>) => void;

@@ -5,6 +5,7 @@ import { decisionInForce } from '../../../../shared/review/trail.ts';
 import { CITATION_STATUSES, type CitationStatus } from '../../../../shared/verification/status.ts';
 import { CLAIM_VERDICTS, type ClaimVerdict } from '../../../../shared/verification/verdict.ts';
 
+import { PROBLEM_STATUSES, PROBLEM_VERDICTS } from '../../../../shared/contract/card-schemas.ts';
 import type { Label } from './selectors.ts';
 
 export { acceptNeedsNote } from '../../../../shared/review/trail.ts';
@@ -60,8 +61,6 @@ export function isCardFilter(s: string): s is CardFilter {
   return (CARD_FILTERS as readonly string[]).includes(s);
 }
 
-const PROBLEM_STATUSES: readonly CitationStatus[] = ['partial', 'not_found', 'source_unknown'];
-const PROBLEM_VERDICTS: readonly ClaimVerdict[] = ['weak', 'contradicted', 'not_found'];
 
 /** A citation that needs a closer look: not placed or only partly, a weak or contradicted claim, or flagged. */
 export function isProblem(c: Pick<CitationDetail, 'result' | 'review'>): boolean {
