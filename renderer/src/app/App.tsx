@@ -2,7 +2,6 @@ import { Suspense, useEffect, useState } from 'react';
 import type { WorkspaceInfo } from '../../../shared/contract/schemas.ts';
 import { client, ClientError } from '../api/client.ts';
 import { AuditBanner } from '../features/audit/AuditBanner.tsx';
-import { AnswersPanel } from '../features/answers/AnswersPanel.tsx';
 import { useAnswers } from '../features/answers/answers-store.ts';
 import { CitationBar } from '../features/answers/CitationBar.tsx';
 import { LibraryPanel } from '../features/library/LibraryPanel.tsx';
@@ -13,13 +12,14 @@ import { HostDownBanner } from '../features/connection/HostDownBanner.tsx';
 import { LinkNotice } from '../features/links/LinkNotice.tsx';
 import { useLinkRoute } from '../features/links/use-link-route.ts';
 import { useFirstScreenShown } from './first-screen.ts';
-import { lazyPart, PartLoading } from './lazy-part.tsx';
+import { lazyPart, partFailed, PartLoading } from './lazy-part.tsx';
 
-// Not on the first screen: chunks of their own, drawn once it is up (or, for Search, once chosen).
-const SearchPanel = lazyPart(() => import('../features/search/SearchPanel.tsx').then((m) => m.SearchPanel));
-const RelinkDialog = lazyPart(() => import('../features/relink/RelinkDialog.tsx').then((m) => m.RelinkDialog));
-const FindMissingDialog = lazyPart(() => import('../features/relink/FindMissingDialog.tsx').then((m) => m.FindMissingDialog));
-const ExportDialog = lazyPart(() => import('../features/reports/ExportDialog.tsx').then((m) => m.ExportDialog));
+// Not on the first screen: chunks of their own, drawn once it is up (or, for a tab, once chosen).
+const AnswersPanel = lazyPart(() => import('../features/answers/AnswersPanel.tsx').then((m) => m.AnswersPanel), partFailed('The answers'));
+const SearchPanel = lazyPart(() => import('../features/search/SearchPanel.tsx').then((m) => m.SearchPanel), partFailed('Search'));
+const RelinkDialog = lazyPart(() => import('../features/relink/RelinkDialog.tsx').then((m) => m.RelinkDialog), partFailed('The relink dialog'));
+const FindMissingDialog = lazyPart(() => import('../features/relink/FindMissingDialog.tsx').then((m) => m.FindMissingDialog), partFailed('The search for missing files'));
+const ExportDialog = lazyPart(() => import('../features/reports/ExportDialog.tsx').then((m) => m.ExportDialog), partFailed('The export dialog'));
 
 type Tab = 'answers' | 'sources' | 'search';
 const TABS: readonly Tab[] = ['answers', 'sources', 'search'];
@@ -61,7 +61,7 @@ export function App() {
     }
   };
 
-  // Both panels stay mounted, so ingest progress and the review keep their state across tabs.
+  // Once drawn, the panels stay mounted, so ingest progress and the review keep their state across tabs.
   return (
     <div className="app">
       <header className="topbar">
@@ -95,7 +95,11 @@ export function App() {
             ))}
           </div>
           <div className="side-panel" role="tabpanel" id="panel-answers" aria-labelledby="tab-answers" hidden={tab !== 'answers'}>
-            <AnswersPanel />
+            {(firstScreen || tab === 'answers') && (
+              <Suspense fallback={<PartLoading what="the answers" />}>
+                <AnswersPanel />
+              </Suspense>
+            )}
           </div>
           <div className="side-panel" role="tabpanel" id="panel-sources" aria-labelledby="tab-sources" hidden={tab !== 'sources'}>
             <LibraryPanel />

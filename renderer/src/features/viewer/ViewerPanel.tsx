@@ -1,13 +1,14 @@
 import { Suspense } from 'react';
 import { lazyPart, PartLoading } from '../../app/lazy-part.tsx';
-import { ViewerErrorBoundary } from './ViewerErrorBoundary.tsx';
+import { ViewerErrorBoundary, ViewerFailure } from './ViewerErrorBoundary.tsx';
 import { useViewer } from './viewer-store.ts';
 
 // The readers are chunks of their own (pdf.js is a megabyte): the first screen does not parse them.
 export const loadPdfViewer = () => import('./PdfViewer.tsx').then((m) => m.PdfViewer);
 export const loadFlowViewer = () => import('./FlowViewer.tsx').then((m) => m.FlowViewer);
-const PdfViewer = lazyPart(loadPdfViewer);
-const FlowViewer = lazyPart(loadFlowViewer);
+const readerFailed = (detail: string, retry: () => void) => <ViewerFailure detail={detail} onRetry={retry} />;
+const PdfViewer = lazyPart(loadPdfViewer, readerFailed);
+const FlowViewer = lazyPart(loadFlowViewer, readerFailed);
 
 export function ViewerPanel() {
   const sourceId = useViewer((s) => s.sourceId);

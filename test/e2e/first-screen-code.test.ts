@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAppInChromium, screenshot, type AppInChromium } from '../support/app-in-chromium.ts';
+import { RENDERER_DIR } from '../support/build.ts';
+import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
+import { ingestAll, POLICY_PAGES } from '../support/policy-workspace.ts';
+
+/** The scripts the page loads before anything else: its entry and the modules it preloads. */
+function firstScreenScripts(): string[] {
+  const html = fs.readFileSync(path.join(RENDERER_DIR, 'index.html'), 'utf8');
+  const refs = [...html.matchAll(/<(?:script type="module"[^>]*src|link rel="modulepreload"[^>]*href)="\/([^"]+\.js)"/g)].map((m) => m[1] ?? '');
+  return refs.map((ref) => path.join(RENDERER_DIR, ref));
+}
+
+describe('the first screen loads only its own code (issue 16)', () => {
+  let app: AppInChromium;
+
+  beforeAll(async () => {
+    app = await openAppInChromium();
+    await ingestAll(app.services, [writeFile(path.join(app.services.dir, 'docs'), 'HR_Policy.pdf', await makePdf(POLICY_PAGES, 'HR Policy'))]);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('keeps pdf.js, the DOCX sanitiser and the export dialog out of the scripts the page starts with', () => {
+    const scripts = firstScreenScripts();
+    expect(scripts.length).toBeGreaterThan(0);
+    const code = scripts.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    // pdf.js names its worker options; DOMPurify its version; the export dialog its heading.
+    expect(code).not.toContain('GlobalWorkerOptions');
+    expect(code).not.toContain('DOMPurify');
+    expect(code).not.toContain('Export report');
+    // The whole bundle was 1.2 MB with pdf.js in it.
+    expect(code.length).toBeLessThan(600_000);
+  });
+
+  it('opens a PDF whose reader code arrives late; when it cannot arrive, says so and fetches it again on "Open again"', async () => {
+    const { page } = app;
+    const reader = /\/assets\/(PdfViewer|pdfjs-setup)-[^/]*\.js$/;
+    await page.route(reader, (route) => route.abort());
+    await page.goto(app.host.url);
+    await page.getByRole('button', { name: 'HR_Policy.pdf', exact: true }).click();
+    const viewer = page.getByRole('region', { name: 'Viewer' });
+    await expect.poll(() => viewer.getByRole('alert').textContent()).toContain('This document could not be opened.');
+    await screenshot(page, 'first-screen-reader-code-missing.png');
+    await page.unroute(reader);
+    await viewer.getByRole('button', { name: 'Open again' }).click();
+    await page.getByTestId('text-layer').first().waitFor();
+    expect(await viewer.getByRole('alert').count()).toBe(0);
+  });
+});
