@@ -14,12 +14,6 @@ import type { Db } from './database.ts';
 const MAX_GROUP = 64;
 /** How long the first document of a group waits for others. */
 const GROUP_WAIT_MS = 20;
-/**
- * While more groups wait, the head file (two flushes and a signature) is written at most this
- * often; the last group of a run always writes it. A head behind the chain still verifies (the
- * chain may grow after it), so a crash in between costs nothing but those entries' anchoring.
- */
-const HEAD_EVERY_MS = 1000;
 
 interface Waiting {
   write: () => unknown;
@@ -35,7 +29,6 @@ export class GroupCommit {
   private scheduled = false;
   /** Groups commit one after another, in the order they formed. */
   private tail: Promise<void> = Promise.resolve();
-  private headAt = 0;
 
   constructor(db: Db) {
     this.db = db;
@@ -97,7 +90,9 @@ export class GroupCommit {
       return;
     }
     try {
-      this.publishHead();
+      // The head file follows the committed chain once for the group: a crash after the commit
+      // leaves at most this group's entries unanchored.
+      this.chain.publishHead();
     } catch (error) {
       for (const item of group) item.reject(error);
       return;
@@ -107,12 +102,5 @@ export class GroupCommit {
       if (o?.ok) item.resolve(o.value);
       else item.reject(o?.error);
     });
-  }
-
-  /** The head file follows the committed chain: after the last group of a run, or now and then. */
-  private publishHead(): void {
-    if (this.waiting.length > 0 && Date.now() - this.headAt < HEAD_EVERY_MS) return;
-    this.chain.publishHead();
-    this.headAt = Date.now();
   }
 }
