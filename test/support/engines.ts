@@ -34,6 +34,11 @@ export interface EngineOpenOptions extends ServicesOptions {
    * paths are the owner's), or a member at that level in ENGINE_PROJECT. Default 'owner'.
    */
   as?: 'owner' | AccessLevel;
+  /**
+   * 'suite': kept open for the rest of the describe (closed after its last test), for tests that
+   * only read; default 'test': closed after the test.
+   */
+  scope?: 'test' | 'suite';
 }
 
 export interface Opened<T> {
@@ -46,8 +51,8 @@ export interface Opened<T> {
 export interface EngineFixture {
   readonly name: EngineName;
   open<T>(prepare: (services: TestServices) => Promise<T>, options?: EngineOpenOptions): Promise<Opened<T>>;
-  /** On PostgreSQL, a store of another member of the same database (closed with the test). */
-  connectAs(database: TestDatabase, level: AccessLevel, name?: string): Promise<EvidenceStore>;
+  /** On PostgreSQL, a store of a member at `level` of the same database (closed with the test). */
+  connectAs(database: TestDatabase, level: AccessLevel): Promise<EvidenceStore>;
 }
 
 /** Declares `body` once per engine; the PostgreSQL server is started once for the file's suites. */
@@ -55,20 +60,22 @@ export function describeEngines(title: string, body: (engine: EngineFixture) => 
   describe.each(ENGINES)(`${title} (%s)`, (name) => {
     let server: TestPostgres | undefined;
     const toClose: (() => Promise<void> | void)[] = [];
+    const toCloseLast: (() => Promise<void> | void)[] = [];
     if (name === 'postgres') {
       beforeAll(async () => {
         server = await startTestPostgres();
       }, 120_000);
-      afterAll(async () => {
-        await server?.close();
-      });
     }
     afterEach(async () => {
       for (const close of toClose.splice(0).reverse()) await close();
     });
+    afterAll(async () => {
+      for (const close of toCloseLast.splice(0).reverse()) await close();
+      await server?.close();
+    });
 
-    const connectAs = async (database: TestDatabase, level: AccessLevel, member = level): Promise<EvidenceStore> => {
-      const login = `${database.loginPrefix}${member}`;
+    const connectAs = async (database: TestDatabase, level: AccessLevel, closing = toClose): Promise<EvidenceStore> => {
+      const login = `${database.loginPrefix}${level}`;
       const password = randomBytes(9).toString('hex');
       const owner = await database.owner();
       try {
@@ -77,17 +84,18 @@ export function describeEngines(title: string, body: (engine: EngineFixture) => 
         await owner.end();
       }
       const store = pgEvidenceStore(await PgStore.connect(database.urlFor(login, password)));
-      toClose.push(() => store.close());
+      closing.push(() => store.close());
       return store;
     };
 
     body({
       name,
-      connectAs,
+      connectAs: (database, level) => connectAs(database, level),
       async open<T>(prepare: (services: TestServices) => Promise<T>, options: EngineOpenOptions = {}): Promise<Opened<T>> {
-        const { as = 'owner', ...servicesOptions } = options;
+        const { as = 'owner', scope = 'test', ...servicesOptions } = options;
+        const closing = scope === 'suite' ? toCloseLast : toClose;
         let services = openTestServices(servicesOptions);
-        toClose.push(() => services.close());
+        closing.push(() => services.close());
         const prepared = await prepare(services);
         if (name === 'sqlite') return { services, prepared, database: null };
         if (!server) throw new Error('the PostgreSQL server did not start');
@@ -100,8 +108,8 @@ export function describeEngines(title: string, body: (engine: EngineFixture) => 
         } finally {
           await owner.end();
         }
-        const evidence = as === 'owner' ? pgEvidenceStore(await PgStore.connect(database.ownerUrl)) : await connectAs(database, as);
-        if (as === 'owner') toClose.push(() => evidence.close());
+        const evidence = as === 'owner' ? pgEvidenceStore(await PgStore.connect(database.ownerUrl)) : await connectAs(database, as, closing);
+        if (as === 'owner') closing.push(() => evidence.close());
         services = reopenTestServices(services, { ...servicesOptions, evidence });
         return { services, prepared, database };
       },

@@ -25,7 +25,10 @@ const MEMO = [
 ].join('\n');
 
 describeEngines('search across the workspace', (engine) => {
-  const open = () => engine.open(policyWorkspace, { as: 'reviewer' });
+  // The tests that only read share one policy workspace per engine (made at the first ask).
+  let shared: ReturnType<typeof openPolicy> | undefined;
+  const openPolicy = () => engine.open(policyWorkspace, { as: 'reviewer', scope: 'suite' });
+  const open = () => (shared ??= openPolicy());
 
   it('finds a quoted phrase as a phrase, with the offsets of the whole phrase in its segment', async () => {
     const { services, prepared: ws } = await open();
