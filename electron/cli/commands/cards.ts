@@ -2,6 +2,7 @@ import type { CitationDetail } from '../../../shared/contract/answer-schemas.ts'
 import { CARD_FILTERS, CardFilter, type CardPage } from '../../../shared/contract/card-schemas.ts';
 import { MAX_PAGE_ROWS } from '../../../shared/contract/list-schemas.ts';
 import { call, EXIT, flagString, type Command } from '../command.ts';
+import { limitFlag } from '../page-flags.ts';
 import { table } from '../table.ts';
 import { resolveAnswer } from './export.ts';
 
@@ -27,12 +28,8 @@ export const cardsCommand: Command = {
       io.err('evidesk cards: give one answer (id or imported file name).');
       return EXIT.usage;
     }
-    const limitText = flagString(ctx, 'limit');
-    const limit = limitText === undefined ? undefined : Number(limitText);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= MAX_PAGE_ROWS)) {
-      io.err(`evidesk cards: --limit takes a whole number from 1 to ${MAX_PAGE_ROWS}, not "${limitText}".`);
-      return EXIT.usage;
-    }
+    const limit = limitFlag(ctx, 'cards');
+    if (limit === null) return EXIT.usage;
     const filter = CardFilter.safeParse(flagString(ctx, 'show') ?? 'all');
     if (!filter.success) {
       io.err(`evidesk cards: --show takes one of ${CARD_FILTERS.join(', ')}.`);

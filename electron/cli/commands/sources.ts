@@ -2,6 +2,7 @@ import type { SourceSummary } from '../../../shared/contract/schemas.ts';
 import { SourceKind } from '../../../shared/contract/schemas.ts';
 import { MAX_PAGE_ROWS, SourceSort, type SourcePage } from '../../../shared/contract/list-schemas.ts';
 import { call, EXIT, flagString, type Command } from '../command.ts';
+import { limitFlag } from '../page-flags.ts';
 import { table } from '../table.ts';
 import { restrictedLabel } from './restrict.ts';
 
@@ -20,12 +21,8 @@ export const sourcesCommand: Command = {
   valueFlags: ['limit', 'after', 'sort', 'filter', 'kind'],
   run: async (ctx) => {
     const { services, json, io, args } = ctx;
-    const limitText = flagString(ctx, 'limit');
-    const limit = limitText === undefined ? undefined : Number(limitText);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= MAX_PAGE_ROWS)) {
-      io.err(`evidesk sources: --limit takes a whole number from 1 to ${MAX_PAGE_ROWS}, not "${limitText}".`);
-      return EXIT.usage;
-    }
+    const limit = limitFlag(ctx, 'sources');
+    if (limit === null) return EXIT.usage;
     const sort = SourceSort.safeParse(flagString(ctx, 'sort') ?? 'added');
     const kind = flagString(ctx, 'kind');
     const kindParsed = kind === undefined ? undefined : SourceKind.safeParse(kind);
