@@ -5,8 +5,6 @@ import './styles.css';
 import { App } from './app/App.tsx';
 import { afterFirstScreen } from './app/first-screen.ts';
 import { loadFlowViewer, loadPdfViewer } from './features/viewer/ViewerPanel.tsx';
-// After every other stylesheet: the dark scheme's colours (they also win by specificity).
-import './dark-mode.css';
 
 const root = document.getElementById('root');
 if (root) {
