@@ -164,37 +164,37 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
       });
       const bands = placed.filter((p): p is Placed => 'rects' in p);
       if (bands.length === 0) return { results: placed as { note: string }[], ...textItems };
-      // Only the rows the page's excerpts show are rasterised: a canvas that tall, the page shifted
-      // up by `top` (pdf.js applies `transform` before the viewport's). Drawing outside the canvas
-      // is clipped by the canvas itself, so what lies off the bands costs no pixels. One render per
-      // page: drawing a page (its glyphs' paths) is the excerpt's main cost, whatever the canvas.
+      // Only the rows the page's excerpts show are rasterised: canvases that tall, the page shifted
+      // up by their top row (pdf.js applies `transform` before the viewport's). Drawing outside a
+      // canvas is clipped by the canvas itself, so what lies off the bands costs no pixels.
       // Columns too: from the left edge of the page's text to its right edge, not its blank margins.
       // A scan's text is in its image, where pdf.js reads none: the whole width.
       const [left, right] = reqs.some((r) => r.ocr) ? [0, Math.round(read.viewport.width)] : textSpan(read, bands);
       const width = right - left;
-      const top = Math.min(...bands.map((b) => b.top));
-      const bottom = Math.max(...bands.map((b) => b.bottom));
-      const canvas = createCanvas(width, bottom - top);
-      // Text and images wholly above or below the canvas are not drawn (band-filter.ts); the margin
-      // is twice the page's tallest text, so that a line at the edge is drawn whole.
+      // The bands drawn in groups of those that overlap or nearly touch: rows between groups far
+      // apart are not drawn at all. The page's operator list is read once, by the first render;
+      // later renders of the page reuse it, so a group costs only its drawing.
+      const out: PdfExcerptResult[] = placed.map((p) => ('rects' in p ? { note: '' } : p));
       const tallest = read.items.reduce((most, { item }) => Math.max(most, item.height), 0) * read.viewport.scale;
-      const band = bandFilter(pdfjs.OPS, bottom - top, Math.max(24, 2 * tallest));
-      const rendering = read.page.render({ canvas, viewport: read.viewport, transform: [1, 0, 0, 1, -left, -top], background: 'white', operationsFilter: band.filter });
-      band.attach(rendering);
-      await rendering.promise;
-      const out: PdfExcerptResult[] = [];
-      for (let i = 0; i < reqs.length; i++) {
-        const p = placed[i]!;
-        if (!('rects' in p)) {
-          out.push(p);
-          continue;
+      for (const group of bandGroups(bands)) {
+        const top = Math.min(...group.map((b) => b.top));
+        const bottom = Math.max(...group.map((b) => b.bottom));
+        const canvas = createCanvas(width, bottom - top);
+        // Text and images wholly above or below the canvas are not drawn (band-filter.ts); the margin
+        // is twice the page's tallest text, so that a line at the edge is drawn whole.
+        const filter = bandFilter(pdfjs.OPS, bottom - top, Math.max(24, 2 * tallest));
+        const rendering = read.page.render({ canvas, viewport: read.viewport, transform: [1, 0, 0, 1, -left, -top], background: 'white', operationsFilter: filter.filter });
+        filter.attach(rendering);
+        await rendering.promise;
+        for (const p of group) {
+          let band = canvas;
+          if (p.top !== top || p.bottom !== bottom) {
+            band = createCanvas(width, p.bottom - p.top);
+            band.getContext('2d').drawImage(canvas, 0, p.top - top, width, p.bottom - p.top, 0, 0, width, p.bottom - p.top);
+          }
+          const i = placed.indexOf(p);
+          out[i] = await encodeExcerpt(reqs[i]!, p, band, left, width);
         }
-        let band = canvas;
-        if (p.top !== top || p.bottom !== bottom) {
-          band = createCanvas(width, p.bottom - p.top);
-          band.getContext('2d').drawImage(canvas, 0, p.top - top, width, p.bottom - p.top, 0, 0, width, p.bottom - p.top);
-        }
-        out.push(await encodeExcerpt(reqs[i]!, p, band, left, width));
       }
       return { results: out, ...textItems };
     } finally {
@@ -314,6 +314,22 @@ function bandAround(req: Omit<PdfExcerptRequest, 'bytes'>, rects: ExcerptBox[], 
   const top = Math.max(0, Math.floor(quoteTop - (CONTEXT_LINES + 0.4) * lineHeight));
   const bottom = Math.min(Math.round(viewport.height), Math.ceil(quoteBottom + (CONTEXT_LINES + 0.4) * lineHeight), top + MAX_HEIGHT);
   return { top, bottom: Math.max(top + 1, bottom), rects };
+}
+
+/** Rows of page between two bands below which they are drawn as one (drawing them costs less than a render). */
+const GROUP_GAP = 48;
+
+/** The bands in groups, top down: a band joins the group above when it starts within GROUP_GAP rows of its end. */
+function bandGroups(bands: readonly Placed[]): Placed[][] {
+  const groups: { bands: Placed[]; bottom: number }[] = [];
+  for (const band of [...bands].sort((a, b) => a.top - b.top)) {
+    const last = groups[groups.length - 1];
+    if (last && band.top <= last.bottom + GROUP_GAP) {
+      last.bands.push(band);
+      last.bottom = Math.max(last.bottom, band.bottom);
+    } else groups.push({ bands: [band], bottom: band.bottom });
+  }
+  return groups.map((g) => g.bands);
 }
 
 /** Blank page edge kept beside the text, in pixels. */
