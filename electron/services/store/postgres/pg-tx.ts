@@ -4,6 +4,7 @@
  */
 import type pg from 'pg';
 import { storeError, type Who } from './pg-errors.ts';
+import { runTransaction } from './pg-resilience.ts';
 
 export interface PgContext {
   pool: pg.Pool;
@@ -19,26 +20,10 @@ export async function pgRead<R extends pg.QueryResultRow>(ctx: PgContext, operat
   }
 }
 
-/** `fn` in one transaction: committed whole or rolled back whole. */
-export async function pgTransaction<T>(ctx: PgContext, operation: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  let client: pg.PoolClient;
-  try {
-    client = await ctx.pool.connect();
-  } catch (e) {
-    throw storeError(e, ctx.who, operation);
-  }
-  let broken = false;
-  try {
-    await client.query('BEGIN');
-    const value = await fn(client);
-    await client.query('COMMIT');
-    return value;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {
-      broken = true;
-    });
-    throw storeError(e, ctx.who, operation);
-  } finally {
-    client.release(broken);
-  }
+/**
+ * `fn` in one transaction: committed whole or rolled back whole, tried again after a lost
+ * connection or a serialisation failure as every PgStore write is (pg-resilience.ts).
+ */
+export function pgTransaction<T>(ctx: PgContext, operation: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  return runTransaction(ctx.pool, ctx.who, operation, fn);
 }
