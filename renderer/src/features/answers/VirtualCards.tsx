@@ -27,6 +27,8 @@ function cardProps(c: CitationDetail, p: Pick<Props, 'currentId' | 'expanded' | 
 
 /** Space between cards: the rows are placed absolutely, so the list's gap is each row's padding. */
 const GAP = 8;
+/** A card's height before it is measured. */
+const ESTIMATE = 140;
 
 /**
  * The citation cards drawn virtually (issue 16): a 5,000-citation answer puts a screenful of cards in
@@ -79,11 +81,11 @@ function DrawnCards({ ids, scrollElement, currentId, expanded, healthOf, onOpen,
   const virtualizer = useVirtualizer({
     count: ids.length,
     getScrollElement: () => scrollElement.current,
-    estimateSize: () => 140,
+    estimateSize: () => ESTIMATE,
     overscan: 4,
     initialRect: INITIAL_RECT,
     observeElementRect: keepSizeWhileHidden,
-    measureElement: measureShown(140),
+    measureElement: measureShown(ESTIMATE),
     scrollMargin: margin,
     getItemKey: (i) => ids[i] ?? i,
   });
@@ -109,7 +111,10 @@ function DrawnCards({ ids, scrollElement, currentId, expanded, healthOf, onOpen,
         if (!c) {
           return (
             <div role="listitem" key={item.key} ref={virtualizer.measureElement} {...placedRow(item, ids.length, margin, GAP)}>
-              <p className="muted card-loading">Loading citation {item.index + 1}…</p>
+              {/* As tall as a card is guessed to be, so the list's length does not jump while its page comes. */}
+              <p className="muted card-loading" style={{ height: ESTIMATE - GAP, margin: 0 }}>
+                Loading citation {item.index + 1}…
+              </p>
             </div>
           );
         }
