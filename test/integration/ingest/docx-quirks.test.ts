@@ -180,5 +180,7 @@ describe('DOCX files from the wild', () => {
     expect(content).toMatchObject({ view: 'docx', imagesOmitted: 1 });
     if (content.view === 'docx') expect(content.html).not.toContain('data:image');
     await expectViewerAgrees(r.sourceId);
-  });
+    // A ceiling, not a wait: deflating and reading 40 MB of random bytes is CPU-bound, and another
+    // test file shares the two cores.
+  }, 120_000);
 });
