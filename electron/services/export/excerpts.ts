@@ -21,16 +21,18 @@ import type { SourceInput } from '../../../shared/report/build.ts';
 import type { WorkerPool } from '../ingest/worker-pool.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import { ExcerptCache, excerptKey } from './excerpt-cache.ts';
-import { pdfExcerptBatch, type PdfExcerptAsk, type PdfExcerptBatchResult, type PdfExcerptResult } from './pdf-excerpt.ts';
+import type { PdfExcerptAsk, PdfExcerptBatchResult, PdfExcerptResult } from './pdf-excerpt.ts';
+import { pdfExcerptBatch } from './pdf-excerpt-batch.ts';
 import { textExcerpt } from './text-excerpt.ts';
 
 /** Per excerpt; a batch gets this once plus a share per page it renders before it is stopped. */
 export const EXCERPT_TIME_LIMIT_MS = 20_000;
 const PER_EXCERPT_MS = 3_000;
 /**
- * Pages per batch, at most. Each batch opens its PDF anew, and opening costs its fonts' parsing
- * again (about a tenth of drawing its pages on the export bench), so batches are as large as the
- * children can share evenly: about two per child over all cited pages, between these bounds.
+ * Pages per batch, at most. Opening a PDF costs its fonts' parsing (about a tenth of drawing its
+ * pages on the export bench); a child keeps the PDF of its last batch open, but a batch that goes
+ * to the other child opens it there too. So batches are as large as the children can share
+ * evenly: about two per child over all cited pages, between these bounds.
  */
 const MIN_PAGES_PER_BATCH = 8;
 const MAX_PAGES_PER_BATCH = 48;
@@ -183,8 +185,12 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
     }
     if (batch.length > 0) batches.push({ src, bytes, jobs: batch, pages });
   }
-  // Largest first, so that the children finish at about the same time.
-  batches.sort((a, b) => b.pages - a.pages);
+  // A PDF's batches one after another (a child keeps the PDF open between them, pdf-excerpt-batch.ts),
+  // the PDFs with most pages to draw first and each PDF's largest batches first, so that the
+  // children finish at about the same time.
+  const pagesOf = new Map<number, number>();
+  for (const b of batches) pagesOf.set(b.src.id, (pagesOf.get(b.src.id) ?? 0) + b.pages);
+  batches.sort((a, b) => pagesOf.get(b.src.id)! - pagesOf.get(a.src.id)! || a.src.id - b.src.id || b.pages - a.pages);
 
   const keepGeometry = (sourceId: number, page: number, text: string, items: Float64Array): void => {
     try {
@@ -204,7 +210,7 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
     try {
       const { results, textItems } = deps.pool
         ? await deps.pool.run<PdfExcerptBatchResult>(
-            { op: 'pdfExcerpts', bytes, fileName: src.fileName, asks },
+            { op: 'pdfExcerpts', bytes, fileName: src.fileName, asks, key: src.sha256 },
             { deadline: Date.now() + limit, onProgress, ...(deps.signal ? { signal: deps.signal } : {}) },
           )
         : await pdfExcerptBatch(bytes, asks, { onProgress, ...(deps.signal ? { signal: deps.signal } : {}) });

@@ -20,7 +20,6 @@
  * out with a note rather than boxing the wrong words.
  */
 import { createRequire } from 'node:module';
-import { AppError } from '../../../shared/contract/errors.ts';
 import type { ExcerptBox, ReportExcerpt } from '../../../shared/report/schema.ts';
 import { DOCUMENT_OPTIONS, loadPdfjs, TEXT_CONTENT_OPTIONS } from '../ingest/pdfjs.ts';
 import { joinTextItems, packTextItems, unpackTextItems, type TextItemGeometry } from '../ingest/text-geometry.ts';
@@ -202,40 +201,6 @@ export async function openPdfExcerpts(bytes: Uint8Array): Promise<PdfExcerpts> {
     }
   };
   return { pageExcerpts, close };
-}
-
-/**
- * The excerpts of one PDF that an extraction child makes for the export (extract-worker.ts):
- * opened once, each page read and rendered once for all its excerpts, a progress report per excerpt; stops between pages when cancelled.
- * A failed page gives notes; the others go on.
- */
-export async function pdfExcerptBatch(
-  bytes: Uint8Array,
-  asks: readonly PdfExcerptAsk[],
-  ctx: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
-): Promise<PdfExcerptBatchResult> {
-  const pdf = await openPdfExcerpts(bytes);
-  try {
-    const out: PdfExcerptResult[] = new Array<PdfExcerptResult>(asks.length);
-    const textItems: PdfExcerptBatchResult['textItems'] = [];
-    const byPage = new Map<number, number[]>();
-    asks.forEach((ask, i) => byPage.set(ask.page, [...(byPage.get(ask.page) ?? []), i]));
-    let done = 0;
-    for (const [page, at] of byPage) {
-      if (ctx.signal?.aborted) throw new AppError('CANCELLED', 'The excerpts were cancelled.');
-      const reqs = at.map((i) => asks[i]!);
-      const made = await pdf.pageExcerpts(page, reqs).catch((e: unknown) => ({
-        results: reqs.map((ask) => ({ note: `The excerpt is left out: page ${ask.pageLabel ?? ask.page} could not be rendered (${e instanceof Error ? e.message : String(e)}).` })),
-      }));
-      at.forEach((i, k) => (out[i] = made.results[k]!));
-      if ('textItems' in made && made.textItems) textItems.push({ page, items: made.textItems });
-      done += at.length;
-      ctx.onProgress?.(done, asks.length);
-    }
-    return { results: out, textItems };
-  } finally {
-    await pdf.close();
-  }
 }
 
 /** One excerpt, opening and closing the PDF for it. */

@@ -9,15 +9,16 @@ import { countPdfPages, extractPdfPart } from './extractors/pdf.ts';
 import { keepEngineBetweenDocuments } from './ocr/ocr-engine.ts';
 import type { OcrOptions } from './ocr/ocr-page.ts';
 import { viewableContent } from './viewable.ts';
-import { pdfExcerptBatch, type PdfExcerptAsk } from '../export/pdf-excerpt.ts';
+import type { PdfExcerptAsk } from '../export/pdf-excerpt.ts';
+import { pdfExcerptBatch } from '../export/pdf-excerpt-batch.ts';
 
 export type WorkerRequest =
   | { id: number; op: 'extract'; kind: SourceKind; bytes: Uint8Array; fileName: string; password?: string; reader?: boolean; ocr?: OcrOptions | false }
   | { id: number; op: 'countPdfPages'; bytes: Uint8Array; fileName: string; password?: string }
   | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number; maxPages?: number; ocr?: OcrOptions | false }
   | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string; reader?: boolean }
-  /** Evidence excerpts of a report (issue 9): bands of some pages of one PDF, one result per ask. */
-  | { id: number; op: 'pdfExcerpts'; bytes: Uint8Array; fileName: string; asks: PdfExcerptAsk[] };
+  /** Evidence excerpts of a report (issue 9): bands of some pages of one PDF, one result per ask; `key` (its SHA-256) keeps it open for the next batch. */
+  | { id: number; op: 'pdfExcerpts'; bytes: Uint8Array; fileName: string; asks: PdfExcerptAsk[]; key?: string };
 
 /** Asks the child to stop task `id` at its next safe point (between pages, between steps) and reply. */
 export interface CancelRequest {
@@ -70,7 +71,7 @@ function run(req: WorkerRequest, reply: (m: WorkerReply) => void): void {
       case 'view':
         return viewableContent(req.kind, req.bytes, req.fileName, req.reader === true);
       case 'pdfExcerpts':
-        return pdfExcerptBatch(req.bytes, req.asks, ctx);
+        return pdfExcerptBatch(req.bytes, req.asks, req.key !== undefined ? { ...ctx, key: req.key } : ctx);
       case 'pdfPart':
         return extractPdfPart(req.bytes, { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage, ...(req.maxPages !== undefined ? { maxPages: req.maxPages } : {}) });
     }
