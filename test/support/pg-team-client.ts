@@ -144,4 +144,5 @@ for (const table of ['sources', 'answers', 'agent_sessions', 'citations', 'revie
 say({ type: 'report', missing: missing(), duplicates: [...seen].filter(([, n]) => n > 1).map(([k]) => k), feed: [...seen.keys()], visible });
 await feed.close();
 await store.close();
-process.exit(0);
+// A large report line must reach the pipe whole before the process ends.
+process.stdout.write('', () => process.exit(0));

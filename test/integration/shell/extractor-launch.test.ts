@@ -49,8 +49,9 @@ describe('the app extracts in utility processes', () => {
     const dir = tempDir();
     const services = createServices(electronPlatform(() => null), path.join(dir, 'workspace'), { ingest: { extractionTimeoutMs: 200 } });
     try {
-      const file = path.join(dir, 'notes.txt');
-      fs.writeFileSync(file, 'A line of notes.\n');
+      // Markdown always goes to an extraction child (small plain text is read in process).
+      const file = path.join(dir, 'notes.md');
+      fs.writeFileSync(file, '# Notes\n\nA line of notes.\n');
       const before = utilityForks.length;
       // The stand-in's child never answers, so the time limit ends the task.
       const result = await services.ingest.ingest({ paths: [file] });
@@ -58,7 +59,7 @@ describe('the app extracts in utility processes', () => {
       const fork = utilityForks[before];
       expect(path.basename(fork?.modulePath ?? '')).toMatch(/^extract-worker\.(ts|mjs)$/);
       fork?.child.emit('spawn');
-      expect(fork?.child.posted[0]).toMatchObject({ op: 'extract', kind: 'text', fileName: 'notes.txt' });
+      expect(fork?.child.posted[0]).toMatchObject({ op: 'extract', fileName: 'notes.md' });
       // The stopped task's child was asked to stop at a safe point.
       expect(fork?.child.posted[1]).toMatchObject({ op: 'cancel' });
     } finally {

@@ -1,6 +1,6 @@
 /**
  * answers.importSummary (issue 16): a large import replies with the stored answer's summary and
- * its run, never every citation, and what it says equals what answers.get then reads back.
+ * its run, never every citation, and what it says equals what answers.detail (the full answer) then reads back.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ describe('answers.importSummary', () => {
     // Every 7th quote is in no note (bigAnswer): 42 of 300.
     expect(summary.run?.summary.byStatus.not_found).toBe(42);
 
-    const detail = await callHandler<AnswerDetail>(s, 'answers.get', { id: summary.answer.id });
+    const detail = await callHandler<AnswerDetail>(s, 'answers.detail', { id: summary.answer.id });
     expect(detail.citations).toHaveLength(300);
     expect(detail.citations.every((c) => c.result !== null)).toBe(true);
     expect(detail.run).toEqual(summary.run);

@@ -177,25 +177,38 @@ export async function runTransaction<T>(pool: pg.Pool, who: Who, operation: stri
 
 /**
  * Yields what `read` yields from a connection held for the whole stream (a snapshot read chunk by
- * chunk). Not retried: the reader already has part of it. A connection lost while the reader is
+ * chunk). Not retried once the reader has part of it. A connection lost while the reader is
  * between chunks is DATABASE_UNREACHABLE at the next chunk, never an unhandled 'error' event.
  */
 export async function* streamOn<T>(pool: pg.Pool, who: Who, operation: string, read: (c: pg.PoolClient) => AsyncGenerator<T>): AsyncGenerator<T> {
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (e) {
-    throw resilientError(e, who, operation, 1);
-  }
-  let lost: unknown;
-  const onError = (e: unknown) => void (lost = e);
-  client.on('error', onError);
-  try {
-    yield* read(client);
-  } catch (e) {
-    throw resilientError(lost !== undefined && !isConnectionLost(e) && isConnectionLost(lost) ? lost : e, who, operation, 1);
-  } finally {
-    client.off('error', onError);
-    client.release(lost === undefined ? undefined : lost instanceof Error ? lost : new Error(String(lost)));
+  for (let attempt = 1; ; attempt++) {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (e) {
+      throw resilientError(e, who, operation, attempt);
+    }
+    let lost: unknown;
+    let failure: unknown;
+    let yielded = false;
+    const onError = (e: unknown) => void (lost = e);
+    client.on('error', onError);
+    try {
+      for await (const item of read(client)) {
+        yielded = true;
+        yield item;
+      }
+      return;
+    } catch (e) {
+      failure = lost !== undefined && !isConnectionLost(e) && isConnectionLost(lost) ? lost : e;
+    } finally {
+      client.off('error', onError);
+      // A dead connection must leave the pool, whether the loss came as an event or as a failed query.
+      const broken = lost ?? (failure !== undefined && isConnectionLost(failure) ? failure : undefined);
+      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : new Error(String(broken)));
+    }
+    // Found dead before the reader had anything: one fresh connection gives it the whole stream.
+    if (!yielded && attempt === 1 && isConnectionLost(failure)) continue;
+    throw resilientError(failure, who, operation, attempt);
   }
 }
