@@ -75,7 +75,8 @@ function start(spec: ClientSpec, url: string): Running {
   const child = spawn(process.execPath, [clientScript, spec.kind, url, spec.name, spec.projects[0] ?? ''], { stdio: 'pipe' });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the last lines of stdout (the report) are read before a client counts as gone.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const waiting = new Map<string, (e: Record<string, unknown>) => void>();
   const early = new Map<string, Record<string, unknown>>();
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
