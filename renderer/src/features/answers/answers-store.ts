@@ -311,6 +311,8 @@ export const useAnswers = create<AnswersState>((set, get) => ({
       const detail = await client.call('sources.get', { id: sourceId }).catch(() => null);
       kind = detail?.kind ?? kind;
       labels = detail?.pages ?? [];
+      // The analyst may have moved on (j/k) while the source was read: a late open must not win.
+      if (get().currentId !== citationId) return;
     }
     show(citationId, openPlan(c, kind, (label) => labels.find((p) => p.label === label)?.page ?? null), set);
   },
