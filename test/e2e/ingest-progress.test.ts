@@ -32,7 +32,13 @@ describe('ingest progress, cancellation and the snapshot label in Chromium', () 
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     const progress = page.locator('p.progress');
     await expect.poll(() => progress.textContent(), { timeout: 30_000 }).toMatch(/File \d of 6: extracting page \d+ of 250/);
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    // The button keeps its place while the line beside it changes page by page.
+    const cancel = page.getByRole('button', { name: 'Cancel' });
+    const before = await cancel.boundingBox();
+    const firstLine = await progress.textContent();
+    await expect.poll(() => progress.textContent(), { timeout: 30_000 }).not.toBe(firstLine);
+    expect(await cancel.boundingBox()).toEqual(before);
+    await cancel.click();
     const report = page.getByRole('status', { name: 'Ingest report' });
     await expect.poll(() => report.textContent(), { timeout: 60_000 }).toContain('Cancelled:');
     expect(services.sources.count()).toBeLessThan(6);

@@ -66,14 +66,15 @@ export function LibraryPanel() {
       <AddWebPage />
       {dropNote && <p className="note">{dropNote}</p>}
       {ingesting && (progress || walk) && (
-        <p className="progress" role="status">
-          {progressLine(progress, walk)}
-          {ingesting && (
-            <button type="button" className="cancel" onClick={() => void cancel()}>
-              Cancel
-            </button>
-          )}
-        </p>
+        // The button stays put while the line beside it changes with every page read.
+        <div className="progress-row">
+          <button type="button" className="cancel" onClick={() => void cancel()}>
+            Cancel
+          </button>
+          <p className="progress" role="status">
+            {progressLine(progress, walk)}
+          </p>
+        </div>
       )}
       {uploading && (
         <p className="progress" role="status">
