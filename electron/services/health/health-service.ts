@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { Health } from '../../../shared/contract/schemas.ts';
@@ -6,86 +5,33 @@ import type { EventBus } from '../events.ts';
 import { sha256File } from '../hashing/sha256.ts';
 import type { CheckSourceRow, CurrentPathRow, HealthArea } from '../store/evidence-store.ts';
 import { mapPool, statMany, type StatOutcome } from './file-stats.ts';
-import { errorCode, searchRoot, walkTree } from './search-tree.ts';
+import { findFileByHash, searchFolderFor } from './folder-search.ts';
+import {
+  DEFAULT_HEALTH_SETTINGS,
+  type CheckedHealth,
+  type FolderSearchResult,
+  type HealthReport,
+  type HealthSettings,
+  type RelinkManyItem,
+  type RelinkOutcome,
+  type RelinkSuggestion,
+  type SourceHealth,
+} from './health-types.ts';
+import { suggestMovedCopies } from './relink-suggestions.ts';
+import { holdsBytes, requireSameBytes } from './same-bytes.ts';
+import { errorCode } from './search-tree.ts';
+import { fsProblem, judgeSource, type PathVerdict } from './source-verdict.ts';
 
-export type CheckedHealth = Exclude<Health, 'unchecked'>;
-
-export interface SourceHealth {
-  id: number;
-  fileName: string;
-  /** The path that holds the bytes when ok, else the path the source was last recorded at. */
-  path: string | null;
-  health: CheckedHealth;
-  /** Citations that point at this source: what a missing or modified file puts at risk. */
-  citations: number;
-  detail: string;
-}
-
-export interface HealthReport {
-  checkedAt: string;
-  durationMs: number;
-  sources: SourceHealth[];
-  counts: Record<CheckedHealth, number>;
-}
-
-export interface RelinkSuggestion {
-  id: number;
-  fileName: string;
-  /** Where the source was recorded before (its missing path). */
-  fromPath: string | null;
-  path: string;
-}
-
-export interface RelinkOutcome {
-  sourceId: number;
-  path: string;
-  previousPath: string | null;
-  suggestions: RelinkSuggestion[];
-}
-
-export type RelinkManyItem =
-  | { ok: true; id: number; path: string; previousPath: string | null }
-  | { ok: false; id: number; path: string; error: { code: AppError['code']; message: string } };
-
-export interface FolderSearchResult {
-  dir: string;
-  /** Regular files whose size was looked at. */
-  examined: number;
-  /** Files hashed because their size matched a wanted source. */
-  hashed: number;
-  /** The walk stopped at its file or depth bound before seeing everything. */
-  truncated: boolean;
-  results: { id: number; fileName: string; matches: string[] }[];
-}
-
-export interface HealthSettings {
-  /** Stat requests in flight during a check. */
-  statConcurrency: number;
-  /** Files hashed at once when a touched file must be re-hashed. */
-  hashConcurrency: number;
-  /** Folder levels a folder search descends below the folder it was given. */
-  maxSearchDepth: number;
-  /** Files a folder search examines before it stops and says so. */
-  maxSearchFiles: number;
-}
-
-export const DEFAULT_HEALTH_SETTINGS: HealthSettings = { statConcurrency: 64, hashConcurrency: 4, maxSearchDepth: 16, maxSearchFiles: 200_000 };
-
-interface PathVerdict {
-  row: CurrentPathRow;
-  health: CheckedHealth;
-  detail: string;
-}
-
-function fsProblem(code: string): string {
-  if (code === 'ENOENT' || code === 'ENOTDIR') return 'no longer exists';
-  if (code === 'EACCES' || code === 'EPERM') return 'cannot be reached (permission denied)';
-  return `cannot be reached (${code})`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
+export type {
+  CheckedHealth,
+  FolderSearchResult,
+  HealthReport,
+  HealthSettings,
+  RelinkManyItem,
+  RelinkOutcome,
+  RelinkSuggestion,
+  SourceHealth,
+} from './health-types.ts';
 
 /**
  * Source health and relinking (DESIGN.md §7). A check stats every current path and hashes only
@@ -186,40 +132,10 @@ export class HealthService {
     await this.store.confirmPaths(confirmed, new Date().toISOString());
 
     return sources.map((src) => {
-      const result = this.judge(src, verdicts.get(src.id) ?? [], citations.get(src.id) ?? 0);
+      const result = judgeSource(src, verdicts.get(src.id) ?? [], citations.get(src.id) ?? 0);
       this.last.set(src.id, result);
       return result;
     });
-  }
-
-  /** One source from its paths' verdicts: ok when any path is ok, else modified, else missing. */
-  private judge(src: CheckSourceRow, verdicts: PathVerdict[], citations: number): SourceHealth {
-    const base = { id: src.id, fileName: src.file_name, citations };
-    // Keep the store's order (newest path first) whatever order the hash pass finished in.
-    const ordered = [...verdicts].sort((a, b) => (b.row.last_seen_at.localeCompare(a.row.last_seen_at)) || b.row.id - a.row.id);
-    const primary = ordered[0];
-    if (!primary && src.web === 1) {
-      return { ...base, path: null, health: 'ok', detail: 'An archived web page: the workspace keeps the copy that was fetched, and citations are checked against it.' };
-    }
-    if (!primary) {
-      return { ...base, path: null, health: 'missing', detail: 'No current path is recorded for this source. Relink it to its file.' };
-    }
-    const ok = ordered.find((v) => v.health === 'ok');
-    if (ok) {
-      const others = ordered.filter((v) => v.health !== 'ok').length;
-      const detail = others > 0 ? `${ok.detail}; ${plural(others, 'other recorded path')} no longer hold the file` : ok.detail;
-      return { ...base, path: ok.row.path, health: 'ok', detail };
-    }
-    const modified = ordered.find((v) => v.health === 'modified');
-    if (modified) {
-      return {
-        ...base,
-        path: modified.row.path,
-        health: 'modified',
-        detail: `${modified.detail}. Ingest it as a new version, or relink the source to a copy of the original.`,
-      };
-    }
-    return { ...base, path: primary.row.path, health: 'missing', detail: `${primary.detail}. Relink it to where the file is now, or search a folder for it.` };
   }
 
   /**
@@ -284,42 +200,11 @@ export class HealthService {
 
   private async relinkOne(sourceId: number, rawPath: string): Promise<Omit<RelinkOutcome, 'suggestions'>> {
     const src = await this.requireSource(sourceId);
-    const newPath = path.resolve(rawPath);
-    let st: fs.Stats;
-    try {
-      st = await fs.promises.stat(newPath);
-    } catch (e) {
-      const code = errorCode(e);
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
-        throw new AppError('FILE_MISSING', `${newPath} does not exist. Check the path, or search a folder for ${src.file_name}.`, { sourceId, path: newPath });
-      }
-      throw new AppError('FILE_UNREADABLE', `${newPath} cannot be read (${code}). Give your user read access to it and try again.`, { sourceId, path: newPath });
-    }
-    if (!st.isFile()) {
-      throw new AppError('FILE_UNREADABLE', `${newPath} is a folder, not a file. Give the file itself, or search the folder for ${src.file_name}.`, { sourceId, path: newPath });
-    }
-    // Different sizes are different bytes: no need to read the file to refuse it.
-    let sha: string | null = null;
-    if (st.size === src.byte_size) {
-      try {
-        sha = await sha256File(newPath);
-      } catch (e) {
-        throw new AppError('FILE_UNREADABLE', `${newPath} cannot be read (${errorCode(e)}). Give your user read access to it and try again.`, { sourceId, path: newPath });
-      }
-    }
-    if (sha !== src.sha256) {
-      throw new AppError(
-        'HASH_MISMATCH',
-        `${path.basename(newPath)} at ${newPath} is not the same file as source ${src.file_name}: its bytes differ ` +
-          `(${sha !== null ? 'same size, different SHA-256' : `${st.size} bytes, the source has ${src.byte_size}`}). ` +
-          'Relinking needs the identical file. If this is a new version, ingest it as a new source instead.',
-        { sourceId, path: newPath, expectedSha256: src.sha256, actualSha256: sha, expectedSize: src.byte_size, actualSize: st.size },
-      );
-    }
+    const { newPath, st } = await requireSameBytes(src, sourceId, rawPath);
 
     // A current path keeps its place only while it still holds the bytes; the others become history.
     const current = await this.store.currentPaths([sourceId]);
-    const holds = await mapPool(current, this.settings.hashConcurrency, (p) => (p.path === newPath ? Promise.resolve(true) : this.holdsBytes(p, src)));
+    const holds = await mapPool(current, this.settings.hashConcurrency, (p) => (p.path === newPath ? Promise.resolve(true) : holdsBytes(p, src)));
     const stale = current.filter((_, i) => !holds[i]);
     const previousPath = stale[0]?.path ?? null;
     await this.store.relink(sourceId, newPath, { size: st.size, mtimeMs: st.mtimeMs }, stale.map((p) => p.id), new Date().toISOString());
@@ -328,70 +213,12 @@ export class HealthService {
     return { sourceId, path: newPath, previousPath };
   }
 
-  /** Whether a recorded path still holds the source's bytes: stat first, hash only a touched file. */
-  private async holdsBytes(row: CurrentPathRow, src: CheckSourceRow): Promise<boolean> {
-    const [st] = await statMany([row.path]);
-    if (!st?.found || !st.isFile || st.size !== src.byte_size) return false;
-    if (st.mtimeMs === row.mtime_ms && st.size === row.size) return true;
-    return (await sha256File(row.path).catch(() => null)) === src.sha256;
-  }
-
-  /**
-   * After `fromPath` was relinked to `toPath`, where the other missing sources probably are: the
-   * same place relative to the folder that replaced the old one, or the same name beside the new file.
-   */
+  /** The other missing sources found where `fromPath`'s move to `toPath` suggests they went. */
   private async suggest(fromPath: string | null, toPath: string, excludeId: number): Promise<RelinkSuggestion[]> {
-    const mappings: [string, string][] = [];
-    if (fromPath !== null) {
-      // /a/old/sub/x.pdf → /b/new/sub/x.pdf means /a/old was replaced by /b/new.
-      const from = fromPath.split(path.sep);
-      const to = toPath.split(path.sep);
-      while (from.length > 1 && to.length > 1 && from[from.length - 1] === to[to.length - 1]) {
-        from.pop();
-        to.pop();
-      }
-      mappings.push([from.join(path.sep), to.join(path.sep)]);
-      mappings.push([path.dirname(fromPath), path.dirname(toPath)]);
-    }
-    const newDir = path.dirname(toPath);
-
     const others = (await this.evaluate(undefined)).filter((s) => s.health === 'missing' && s.id !== excludeId && s.path !== null);
     if (others.length === 0) return [];
     const rows = new Map((await this.store.sources(others.map((s) => s.id))).map((r) => [r.id, r]));
-    const hashes = new Map<string, Promise<string | null>>();
-    const hashOf = (p: string): Promise<string | null> => {
-      let h = hashes.get(p);
-      if (!h) {
-        h = sha256File(p).catch(() => null);
-        hashes.set(p, h);
-      }
-      return h;
-    };
-
-    const found = await mapPool(others, this.settings.hashConcurrency, async (s): Promise<RelinkSuggestion | null> => {
-      const src = rows.get(s.id);
-      const old = s.path;
-      if (!src || old === null) return null;
-      const candidates = new Set<string>();
-      for (const [a, b] of mappings) {
-        if (a && old.startsWith(a + path.sep)) candidates.add(b + old.slice(a.length));
-      }
-      candidates.add(path.join(newDir, path.basename(old)));
-      candidates.delete(old);
-      for (const candidate of candidates) {
-        let st: fs.Stats;
-        try {
-          st = await fs.promises.stat(candidate);
-        } catch {
-          continue;
-        }
-        if (st.isFile() && st.size === src.byte_size && (await hashOf(candidate)) === src.sha256) {
-          return { id: s.id, fileName: s.fileName, fromPath: old, path: candidate };
-        }
-      }
-      return null;
-    });
-    return found.filter((f): f is RelinkSuggestion => f !== null);
+    return suggestMovedCopies(fromPath, toPath, others, rows, this.settings.hashConcurrency);
   }
 
   /** Looks for one source's bytes under `dir`: candidates by size first, then only those are hashed. */
@@ -400,47 +227,17 @@ export class HealthService {
   }
 
   /**
-   * A file with this SHA-256 under `rawDir`, for a link whose source the workspace lacks: every file
-   * is hashed (no size is known), up to the walk's bound. Reads only; ingesting it is the user's choice.
+   * A file with this SHA-256 under `rawDir`, for a link whose source the workspace lacks (see
+   * findFileByHash). Reads only; ingesting it is the user's choice.
    */
-  async findByHash(sha256: string, rawDir: string): Promise<{ found: string | null; examined: number; truncated: boolean }> {
-    const { dir, rootStat } = await searchRoot(rawDir, this.workspaceDir);
-    const files: string[] = [];
-    const walk = await walkTree(dir, rootStat, this.workspaceDir, this.settings, (file) => files.push(file));
-    for (const file of files) {
-      const digest = await sha256File(file).catch(() => null);
-      if (digest === sha256) return { found: file, examined: walk.examined, truncated: walk.truncated };
-    }
-    return { found: null, examined: walk.examined, truncated: walk.truncated };
+  findByHash(sha256: string, rawDir: string): Promise<{ found: string | null; examined: number; truncated: boolean }> {
+    return findFileByHash(sha256, rawDir, this.workspaceDir, this.settings);
   }
 
   /** One walk of `dir` for several sources (e.g. every missing one). */
   async searchFolderMany(sourceIds: readonly number[], rawDir: string): Promise<FolderSearchResult> {
     const sources: CheckSourceRow[] = [];
     for (const id of sourceIds) sources.push(await this.requireSource(id));
-    const { dir, rootStat } = await searchRoot(rawDir, this.workspaceDir);
-
-    const wanted = new Set(sources.map((s) => s.byte_size));
-    const bySize = new Map<number, string[]>();
-    const walk = await walkTree(dir, rootStat, this.workspaceDir, this.settings, (file, size) => {
-      if (!wanted.has(size)) return;
-      const list = bySize.get(size) ?? [];
-      list.push(file);
-      bySize.set(size, list);
-    });
-
-    const hashes = new Map<string, string | null>();
-    const distinct = [...new Set([...bySize.values()].flat())];
-    await mapPool(distinct, this.settings.hashConcurrency, async (file) => {
-      hashes.set(file, await sha256File(file).catch(() => null));
-    });
-    const results = sources.map((s) => ({
-      id: s.id,
-      fileName: s.file_name,
-      matches: (bySize.get(s.byte_size) ?? []).filter((f) => hashes.get(f) === s.sha256).sort(),
-    }));
-    return { dir, examined: walk.examined, hashed: distinct.length, truncated: walk.truncated, results };
+    return searchFolderFor(sources, rawDir, this.workspaceDir, this.settings);
   }
-
-
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { statMany } from './file-stats.ts';
-import type { HealthSettings } from './health-service.ts';
+import type { HealthSettings } from './health-types.ts';
 
 /** The errno code of a file-system failure ('EIO' when it has none). */
 export const errorCode = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? 'EIO';
