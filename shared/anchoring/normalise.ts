@@ -10,6 +10,23 @@
  * run) that follow its last character.
  */
 
+import {
+  digitReplacement,
+  isCjkCode,
+  isCombining,
+  isCombiningAt,
+  isDash,
+  isLetterCode,
+  isLetterCodePoint,
+  isLineBreak,
+  isRemovable,
+  isSpace,
+  quoteReplacement,
+} from './char-classes.ts';
+import { letterSpacedJoins } from './letter-spaced-joins.ts';
+
+export { isCjkCode, isLetterCode } from './char-classes.ts';
+
 export interface NormalisedText {
   /** The normalised text. */
   text: string;
@@ -41,109 +58,6 @@ export function isClusterAligned(n: NormalisedText, a: number, b: number): boole
 /** Convenience for callers that only need the string. */
 export function normalise(text: string): string {
   return normaliseWithMap(text).text;
-}
-
-// Characters that carry no visible text: soft hyphen, zero-width space/joiners, BOM, word joiner,
-// bidi marks, embeddings, overrides and isolates. C0 controls other than whitespace go too:
-// extractors sometimes leave them in and nobody can type them in a quote. So do list bullets
-// (a quote leaves them out, or types "-" for them) and the replacement character an extractor
-// writes for a glyph it cannot map.
-function isRemovable(cp: number): boolean {
-  return (
-    cp === 0xad ||
-    isBullet(cp) ||
-    cp === 0xfffd ||
-    (cp >= 0x200b && cp <= 0x200f) ||
-    (cp >= 0x202a && cp <= 0x202e) ||
-    (cp >= 0x2066 && cp <= 0x2069) ||
-    cp === 0x2060 ||
-    cp === 0xfeff ||
-    cp < 0x09 ||
-    (cp > 0x0d && cp < 0x20) ||
-    cp === 0x7f
-  );
-}
-
-/** Bullets: •, ‣, ⁃, ∙, ▪, ●, ◦, and the private-use bullets of the Symbol and Wingdings fonts. */
-function isBullet(cp: number): boolean {
-  return (
-    cp === 0x2022 || cp === 0x2023 || cp === 0x2043 || cp === 0x2219 || cp === 0x25aa || cp === 0x25cf || cp === 0x25e6 ||
-    cp === 0xf0b7 || cp === 0xf0a7 || cp === 0xf0a8 || cp === 0xf0d8 || cp === 0xf076 || cp === 0xf0fc
-  );
-}
-
-function isSpace(cp: number): boolean {
-  return (
-    cp === 0x20 ||
-    (cp >= 0x09 && cp <= 0x0d) ||
-    cp === 0x85 ||
-    cp === 0xa0 ||
-    cp === 0x1680 ||
-    (cp >= 0x2000 && cp <= 0x200a) ||
-    cp === 0x2028 ||
-    cp === 0x2029 ||
-    cp === 0x202f ||
-    cp === 0x205f ||
-    cp === 0x3000
-  );
-}
-
-function isLineBreak(cp: number): boolean {
-  return cp === 0x0a || cp === 0x0d || cp === 0x0b || cp === 0x0c || cp === 0x85 || cp === 0x2028 || cp === 0x2029;
-}
-
-function isDash(cp: number): boolean {
-  return (cp >= 0x2010 && cp <= 0x2015) || cp === 0x2212 || cp === 0x2e3a || cp === 0x2e3b || cp === 0xfe58 || cp === 0xfe63 || cp === 0xff0d;
-}
-
-function quoteReplacement(cp: number): number {
-  switch (cp) {
-    case 0x2018: case 0x2019: case 0x201a: case 0x201b: case 0x2039: case 0x203a: case 0x02bc:
-      return 0x27; // '
-    case 0x201c: case 0x201d: case 0x201e: case 0x201f: case 0x00ab: case 0x00bb:
-      return 0x22; // "
-    default:
-      return -1;
-  }
-}
-
-const COMBINING = /\p{M}/u;
-const LETTER = /\p{L}/u;
-
-function isCombining(cp: number): boolean {
-  if (cp < 0x0300) return false;
-  if (cp <= 0x036f) return true;
-  return COMBINING.test(String.fromCodePoint(cp));
-}
-
-export function isLetterCode(code: number): boolean {
-  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
-  return LETTER.test(String.fromCharCode(code));
-}
-
-/**
- * Han, kana and CJK punctuation: scripts written without spaces between words, so a space next to
- * one of them (a PDF line break inside a sentence, optional spacing around Latin words) says nothing
- * and is dropped on both sides of a comparison. Hangul uses spaces and is not included.
- */
-export function isCjkCode(code: number): boolean {
-  return (
-    (code >= 0x2e80 && code <= 0x2fdf) ||
-    (code >= 0x3001 && code <= 0x303f) ||
-    (code >= 0x3040 && code <= 0x31ff) ||
-    (code >= 0x3400 && code <= 0x4dbf) ||
-    (code >= 0x4e00 && code <= 0x9fff) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff61 && code <= 0xff9f)
-  );
-}
-
-/** Arabic-Indic and Persian digits read as ASCII digits: a typed "26" is the source's "۲۶". */
-function digitReplacement(cp: number): number {
-  if (cp >= 0x0660 && cp <= 0x0669) return 0x30 + cp - 0x0660;
-  if (cp >= 0x06f0 && cp <= 0x06f9) return 0x30 + cp - 0x06f0;
-  return -1;
 }
 
 /**
@@ -205,80 +119,9 @@ function hyphenJoinResume(text: string, i: number, soft = false): number {
   if (soft && breaks === 0 && j > i + 1) return -1;
   const cp = text.codePointAt(j) ?? 0;
   if (cp < 0x80) return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a) ? j : -1;
-  return LETTER.test(String.fromCodePoint(cp)) ? j : -1;
+  return isLetterCodePoint(cp) ? j : -1;
 }
 
-/** A letter or digit at `i`, or a combining mark (part of the letter before it). */
-function isWordCodeAt(text: string, i: number): boolean {
-  if (i < 0 || i >= text.length) return false;
-  const c = text.charCodeAt(i);
-  if ((c >= 0x30 && c <= 0x39) || isLetterCode(c)) return true;
-  return c >= 0x80 && (/\p{N}/u.test(text.charAt(i)) || isCombining(c));
-}
-
-/**
- * A letter standing alone at `i`: no letter, digit or mark on either side. Ligature characters
- * ("ﬀ", "ﬃ") stand for several letters: never one letter of a letter-spaced word.
- */
-function isLoneLetterAt(text: string, i: number): boolean {
-  if (i >= text.length) return false;
-  const c = text.charCodeAt(i);
-  return isLetterCode(c) && !(c >= 0xfb00 && c <= 0xfb4f) && !isWordCodeAt(text, i - 1) && !isWordCodeAt(text, i + 1);
-}
-
-/** Shortest chain of lone letters, one space apart, read as one letter-spaced word. */
-const LETTER_SPACED_MIN = 3;
-
-/**
- * Letter-spaced text (tracked headings and small caps: "F I N A N C I A L  S T A T E M E N T S",
- * "S u m m a r y"): marks the single spaces that only separate the letters of one word, so that
- * normalisation drops them and the map points at the letters themselves. The rule: a chain of at
- * least three lone letters, each one plain space from the next, is one word; a wider gap (two or
- * more spaces) between such chains is the word boundary, and a short chain ("O F") joins up too
- * when a wide gap ties it to a qualifying one on the same line. Prose rarely has three
- * single-letter words in a row ("I", "a", "(a) (b)" do not chain: punctuation is no lone letter),
- * and a quote is normalised by the same rule, so one copied from such prose still matches.
- * Null when the text has none (the common case).
- */
-function letterSpacedJoins(text: string): Uint8Array | null {
-  const n = text.length;
-  // Cheap test first ("X Y Z": a lone letter between two spaces, lone letters either side).
-  let any = false;
-  for (let i = text.indexOf(' '); i >= 0 && !any; i = text.indexOf(' ', i + 1)) {
-    any = text.charCodeAt(i + 2) === 0x20 && isLoneLetterAt(text, i + 1) && isLoneLetterAt(text, i - 1) && isLoneLetterAt(text, i + 3);
-  }
-  if (!any) return null;
-  // Chains of lone letters one space apart: [first letter, last letter, letters].
-  const chains: [number, number, number][] = [];
-  for (let i = 0; i < n; i++) {
-    if (!isLoneLetterAt(text, i)) continue;
-    const first = i;
-    let last = first;
-    let count = 1;
-    while (text.charCodeAt(last + 1) === 0x20 && isLoneLetterAt(text, last + 2)) {
-      last += 2;
-      count++;
-    }
-    chains.push([first, last, count]);
-    i = last;
-  }
-  if (!chains.some((c) => c[2] >= LETTER_SPACED_MIN)) return null;
-  // Only spaces (no line break) between two chains: the wide gap of one letter-spaced line.
-  const wideGap = (a: [number, number, number], b: [number, number, number]): boolean =>
-    /^ {2,4}$/u.test(text.slice(a[1] + 1, b[0]));
-  const joins = new Uint8Array(n);
-  chains.forEach((c, k) => {
-    if (c[2] < 2) return;
-    const prev = chains[k - 1];
-    const next = chains[k + 1];
-    const spaced =
-      c[2] >= LETTER_SPACED_MIN ||
-      (prev !== undefined && prev[2] >= LETTER_SPACED_MIN && wideGap(prev, c)) ||
-      (next !== undefined && next[2] >= LETTER_SPACED_MIN && wideGap(c, next));
-    if (spaced) for (let s = c[0] + 1; s < c[1]; s += 2) joins[s] = 1;
-  });
-  return joins;
-}
 
 /** Growable output buffers; typed arrays keep 500k-char pages cheap. */
 class Builder {
@@ -443,9 +286,4 @@ export function normaliseWithMap(text: string, options: { letterSpaced?: boolean
   }
   b.map[b.length] = n;
   return { text: b.toText(), map: b.map.slice(0, b.length + 1), ends: b.ends.slice(0, b.length) };
-}
-
-function isCombiningAt(text: string, j: number): boolean {
-  const cp = text.codePointAt(j);
-  return cp !== undefined && isCombining(cp);
 }
