@@ -3,7 +3,7 @@ import { CITATION_STATUSES, type CitationStatus } from '../verification/status.t
 import { CLAIM_VERDICTS, type ClaimVerdict } from '../verification/verdict.ts';
 import { RESULT_RISK_FLAG_CODES } from '../verification/result-schema.ts';
 import { AnswerData, CitationDetail, RunData } from './answer-schemas.ts';
-import { PageCursor, PageLimit } from './list-schemas.ts';
+import { keysetPage, PageCursor, PageLimit } from './list-schemas.ts';
 
 /**
  * The citation cards as pages (issue 16): an answer of 5,000 citations is opened by its header, its
@@ -64,11 +64,7 @@ export const CardPageInput = z.object({
 });
 export type CardPageInput = z.input<typeof CardPageInput>;
 
-export const CardPage = z.object({
-  rows: z.array(z.object({ citation: CitationDetail, cursor: PageCursor })),
-  /** The cursor to ask for the next page with; null when this page is the last. */
-  next: PageCursor.nullable(),
-});
+export const CardPage = keysetPage({ citation: CitationDetail });
 export type CardPage = z.infer<typeof CardPage>;
 
 export const CardListSummary = z.object({

@@ -16,6 +16,17 @@ export type SortDirection = z.infer<typeof SortDirection>;
 export const MAX_PAGE_ROWS = 1000;
 export const PageLimit = z.number().int().min(1).max(MAX_PAGE_ROWS);
 
+/**
+ * A page of a keyset list: its rows, each with the fields of `row` and its own cursor, and the
+ * cursor to ask for the next page with (null when this page is the last).
+ */
+export function keysetPage<Row extends z.ZodRawShape>(row: Row) {
+  return z.object({
+    rows: z.array(z.object({ ...row, cursor: PageCursor })),
+    next: PageCursor.nullable(),
+  });
+}
+
 export const SourceSort = z.enum(['added', 'name', 'size', 'kind']);
 export type SourceSort = z.infer<typeof SourceSort>;
 
@@ -38,11 +49,7 @@ export const SourcePageInput = SourceOrder.extend({
 });
 export type SourcePageInput = z.input<typeof SourcePageInput>;
 
-export const SourcePage = z.object({
-  rows: z.array(z.object({ source: SourceSummary, cursor: PageCursor })),
-  /** The cursor to ask for the next page with; null when this page is the last. */
-  next: PageCursor.nullable(),
-});
+export const SourcePage = keysetPage({ source: SourceSummary });
 export type SourcePage = z.infer<typeof SourcePage>;
 
 export const SourceListSummaryInput = SourceOrder.extend({
