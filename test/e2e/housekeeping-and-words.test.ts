@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAppInChromium, screenshot, type AppInChromium } from '../support/app-in-chromium.ts';
-import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
-import { ingestAll, nativeAnswer, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
+import { screenshot, type AppInChromium } from '../support/app-in-chromium.ts';
+import { importThroughPicker, openPolicyAnswersWindow } from '../support/policy-answers-window.ts';
+import { nativeAnswer } from '../support/policy-workspace.ts';
 
 const ANSWER = nativeAnswer([
   { marker: '1', claim: 'Staff get 14 days of leave.', quote: 'Employees receive 14 days of annual leave per calendar year.', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } },
@@ -21,23 +20,12 @@ describe('housekeeping and words for people in Chromium: statuses in sentences, 
   const status = (marker: string) => card(marker).locator('[data-role=status]');
   const answerItems = () => page.locator('.answer-list .answer-title').allTextContents();
   const shot = (name: string) => screenshot(page, name);
-  const importThroughPicker = async (file: string) => {
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles([file]);
-  };
   /** What the window says, in every panel (hidden tabs included): no command-line advice, no raw codes. */
   const allText = () => page.evaluate(() => document.body.textContent ?? '');
 
   beforeAll(async () => {
-    app = await openAppInChromium();
+    ({ app, answerFile } = await openPolicyAnswersWindow(ANSWER));
     page = app.page;
-    await page.setViewportSize({ width: 1280, height: 800 });
-    const docs = path.join(app.services.dir, 'docs');
-    await ingestAll(app.services, [writeFile(docs, 'HR_Policy.pdf', await makePdf(POLICY_PAGES, 'HR Policy')), writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT)]);
-    answerFile = writeFile(docs, 'hr-answer.json', ANSWER);
-    await page.goto(app.host.url);
-    await page.getByRole('tab', { name: /Answers/ }).click();
   });
 
   afterAll(async () => {
@@ -45,7 +33,7 @@ describe('housekeeping and words for people in Chromium: statuses in sentences, 
   });
 
   it('says statuses and verdicts in sentences, codes only in tooltips; an unknown source by the name it was cited by', async () => {
-    await importThroughPicker(answerFile);
+    await importThroughPicker(page, [answerFile]);
     await card('1').waitFor();
     expect(await status('1').textContent()).toBe('✓ Found where cited');
     expect(await status('2').textContent()).toBe('↪ Found on another page');
@@ -62,7 +50,7 @@ describe('housekeeping and words for people in Chromium: statuses in sentences, 
 
   it('offers to re-verify an answer file imported before, instead of a duplicate', async () => {
     await page.getByRole('button', { name: '‹ All answers' }).first().click();
-    await importThroughPicker(answerFile);
+    await importThroughPicker(page, [answerFile]);
     const offer = page.getByRole('group', { name: 'hr-answer.json was imported before' });
     await offer.waitFor();
     expect(await offer.textContent()).toContain('as “What does the HR policy say?”');

@@ -3,11 +3,10 @@
  * window opens the new answer through answers.get; importing a file again as a new answer does
  * the same. Both open at their first card, with their run.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAppInChromium, screenshot, type AppInChromium } from '../support/app-in-chromium.ts';
-import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
-import { ingestAll, nativeAnswer, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
+import { screenshot, type AppInChromium } from '../support/app-in-chromium.ts';
+import { importThroughPicker, openPolicyAnswersWindow } from '../support/policy-answers-window.ts';
+import { nativeAnswer } from '../support/policy-workspace.ts';
 
 const ANSWER = nativeAnswer([
   { marker: '1', claim: 'Staff get 14 days of leave.', quote: 'Employees receive 14 days of annual leave per calendar year.', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } },
@@ -21,21 +20,10 @@ describe('importing answers in Chromium: a summary back, the answer opened', () 
 
   const card = (marker: string) => page.getByRole('article', { name: `Citation [${marker}]` });
   const answerItems = () => page.locator('.answer-list .answer-title').allTextContents();
-  const importThroughPicker = async (file: string) => {
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles([file]);
-  };
 
   beforeAll(async () => {
-    app = await openAppInChromium();
+    ({ app, answerFile } = await openPolicyAnswersWindow(ANSWER));
     page = app.page;
-    await page.setViewportSize({ width: 1280, height: 800 });
-    const docs = path.join(app.services.dir, 'docs');
-    await ingestAll(app.services, [writeFile(docs, 'HR_Policy.pdf', await makePdf(POLICY_PAGES, 'HR Policy')), writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT)]);
-    answerFile = writeFile(docs, 'hr-answer.json', ANSWER);
-    await page.goto(app.host.url);
-    await page.getByRole('tab', { name: /Answers/ }).click();
   });
 
   afterAll(async () => {
@@ -43,7 +31,7 @@ describe('importing answers in Chromium: a summary back, the answer opened', () 
   });
 
   it('imports a file, says what it holds and opens it; imported again as a new answer, that one opens', async () => {
-    await importThroughPicker(answerFile);
+    await importThroughPicker(page, [answerFile]);
     await page.getByText('Imported hr-answer.json: evidence-desk/answer@1, 2 citations, coverage 100%.').waitFor();
     await card('2').waitFor();
     expect(await card('1').locator('[data-role=status]').textContent()).toBe('✓ Found where cited');
@@ -54,7 +42,7 @@ describe('importing answers in Chromium: a summary back, the answer opened', () 
     expect(await app.services.dispatch('answers.rename', { id: first, name: 'First import' })).toMatchObject({ ok: true });
 
     await page.getByRole('button', { name: '‹ All answers' }).first().click();
-    await importThroughPicker(answerFile);
+    await importThroughPicker(page, [answerFile]);
     const offer = page.getByRole('group', { name: 'hr-answer.json was imported before' });
     await offer.getByRole('button', { name: 'Import as a new answer' }).click();
     await card('2').waitFor();
