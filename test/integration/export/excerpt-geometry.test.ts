@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import { excerptCacheDir } from '../../../electron/services/export/excerpt-cache.ts';
 import { ITEM_FIELDS, unpackTextItems } from '../../../electron/services/ingest/text-geometry.ts';
+import type { SegmentRow } from '../../../electron/services/store/sources-store.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { reportFromJson } from '../../../shared/report/json.ts';
 import type { ReportImageExcerpt } from '../../../shared/report/schema.ts';
@@ -33,6 +34,23 @@ async function workspace(): Promise<{ services: TestServices; sourceId: number; 
   return { services, sourceId: services.sources.list()[0]!.id, answerId: imported.answer.id };
 }
 
+/** Runs `use` over a fresh workspace, closed afterwards whatever happens. */
+async function withWorkspace(use: (w: { services: TestServices; sourceId: number; answerId: number }) => Promise<void>): Promise<void> {
+  const w = await workspace();
+  try {
+    await use(w);
+  } finally {
+    w.services.close();
+  }
+}
+
+/** The cited page (2): its segment, the geometry stored for its text, and its items' starts. */
+function citedPage(services: TestServices, sourceId: number): { seg: SegmentRow; packed: Float64Array; starts: number[] } {
+  const seg = services.sources.pageSegment(sourceId, 2)!;
+  const packed = services.sources.pageTextItems(sourceId, 2, seg.text)!;
+  return { seg, packed, starts: JSON.parse(seg.item_starts!) as number[] };
+}
+
 /** The citation's excerpt in a fresh JSON export, drawn anew (the workspace's excerpt cache emptied first). */
 async function excerpt(services: TestServices, answerId: number): Promise<ReportImageExcerpt> {
   fs.rmSync(excerptCacheDir(services.workspaceDir), { recursive: true, force: true });
@@ -47,9 +65,8 @@ async function excerpt(services: TestServices, answerId: number): Promise<Report
 const storedRows = (services: TestServices) => services.db.prepare('SELECT source_id, page FROM page_text_items ORDER BY page').all();
 
 describe('excerpts from stored text-item geometry', () => {
-  it('stores every text page’s geometry at ingestion, joining into exactly the stored text', async () => {
-    const { services, sourceId } = await workspace();
-    try {
+  it('stores every text page’s geometry at ingestion, joining into exactly the stored text', () =>
+    withWorkspace(async ({ services, sourceId }) => {
       const segments = services.sources.segments(sourceId);
       expect(segments.map((s) => s.page)).toEqual([1, 2]);
       for (const seg of segments) {
@@ -62,20 +79,14 @@ describe('excerpts from stored text-item geometry', () => {
         // Geometry is used only with the text it was joined into.
         expect(services.sources.pageTextItems(sourceId, seg.page!, seg.text.replace(/^./, 'X'))).toBeNull();
       }
-    } finally {
-      services.close();
-    }
-  });
+    }));
 
-  it('boxes the quote from the stored geometry', async () => {
-    const { services, sourceId, answerId } = await workspace();
-    try {
+  it('boxes the quote from the stored geometry', () =>
+    withWorkspace(async ({ services, sourceId, answerId }) => {
       const before = await excerpt(services, answerId);
       expect(before.boxes).toHaveLength(1);
       // Halve the stored width of the quote's item (its line): the box, made from it, halves too.
-      const seg = services.sources.pageSegment(sourceId, 2)!;
-      const packed = services.sources.pageTextItems(sourceId, 2, seg.text)!;
-      const starts = JSON.parse(seg.item_starts!) as number[];
+      const { seg, packed, starts } = citedPage(services, sourceId);
       const quoteAt = seg.text.indexOf(QUOTE);
       const item = starts.findLastIndex((at) => at <= quoteAt);
       packed[item * ITEM_FIELDS + 8] = packed[item * ITEM_FIELDS + 8]! / 2;
@@ -86,24 +97,17 @@ describe('excerpts from stored text-item geometry', () => {
       expect(after.boxes).toHaveLength(1);
       expect(after.boxes[0]!.width).toBeCloseTo(before.boxes[0]!.width / 2, 0);
       expect(after.boxes[0]!.y).toBe(before.boxes[0]!.y);
-    } finally {
-      services.close();
-    }
-  });
+    }));
 
-  it('reads a page ingested before geometry was stored, gives the same excerpt, and keeps its geometry', async () => {
-    const { services, sourceId, answerId } = await workspace();
-    try {
+  it('reads a page ingested before geometry was stored, gives the same excerpt, and keeps its geometry', () =>
+    withWorkspace(async ({ services, sourceId, answerId }) => {
       const fromStored = await excerpt(services, answerId);
       services.db.prepare('DELETE FROM page_text_items').run();
       const read = await excerpt(services, answerId);
       expect(read).toEqual(fromStored);
       // The cited page's geometry is kept again, equal to what ingestion stored; the uncited page is left alone.
       expect(storedRows(services)).toEqual([{ source_id: sourceId, page: 2 }]);
-      const seg = services.sources.pageSegment(sourceId, 2)!;
-      expect(unpackTextItems(services.sources.pageTextItems(sourceId, 2, seg.text)!, seg.text)?.length).toBe((JSON.parse(seg.item_starts!) as number[]).length);
-    } finally {
-      services.close();
-    }
-  });
+      const { seg, packed, starts } = citedPage(services, sourceId);
+      expect(unpackTextItems(packed, seg.text)?.length).toBe(starts.length);
+    }));
 });
