@@ -17,6 +17,18 @@ export function utf8Bytes(text: string): Uint8Array {
   return utf8BytesPortable(text);
 }
 
+/** The UTF-8 bytes of texts one after another: those of their join, without making the joined text (none may end inside a surrogate pair). */
+export function utf8BytesOfTexts(texts: readonly string[]): Uint8Array {
+  const encoded = texts.map(utf8Bytes);
+  const out = new Uint8Array(encoded.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const bytes of encoded) {
+    out.set(bytes, at);
+    at += bytes.length;
+  }
+  return out;
+}
+
 /** utf8Bytes written out, for a runtime without TextEncoder. */
 export function utf8BytesPortable(text: string): Uint8Array {
   // One pass over UTF-16 units into a buffer sized for the worst case (3 bytes a unit): reports

@@ -7,86 +7,94 @@
  *
  * shared/ has no crypto: the caller passes the digest (in Node, sha256 over the bytes, as hex).
  */
-import { utf8Bytes } from '../imports/document-digest.ts';
+import { utf8BytesOfTexts } from '../imports/document-digest.ts';
 import type { Report, ReportBody } from './schema.ts';
 
 /** SHA-256 of the bytes as lowercase hex. */
 export type Sha256Hex = (bytes: Uint8Array) => string;
 
-const INTEGER_KEY = /^(?:0|[1-9]\d*)$/;
-class NeedsSlowPath extends Error {}
+/** Small pieces are gathered into texts of about this many UTF-16 units before they are handed on. */
+const CHUNK_UNITS = 1 << 16;
+/** A text this long, with nothing JSON escapes, is handed on as it is (an excerpt image's data: URI). */
+const LONG_TEXT = 1024;
+/** Characters JSON.stringify writes as they are: no quote, backslash, control character or surrogate. */
+const PLAIN_TEXT = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 
 /** The canonical JSON text of a value: the same content always gives the same text. */
 export function canonicalJson(value: unknown): string {
-  // Fast path: JSON.stringify over copies whose keys are inserted in sorted order. Objects keep
-  // string keys in insertion order, except integer-like keys, which always come first in numeric
-  // order; a value with such a key takes the slow path, which writes every key itself.
-  try {
-    return JSON.stringify(value, function (_key, v: unknown) {
-      if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`canonicalJson: ${v} has no JSON form`);
-      if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') throw new TypeError(`canonicalJson: a ${typeof v} has no JSON form`);
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-      if (typeof (v as { toJSON?: unknown }).toJSON === 'function') throw new NeedsSlowPath();
-      const record = v as Record<string, unknown>;
-      const keys = Object.keys(record).sort();
-      // No prototype: a "__proto__" key is then an own key like any other.
-      const sorted = Object.create(null) as Record<string, unknown>;
-      for (const k of keys) {
-        if (INTEGER_KEY.test(k)) throw new NeedsSlowPath();
-        sorted[k] = record[k];
-      }
-      return sorted;
-    });
-  } catch (e) {
-    if (!(e instanceof NeedsSlowPath)) throw e;
-  }
-  const parts: string[] = [];
-  writeCanonical(value, parts);
-  return parts.join('');
+  return canonicalJsonParts(value).join('');
 }
 
-// Appends to one array of parts (a report of thousands of citations makes megabytes of text).
-function writeCanonical(value: unknown, out: string[]): void {
-  if (value === null) {
-    out.push('null');
-    return;
-  }
-  switch (typeof value) {
-    case 'string':
-      out.push(JSON.stringify(value));
-      return;
-    case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return;
-    case 'number':
-      // NaN and ±Infinity have no JSON form; a report holding one is a bug, not something to hash.
-      if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} has no JSON form`);
-      out.push(JSON.stringify(value));
-      return;
-    case 'object': {
-      if (Array.isArray(value)) {
-        out.push('[');
-        value.forEach((v, i) => {
-          if (i > 0) out.push(',');
-          writeCanonical(v === undefined ? null : v, out);
-        });
-        out.push(']');
-        return;
-      }
-      const record = value as Record<string, unknown>;
-      // Sorting by UTF-16 code units: the default sort of strings, never localeCompare.
-      const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
-      out.push('{');
-      keys.forEach((k, i) => {
-        out.push(i > 0 ? ',' : '', JSON.stringify(k), ':');
-        writeCanonical(record[k], out);
-      });
-      out.push('}');
+/**
+ * The canonical JSON text of a value in parts, whose join is canonicalJson(value); no part ends
+ * inside a character. A report's text is megabytes, nearly all of it its excerpt images: those are
+ * parts of their own, neither escaped character by character nor copied into one long text.
+ */
+export function canonicalJsonParts(value: unknown): string[] {
+  const parts: string[] = [];
+  let pending = '';
+  const write = (text: string) => {
+    pending += text;
+    if (pending.length >= CHUNK_UNITS) {
+      parts.push(pending);
+      pending = '';
+    }
+  };
+  const writeString = (text: string) => {
+    if (text.length < LONG_TEXT || !PLAIN_TEXT.test(text)) {
+      write(JSON.stringify(text));
       return;
     }
-    default:
-      throw new TypeError(`canonicalJson: a ${typeof value} has no JSON form`);
-  }
+    parts.push(pending + '"', text);
+    pending = '"';
+  };
+  const writeValue = (v: unknown, key: string): void => {
+    // As JSON.stringify does: an object that says how it is written (a Date) is written so.
+    if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON(key: string): unknown }).toJSON(key);
+    if (v === null || v === undefined) {
+      write('null');
+      return;
+    }
+    switch (typeof v) {
+      case 'string':
+        writeString(v);
+        return;
+      case 'boolean':
+        write(v ? 'true' : 'false');
+        return;
+      case 'number':
+        // NaN and ±Infinity have no JSON form; a report holding one is a bug, not something to hash.
+        if (!Number.isFinite(v)) throw new TypeError(`canonicalJson: ${v} has no JSON form`);
+        write(JSON.stringify(v));
+        return;
+      case 'object': {
+        if (Array.isArray(v)) {
+          write('[');
+          for (let i = 0; i < v.length; i++) {
+            if (i > 0) write(',');
+            writeValue(v[i], String(i));
+          }
+          write(']');
+          return;
+        }
+        const record = v as Record<string, unknown>;
+        // Sorting by UTF-16 code units: the default sort of strings, never localeCompare.
+        const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
+        write('{');
+        keys.forEach((k, i) => {
+          write(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`);
+          writeValue(record[k], k);
+        });
+        write('}');
+        return;
+      }
+      default:
+        throw new TypeError(`canonicalJson: a ${typeof v} has no JSON form`);
+    }
+  };
+  writeValue(value, '');
+  if (pending !== '') parts.push(pending);
+  return parts;
 }
 
 /** The report's content without its hash field (a report or a body alike). */
@@ -97,7 +105,7 @@ export function reportBody(report: Report | ReportBody): ReportBody {
 
 /** The content hash of a report (its `contentHash` field, if any, is left out). */
 export function reportContentHash(report: Report | ReportBody, sha256Hex: Sha256Hex): string {
-  return sha256Hex(utf8Bytes(canonicalJson(reportBody(report))));
+  return sha256Hex(utf8BytesOfTexts(canonicalJsonParts(reportBody(report))));
 }
 
 /** The report with its content hash set. */

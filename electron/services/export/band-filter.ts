@@ -3,8 +3,10 @@
  * (in Node it has no font faces), whatever the canvas's size: on the export bench that was most of an
  * excerpt's time, while a band is a fifth of the page or less. pdf.js's render takes an
  * operationsFilter (the viewer uses it to draw the parts of a page on screen); this one leaves out
- * the text-showing and image-painting operations that land wholly above or below the canvas, and
- * runs every other operation (state, paths, clips), so what is drawn is drawn exactly as before.
+ * the text-showing, image-painting and path-painting operations that land wholly above or below the
+ * canvas, and runs every other operation (state, clips, patterns), so what is drawn is drawn
+ * exactly as before. Paths matter on pages with charts and rules: each excerpt of such a page
+ * otherwise strokes every line of every figure on it.
  *
  * The decision reads the graphics state pdf.js keeps while it draws (the current transform and
  * text position), reached through the render task's internals: if they are not there (another
@@ -20,6 +22,16 @@ export interface BandOps {
   paintImageXObject: number;
   paintInlineImageXObject: number;
   paintImageMaskXObject: number;
+  /** A path with the operation that paints it (pdf.js ≥ 5 joins them): [paintOp, path, [minX, minY, maxX, maxY]]. */
+  constructPath: number;
+  fill: number;
+  eoFill: number;
+  stroke: number;
+  closeStroke: number;
+  fillStroke: number;
+  eoFillStroke: number;
+  closeFillStroke: number;
+  closeEOFillStroke: number;
 }
 
 interface Matrix {
@@ -34,10 +46,11 @@ interface Matrix {
 /** What of pdf.js's render task the filter reads; every field may be absent in another version. */
 interface RenderInternals {
   _internalRenderTask?: {
-    operatorList?: { fnArray?: number[] };
+    operatorList?: { fnArray?: number[]; argsArray?: (unknown[] | null)[] };
     gfx?: {
       ctx?: { getTransform?(): Matrix };
-      current?: { x: number; y: number; textRise: number; textMatrix: number[] | null; textRenderingMode: number };
+      current?: { x: number; y: number; textRise: number; textMatrix: number[] | null; textRenderingMode: number; fillColor?: unknown; strokeColor?: unknown; lineWidth?: number };
+      pendingClip?: unknown;
     };
   };
 }
@@ -53,14 +66,16 @@ export function bandFilter(ops: BandOps, height: number, margin: number): { filt
   let internals: RenderInternals['_internalRenderTask'];
   const text = new Set([ops.showText, ops.showSpacedText]);
   const images = new Set([ops.paintImageXObject, ops.paintInlineImageXObject, ops.paintImageMaskXObject]);
+  const paints = new Set([ops.fill, ops.eoFill, ops.stroke, ops.closeStroke, ops.fillStroke, ops.eoFillStroke, ops.closeFillStroke, ops.closeEOFillStroke]);
   const outside = (lo: number, hi: number) => hi < -margin || lo > height + margin;
   const filter = (i: number): boolean => {
     const fn = internals?.operatorList?.fnArray?.[i];
-    if (fn === undefined || (!text.has(fn) && !images.has(fn))) return true;
+    if (fn === undefined || (!text.has(fn) && !images.has(fn) && fn !== ops.constructPath)) return true;
     const gfx = internals?.gfx;
     const m = gfx?.ctx?.getTransform?.();
     const cur = gfx?.current;
     if (!m || !cur) return true;
+    if (fn === ops.constructPath) return pathInBand(internals?.operatorList?.argsArray?.[i], m, cur, gfx?.pendingClip);
     if (images.has(fn)) {
       // An image fills the unit square of the current transform.
       const ys = [m.f, m.b + m.f, m.d + m.f, m.b + m.d + m.f];
@@ -76,6 +91,22 @@ export function bandFilter(ops: BandOps, height: number, margin: number): { filt
     const uy = tb * px + td * py + tf;
     const y = m.b * ux + m.d * uy + m.f;
     return !outside(y, y);
+  };
+  /**
+   * A path is left out only when it is painted with a plain colour (a pattern's fill keeps state
+   * for the paths after it), no clip waits on it, and its box, widened by the line's width, lies
+   * wholly off the canvas.
+   */
+  const pathInBand = (args: unknown[] | null | undefined, m: Matrix, cur: NonNullable<NonNullable<RenderInternals['_internalRenderTask']>['gfx']>['current'] & object, pendingClip: unknown): boolean => {
+    const [paint, , box] = args ?? [];
+    if (typeof paint !== 'number' || !paints.has(paint) || pendingClip) return true;
+    if (typeof cur.fillColor !== 'string' || typeof cur.strokeColor !== 'string') return true;
+    if (!box || typeof box !== 'object' || !('length' in box) || (box as ArrayLike<number>).length < 4) return true;
+    const [x0, y0, x1, y1] = Array.from(box as ArrayLike<number>);
+    if (![x0, y0, x1, y1].every((v) => Number.isFinite(v))) return true;
+    const ys = [m.b * x0! + m.d * y0! + m.f, m.b * x1! + m.d * y0! + m.f, m.b * x0! + m.d * y1! + m.f, m.b * x1! + m.d * y1! + m.f];
+    const half = ((cur.lineWidth ?? 1) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c))) / 2;
+    return !outside(Math.min(...ys) - half, Math.max(...ys) + half);
   };
   return {
     filter,

@@ -7,8 +7,8 @@
  *
  * PDF pages are rendered in the extraction children (worker-pool.ts), as many at once as there are
  * children, never in the app's own process: a PDF is untrusted input, and rendering is the export's
- * heaviest work. Each child gets a run of consecutive pages of one PDF (runs as long as the children
- * can share evenly, largest first), so a page cited several times is rendered once; identical excerpts (same page and characters) are made once. Without a
+ * heaviest work. Each child gets a run of consecutive pages of one PDF, long runs first and short
+ * ones last (excerpt-schedule.ts), so a page cited several times is rendered once; identical excerpts (same page and characters) are made once. Without a
  * pool (a bare service in tests) the same batches run here, one after another. Excerpts drawn
  * before for the same bytes, page and quote come from the workspace's cache (excerpt-cache.ts). Progress is
  * reported per citation, and a cancel stops the children's work (EXPORT_CANCELLED).
@@ -21,6 +21,7 @@ import type { SourceInput } from '../../../shared/report/build.ts';
 import type { WorkerPool } from '../ingest/worker-pool.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import { ExcerptCache, excerptKey } from './excerpt-cache.ts';
+import { ExcerptSchedule, type ScheduledBatch } from './excerpt-schedule.ts';
 import type { PdfExcerptAsk, PdfExcerptBatchResult, PdfExcerptResult } from './pdf-excerpt.ts';
 import { pdfExcerptBatch } from './pdf-excerpt-batch.ts';
 import { textExcerpt } from './text-excerpt.ts';
@@ -28,14 +29,6 @@ import { textExcerpt } from './text-excerpt.ts';
 /** Per excerpt; a batch gets this once plus a share per page it renders before it is stopped. */
 export const EXCERPT_TIME_LIMIT_MS = 20_000;
 const PER_EXCERPT_MS = 3_000;
-/**
- * Pages per batch, at most. Opening a PDF costs its fonts' parsing (about a tenth of drawing its
- * pages on the export bench); a child keeps the PDF of its last batch open, but a batch that goes
- * to the other child opens it there too. So batches are as large as the children can share
- * evenly: about two per child over all cited pages, between these bounds.
- */
-const MIN_PAGES_PER_BATCH = 8;
-const MAX_PAGES_PER_BATCH = 48;
 
 export interface ExcerptDeps {
   sources: SourcesStore;
@@ -63,6 +56,12 @@ function sourceBytes(src: SourceInput, deps: ExcerptDeps): Uint8Array | null {
 /** EXPORT_CANCELLED when the signal has fired. */
 export function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AppError('EXPORT_CANCELLED', 'The export was cancelled; nothing was written.');
+}
+
+/** A PDF whose excerpts are drawn: the source and the bytes the workspace verified. */
+interface DrawnPdf {
+  src: SourceInput;
+  bytes: Uint8Array;
 }
 
 interface PdfJob {
@@ -141,8 +140,7 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
   };
   // Excerpts drawn before (another format, an earlier export) are taken from the cache.
   const cache = new ExcerptCache(deps.workspaceDir);
-  const batches: { src: SourceInput; bytes: Uint8Array; jobs: PdfJob[]; pages: number }[] = [];
-  const toDraw: { src: SourceInput; bytes: Uint8Array; jobs: PdfJob[] }[] = [];
+  const toDraw: (DrawnPdf & { jobs: PdfJob[] })[] = [];
   for (const [sourceId, jobs] of jobsBySource) {
     const src = byId.get(sourceId)!;
     const all: PdfJob[] = [];
@@ -165,33 +163,6 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
     withGeometry(sourceId, all);
     toDraw.push({ src, bytes, jobs: all });
   }
-  const pageCount = (jobs: readonly PdfJob[]) => new Set(jobs.map((j) => j.ask.page)).size;
-  const allPages = toDraw.reduce((n, d) => n + pageCount(d.jobs), 0);
-  const perBatch = Math.min(MAX_PAGES_PER_BATCH, Math.max(MIN_PAGES_PER_BATCH, Math.ceil(allPages / (2 * (deps.pool?.size ?? 1)))));
-  for (const { src, bytes, jobs } of toDraw) {
-    // Runs of consecutive cited pages of even length, never splitting a page between two batches.
-    const size = Math.ceil(pageCount(jobs) / Math.ceil(pageCount(jobs) / perBatch));
-    let batch: PdfJob[] = [];
-    let pages = 0;
-    for (const job of jobs) {
-      const newPage = batch.length === 0 || batch[batch.length - 1]!.ask.page !== job.ask.page;
-      if (newPage && pages === size) {
-        batches.push({ src, bytes, jobs: batch, pages });
-        batch = [];
-        pages = 0;
-      }
-      if (newPage) pages++;
-      batch.push(job);
-    }
-    if (batch.length > 0) batches.push({ src, bytes, jobs: batch, pages });
-  }
-  // A PDF's batches one after another (a child keeps the PDF open between them, pdf-excerpt-batch.ts),
-  // the PDFs with most pages to draw first and each PDF's largest batches first, so that the
-  // children finish at about the same time.
-  const pagesOf = new Map<number, number>();
-  for (const b of batches) pagesOf.set(b.src.id, (pagesOf.get(b.src.id) ?? 0) + b.pages);
-  batches.sort((a, b) => pagesOf.get(b.src.id)! - pagesOf.get(a.src.id)! || a.src.id - b.src.id || b.pages - a.pages);
-
   const keepGeometry = (sourceId: number, page: number, text: string, items: Float64Array): void => {
     try {
       deps.sources.keepPageTextItems(sourceId, page, text, items);
@@ -200,7 +171,7 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
     }
   };
 
-  const runBatch = async ({ src, bytes, jobs }: (typeof batches)[number]): Promise<void> => {
+  const runBatch = async ({ pdf: { src, bytes }, jobs }: ScheduledBatch<DrawnPdf, PdfJob>): Promise<void> => {
     let reported = 0;
     const onProgress = (n: number) => {
       for (; reported < n; reported++) tick(jobs[reported]!.citationIds.length);
@@ -240,14 +211,15 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
 
   // As many batches at once as the pool has children (a batch's time limit starts when it is
   // handed over, so none waits in the pool's queue); without a pool, one at a time.
-  let next = 0;
+  const lanes = deps.pool?.size ?? 1;
+  const schedule = new ExcerptSchedule(toDraw.map(({ src, bytes, jobs }) => ({ pdf: { src, bytes }, jobs })), lanes);
   const lane = async (): Promise<void> => {
-    while (next < batches.length) {
+    for (let batch = schedule.next(); batch; batch = schedule.next()) {
       throwIfCancelled(deps.signal);
-      await runBatch(batches[next++]!);
+      await runBatch(batch);
     }
   };
-  await Promise.all(Array.from({ length: deps.pool?.size ?? 1 }, lane));
+  await Promise.all(Array.from({ length: lanes }, lane));
   throwIfCancelled(deps.signal);
   return out;
 }

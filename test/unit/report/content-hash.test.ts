@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { utf8BytesPortable } from '../../../shared/imports/document-digest.ts';
-import { canonicalJson, checkContentHash, reportBody, reportContentHash } from '../../../shared/report/content-hash.ts';
+import { utf8BytesOfTexts, utf8BytesPortable } from '../../../shared/imports/document-digest.ts';
+import { canonicalJson, canonicalJsonParts, checkContentHash, reportBody, reportContentHash } from '../../../shared/report/content-hash.ts';
 import { reportFromJson, reportToJson } from '../../../shared/report/json.ts';
 import type { Report } from '../../../shared/report/schema.ts';
 import { fixtureReport, sha256Hex } from './report-fixture.ts';
@@ -115,6 +115,24 @@ describe('canonicalJson', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('writes long texts (excerpt images) as JSON.stringify does, escapes and all, in parts that join to the same text', () => {
+    const image = `data:image/jpeg;base64,${'AbC+/9'.repeat(5000)}==`;
+    const texts = [image, `${'x'.repeat(2000)}"quoted"\\ and a tab\t`, `${'é'.repeat(1500)}😀`, `${'y'.repeat(1500)}\ud800 lone`, 'z'.repeat(70_000)];
+    for (const text of texts) {
+      const value = { a: [text, 1], b: { text } };
+      expect(canonicalJson(value)).toBe(JSON.stringify(value));
+      const parts = canonicalJsonParts(value);
+      expect(parts.join('')).toBe(canonicalJson(value));
+      expect(Buffer.from(utf8BytesOfTexts(parts)).equals(Buffer.from(canonicalJson(value), 'utf8'))).toBe(true);
+    }
+    // Many small values gather into a few parts; the image is a part of its own.
+    const many = { image, list: Array.from({ length: 20_000 }, (_, i) => ({ i, s: `item ${i}` })) };
+    const parts = canonicalJsonParts(many);
+    expect(parts).toContain(image);
+    expect(parts.length).toBeLessThan(20);
+    expect(parts.join('')).toBe(JSON.stringify(many));
   });
 
   it('refuses values JSON cannot hold', () => {
