@@ -154,7 +154,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const anchoring = new AnchoringStore(db);
   const answersStore = new AnswersStore(db);
   const audit = new AuditService(db);
-  const review = new ReviewService(answersStore, new SettingsStore(db));
+  const review = new ReviewService(evidence, new SettingsStore(db));
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), {
     ...(options.model ? { model: options.model } : {}),
     judgeEnabled: () => settings.get().modelJudge,
@@ -249,9 +249,10 @@ export function createServices(platform: Platform, workspaceDir: string, options
       };
     },
     'sources.content': ({ id }) => content.get(id),
-    'sources.pageText': ({ id, page }) => {
-      const row = requireSource(id);
-      const seg = sources.pageSegment(id, page);
+    // Through the store interface: on PostgreSQL the shared pool's text (issue 13).
+    'sources.pageText': async ({ id, page }) => {
+      const [row, seg] = await Promise.all([evidence.sources.get(id), evidence.sources.pageSegment(id, page)]);
+      if (!row) throw new AppError('SOURCE_NOT_FOUND', `There is no source with id ${id} in this workspace.`);
       if (!seg) {
         throw new AppError('SEGMENT_NOT_FOUND', `${row.file_name} has no page ${page}${row.page_count ? ` (it has ${row.page_count})` : ''}.`);
       }
@@ -283,7 +284,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.importSummary': (input) => answers.importSummary(input),
     'answers.check': (input) => answers.checkJudged(input),
     'answers.list': () => library.answersInView(answers.list()),
-    'answers.detail': ({ id }) => library.decorate(answers.get(id)),
+    'answers.detail': async ({ id }) => library.decorate(await answers.detail(evidence, id)),
     'answers.get': ({ id }) => library.named(answers.cards.open(id)),
     'answers.cards': ({ id, filter, limit, after }) => {
       const page = answers.cards.page(id, filter, limit, after);

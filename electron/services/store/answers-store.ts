@@ -66,7 +66,7 @@ export interface RunEnd {
  * A run with its end, if any: a run verified in batches is written before its summary is known,
  * and its end row holds it. For such a run without an end, the results committed so far are counted.
  */
-const RUN_SELECT = `SELECT r.id, r.answer_id, r.verifier, coalesce(e.summary, r.summary) AS summary, coalesce(e.risk_flags, r.risk_flags) AS risk_flags,
+export const RUN_SELECT = `SELECT r.id, r.answer_id, r.verifier, coalesce(e.summary, r.summary) AS summary, coalesce(e.risk_flags, r.risk_flags) AS risk_flags,
     r.created_at, r.planned, e.state AS end_state,
     CASE WHEN r.planned IS NULL THEN NULL ELSE coalesce(e.done, (SELECT count(*) FROM citation_results x WHERE x.run_id = r.id)) END AS done
   FROM verification_runs r LEFT JOIN verification_run_ends e ON e.run_id = r.id`;
