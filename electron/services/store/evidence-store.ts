@@ -10,13 +10,13 @@
  * callback in a transaction": better-sqlite3 transactions must stay synchronous).
  */
 import type { SourceRefRow } from './anchoring-store.ts';
-import type { AnswerRow, CitationRow, NewReview, ResultRow, ReviewRow, RunRow } from './answers-store.ts';
+import type { AnswerListRow, AnswerRow, CitationRow, NewReview, ResultRow, ReviewRow, RunRow } from './answers-store.ts';
 import type { CheckSourceRow, CurrentPathRow } from './health-store.ts';
 import type { ClosestPassageRow, JudgeOpinionRow } from './result-extras-store.ts';
 import type { SearchOptions, SearchRow } from './search-store.ts';
 import type { FileStat, PathRow, SegmentRow, SourceRow } from './sources-store.ts';
 
-export type { AnswerRow, CheckSourceRow, CitationRow, ClosestPassageRow, CurrentPathRow, FileStat, JudgeOpinionRow, NewReview, PathRow };
+export type { AnswerListRow, AnswerRow, CheckSourceRow, CitationRow, ClosestPassageRow, CurrentPathRow, FileStat, JudgeOpinionRow, NewReview, PathRow };
 export type { ResultRow, ReviewRow, RunRow, SearchOptions, SearchRow, SegmentRow, SourceRefRow, SourceRow };
 
 export type StoreEngine = 'sqlite' | 'postgres';
@@ -73,6 +73,8 @@ export interface SourcesArea {
 
 /** Answers, their citations and verification runs, as stored (reads; the rows are append-only). */
 export interface AnswersArea {
+  /** Every answer (this member may see), newest first, with its current citations counted and its latest run. */
+  list(): Promise<AnswerListRow[]>;
   answer(id: number): Promise<AnswerRow | undefined>;
   /** The answer's current citations (those no later row supersedes), in answer order. */
   citations(answerId: number): Promise<CitationRow[]>;
@@ -97,6 +99,8 @@ export interface ReviewsArea {
   history(citationId: number): Promise<ReviewRow[]>;
   /** The rows of an answer's citations, oldest first. */
   answerHistory(answerId: number): Promise<ReviewRow[]>;
+  /** Per answer: citations with a decision in force (the newest row of each is not 'cleared'). */
+  reviewedCounts(): Promise<Map<number, number>>;
   /**
    * Appends a row superseding the citation's newest one, with its audit entry, in one
    * transaction. On PostgreSQL the row names the member's login as its reviewer whatever name

@@ -52,6 +52,7 @@ function sqliteSources(sources: SourcesStore, anchoring: AnchoringStore): Source
 
 function sqliteAnswers(store: AnswersStore, extras: ResultExtrasStore): AnswersArea {
   return {
+    list: async () => store.listAnswers(),
     answer: async (id) => store.answer(id),
     citations: async (answerId) => store.citations(answerId),
     citation: async (id) => store.citation(id),
@@ -67,6 +68,7 @@ function sqliteReviews(store: AnswersStore): ReviewsArea {
   return {
     history: async (citationId) => store.reviews(citationId),
     answerHistory: async (answerId) => store.answerReviews(answerId),
+    reviewedCounts: async () => store.reviewedCounts(),
     append: async (review, answerId, action, now) =>
       store.transaction(() => {
         const row = store.insertReview(review, now);

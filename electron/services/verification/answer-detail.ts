@@ -1,15 +1,15 @@
 /**
- * An answer with its citations, results and review trails read through the store interface
+ * The answers list, and an answer with its citations, results and review trails read through the store interface
  * (issue 13), so `answers.detail` reads the engine in use. The rows one answer needs are read
  * ahead (a few queries, in parallel on PostgreSQL), then AnswerReads assembles them as it does
  * over SQLite's stores: one assembly, whichever engine the rows came from.
  */
-import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
+import type { AnswerDetail, AnswerSummaryData } from '../../../shared/contract/answer-schemas.ts';
 import type { EvidenceStore, ResultRow, SegmentRow, SourceRefRow } from '../store/evidence-store.ts';
 import { answerNotFound, AnswerReads, type AnswerRowReads } from './answer-reads.ts';
 import type { VerifyJobs } from './verify-batches.ts';
 
-const notRead = (what: string) => () => {
+const notRead = (what: string) => (): never => {
   throw new Error(`answer-detail reads one answer; ${what} is not read ahead`);
 };
 
@@ -57,4 +57,23 @@ export async function readAnswerDetail(store: Pick<EvidenceStore, 'answers' | 'r
   };
   const reads = new AnswerReads(rows, { source: (id) => refById.get(id), segment: (id) => segmentById.get(id) }, { opinions: () => opinions, closest: () => closest }, jobs);
   return reads.get(answerId);
+}
+
+/** The answers list read through the store interface, assembled as AnswerReads.list assembles it. */
+export async function readAnswerList(store: Pick<EvidenceStore, 'answers' | 'reviews'>, jobs: Pick<VerifyJobs, 'isRunning'>): Promise<AnswerSummaryData[]> {
+  const [list, counts] = await Promise.all([store.answers.list(), store.reviews.reviewedCounts()]);
+  const rows: AnswerRowReads = {
+    answer: notRead('an answer'),
+    citations: notRead('citations'),
+    citation: notRead('a citation'),
+    latestRun: notRead('a run'),
+    runs: notRead('runs'),
+    results: notRead('results'),
+    latestResult: notRead('a result'),
+    answerReviews: notRead('review trails'),
+    listAnswers: () => list,
+    reviewedCounts: () => counts,
+  };
+  const none = () => undefined;
+  return new AnswerReads(rows, { source: none, segment: none }, { opinions: () => new Map(), closest: () => new Map() }, jobs).list();
 }

@@ -35,7 +35,7 @@ import { storeOutcomes, VERIFY_BATCH, verifyInBatches, VerifyJobs, type BatchDep
 import { referenceText } from './source-names.ts';
 import { AnswerReads, storedRiskFlags } from './answer-reads.ts';
 import { AnswerCards } from './answer-cards.ts';
-import { readAnswerDetail } from './answer-detail.ts';
+import { readAnswerDetail, readAnswerList } from './answer-detail.ts';
 import type { EvidenceStore } from '../store/evidence-store.ts';
 
 export interface AnswersServiceOptions {
@@ -348,6 +348,11 @@ export class AnswersService {
 
   get(answerId: number): AnswerDetail {
     return this.reads.get(answerId);
+  }
+
+  /** As list, read through the store interface of the engine in use (issue 13). */
+  listFrom(store: Pick<EvidenceStore, 'answers' | 'reviews'>): Promise<AnswerSummaryData[]> {
+    return readAnswerList(store, this.jobs);
   }
 
   /** As get, read through the store interface of the engine in use (issue 13). */

@@ -24,6 +24,18 @@ export function pgReviews(ctx: PgContext): ReviewsArea {
         [answerId],
       ),
 
+    async reviewedCounts() {
+      const rows = await pgRead<{ answer_id: number; n: number }>(
+        ctx,
+        'count the reviewed citations',
+        `SELECT c.answer_id, count(*) AS n FROM review_decisions r JOIN citations c ON c.id = r.citation_id
+         WHERE r.id = (SELECT max(id) FROM review_decisions WHERE citation_id = r.citation_id) AND r.decision <> 'cleared'
+         GROUP BY c.answer_id`,
+        [],
+      );
+      return new Map(rows.map((r) => [r.answer_id, r.n]));
+    },
+
     append: (review, answerId, action, now) =>
       pgTransaction(ctx, 'record a review decision', async (c) => {
         await c.query('SELECT pg_advisory_xact_lock($1, $2)', [DECISION_LOCK_CLASS, review.citationId]);
