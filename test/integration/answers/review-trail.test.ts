@@ -5,10 +5,13 @@
  * contradicted, needs a note; the chain verifies. On PostgreSQL the answers were imported locally
  * and moved; the reviews are then written to and read back from PostgreSQL, as a reviewer member.
  */
+import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import { createServices } from '../../../electron/services/create-services.ts';
+import { pgEvidenceStore } from '../../../electron/services/store/postgres/pg-evidence-store.ts';
 import { PgStore } from '../../../electron/services/store/postgres/pg-store.ts';
+import { ensureProject, grantInProject } from '../../../electron/services/store/postgres/team.ts';
 import { SettingsStore } from '../../../electron/services/store/settings-store.ts';
 import { ReviewService } from '../../../electron/services/verification/review-service.ts';
 import type { AnswerDetail, AnswerSummaryData, ReviewData } from '../../../shared/contract/answer-schemas.ts';
@@ -205,6 +208,39 @@ describeEngines('the review trail', (engine) => {
       expect(await auditor.reviews.history(c3)).toHaveLength(5);
       expect(await rows(opened, 'SELECT count(*) AS n FROM review_decisions WHERE citation_id = ?', [c3])).toEqual([{ n: 5 }]);
       expect(await chainOk(opened)).toBe(true);
+    });
+
+    it("on a shared workspace, a reviewer of another project neither sees this project's answers nor decides on them", async () => {
+      const { opened, services, detail, id } = await imported('team');
+      const c4 = id('4');
+      await callHandler(services, 'answers.review', { citationId: c4, decision: 'flagged', note: 'Ask finance.' });
+      const database = opened.database!;
+      const login = `${database.loginPrefix}outsider`;
+      const password = randomBytes(9).toString('hex');
+      const owner = await database.owner();
+      try {
+        await ensureProject(owner, 'other', 'Another engagement');
+        await grantInProject(owner, { login, level: 'reviewer', project: 'other', password });
+      } finally {
+        await owner.end();
+      }
+      const outsider = pgEvidenceStore(await PgStore.connect(database.urlFor(login, password)));
+      const desk = Object.assign(createServices(testPlatform(), services.workspaceDir, { evidence: outsider }), { dir: services.dir });
+      try {
+        // Row-level security hides the answer, its citations and their trail: they read as absent.
+        expect(await callHandler<AnswerSummaryData[]>(desk, 'answers.list', {})).toEqual([]);
+        const read = await desk.dispatch('answers.detail', { id: detail.answer.id });
+        expect(read.ok ? null : read.error.code).toBe('ANSWER_NOT_FOUND');
+        expect((await failure(desk, 'answers.review', { citationId: id('1'), decision: 'rejected', note: 'Not mine to judge.' })).code).toBe('CITATION_NOT_FOUND');
+        expect(await outsider.reviews.history(c4)).toEqual([]);
+        // The shared pool of sources is everyone's.
+        expect((await callHandler<{ fileName: string }[]>(desk, 'sources.list', {})).map((s) => s.fileName).sort()).toEqual(['HR_Policy.pdf', 'onboarding-notes.txt']);
+      } finally {
+        desk.close();
+        await outsider.close();
+      }
+      // The project's own reviewer sees the decision it recorded.
+      expect((await services.evidence.reviews.history(c4)).map((r) => r.note)).toEqual(['Ask finance.']);
     });
   }
 });
