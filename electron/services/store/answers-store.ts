@@ -39,6 +39,18 @@ export interface CitationRow {
   unknown_reference: string | null;
 }
 
+/** The answers list's query (both engines), over the answer columns `columns` names (of `a`). */
+export function answerListSql(columns: string): string {
+  return `SELECT ${columns},
+     (SELECT count(*) FROM citations c WHERE c.answer_id = a.id
+        AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)) AS citation_count,
+     r.id AS run_id, r.created_at AS run_created_at, coalesce(e.summary, r.summary) AS run_summary, coalesce(e.risk_flags, r.risk_flags) AS run_risk_flags
+   FROM answers a
+   LEFT JOIN verification_runs r ON r.id = (SELECT max(id) FROM verification_runs WHERE answer_id = a.id)
+   LEFT JOIN verification_run_ends e ON e.run_id = r.id
+   ORDER BY a.created_at DESC, a.id DESC`;
+}
+
 export interface RunRow {
   id: number;
   answer_id: number;
@@ -316,18 +328,7 @@ export class AnswersStore {
   }
 
   listAnswers(): AnswerListRow[] {
-    return this.db
-      .prepare(
-        `SELECT a.*,
-           (SELECT count(*) FROM citations c WHERE c.answer_id = a.id
-              AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)) AS citation_count,
-           r.id AS run_id, r.created_at AS run_created_at, coalesce(e.summary, r.summary) AS run_summary, coalesce(e.risk_flags, r.risk_flags) AS run_risk_flags
-         FROM answers a
-         LEFT JOIN verification_runs r ON r.id = (SELECT max(id) FROM verification_runs WHERE answer_id = a.id)
-         LEFT JOIN verification_run_ends e ON e.run_id = r.id
-         ORDER BY a.created_at DESC, a.id DESC`,
-      )
-      .all() as AnswerListRow[];
+    return this.db.prepare(answerListSql('a.*')).all() as AnswerListRow[];
   }
 
   /** The answer's current citations: those no later row supersedes, in answer order. */

@@ -15,6 +15,7 @@ import { ensureProject, grantInProject } from '../../../electron/services/store/
 import { SettingsStore } from '../../../electron/services/store/settings-store.ts';
 import { ReviewService } from '../../../electron/services/verification/review-service.ts';
 import type { AnswerDetail, AnswerSummaryData, ReviewData } from '../../../shared/contract/answer-schemas.ts';
+import { auditCheck, ownerSql } from '../../support/engine-rows.ts';
 import { describeEngines, type Opened } from '../../support/engines.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
 import { nativeAnswer, policyWorkspace } from '../../support/policy-workspace.ts';
@@ -35,32 +36,6 @@ async function failure(services: TestServices, name: 'answers.review' | 'answers
   const r = await services.dispatch(name, input);
   if (r.ok) throw new Error(`${name} succeeded: ${JSON.stringify(r.value)}`);
   return r.error;
-}
-
-/** Rows of the engine the reviews went to (SQLite's `?` placeholders, numbered for PostgreSQL). */
-async function rows<R>(opened: Opened<unknown>, sql: string, params: unknown[] = []): Promise<R[]> {
-  if (!opened.database) {
-    const statement = opened.services.db.prepare(sql);
-    return statement.reader ? (statement.all(...params) as R[]) : (statement.run(...params), []);
-  }
-  const owner = await opened.database.owner();
-  try {
-    let n = 0;
-    return (await owner.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as R[];
-  } finally {
-    await owner.end();
-  }
-}
-
-/** The audit chain of the engine in use, walked: SQLite's own check, or the walk over PostgreSQL's rows as the owner. */
-async function chainOk(opened: Opened<unknown>): Promise<boolean> {
-  if (!opened.database) return opened.services.audit.check().ok;
-  const owner = await PgStore.connect(opened.database.ownerUrl);
-  try {
-    return (await owner.verifyChain()).ok;
-  } finally {
-    await owner.close();
-  }
 }
 
 describeEngines('the review trail', (engine) => {
@@ -121,10 +96,10 @@ describeEngines('the review trail', (engine) => {
     expect((await failure(services, 'answers.review', { citationId: c1, decision: 'cleared' })).code).toBe('REVIEW_NO_DECISION');
 
     // Nothing was changed in place: six rows, and the chain still verifies.
-    expect(await rows(opened, 'SELECT count(*) AS n FROM review_decisions WHERE citation_id = ?', [c1])).toEqual([{ n: 6 }]);
-    await expect(rows(opened, "UPDATE review_decisions SET reviewer = 'Mallory'")).rejects.toThrow(/append-only/);
-    expect(await chainOk(opened)).toBe(true);
-    const entries = await rows<{ action: string; payload: string }>(opened, "SELECT action, payload FROM audit_log WHERE action LIKE 'citation.review%' ORDER BY id");
+    expect(await ownerSql(opened, 'SELECT count(*) AS n FROM review_decisions WHERE citation_id = ?', [c1])).toEqual([{ n: 6 }]);
+    await expect(ownerSql(opened, "UPDATE review_decisions SET reviewer = 'Mallory'")).rejects.toThrow(/append-only/);
+    expect(await auditCheck(opened)).toMatchObject({ ok: true });
+    const entries = await ownerSql<{ action: string; payload: string }>(opened, "SELECT action, payload FROM audit_log WHERE action LIKE 'citation.review%' ORDER BY id");
     const mine = entries.filter((e) => (JSON.parse(e.payload) as { answerId: number }).answerId === detail.answer.id);
     expect(mine.map((x) => x.action)).toEqual(['citation.review', 'citation.review', 'citation.review', 'citation.review.undo', 'citation.review.undo', 'citation.review.undo']);
   });
@@ -145,13 +120,13 @@ describeEngines('the review trail', (engine) => {
       await callHandler(services, 'answers.review', { citationId: id(marker), decision: 'flagged' });
     }
     const accepted = "SELECT count(*) AS n FROM review_decisions r JOIN citations c ON c.id = r.citation_id WHERE c.answer_id = ? AND r.decision = 'accepted'";
-    expect(await rows(opened, accepted, [detail.answer.id])).toEqual([{ n: 0 }]);
+    expect(await ownerSql(opened, accepted, [detail.answer.id])).toEqual([{ n: 0 }]);
     const ok = await callHandler<ReviewData>(services, 'answers.review', { citationId: id('2'), decision: 'accepted', note: '  Confirmed by phone with HR.  ' });
     expect(ok).toMatchObject({ decision: 'accepted', note: 'Confirmed by phone with HR.' });
     // A verified citation is accepted without one.
     await callHandler(services, 'answers.review', { citationId: id('1'), decision: 'accepted' });
-    expect(await rows(opened, accepted, [detail.answer.id])).toEqual([{ n: 2 }]);
-    expect(await chainOk(opened)).toBe(true);
+    expect(await ownerSql(opened, accepted, [detail.answer.id])).toEqual([{ n: 2 }]);
+    expect(await auditCheck(opened)).toMatchObject({ ok: true });
   });
 
   it('remembers the reviewer name, records it on each decision, offers it for exports, and counts progress per answer', async () => {
@@ -194,7 +169,7 @@ describeEngines('the review trail', (engine) => {
       const c3 = id('3');
       // Five decisions at once through the service: each supersedes the one before it, none forks the line.
       const made = await Promise.all(['A', 'B', 'C', 'D', 'E'].map((n) => callHandler<ReviewData>(services, 'answers.review', { citationId: c3, decision: 'flagged', note: `Look again (${n}).` })));
-      const trail = await rows<{ id: number; supersedes_id: number | null }>(opened, 'SELECT id, supersedes_id FROM review_decisions WHERE citation_id = ? ORDER BY id', [c3]);
+      const trail = await ownerSql<{ id: number; supersedes_id: number | null }>(opened, 'SELECT id, supersedes_id FROM review_decisions WHERE citation_id = ? ORDER BY id', [c3]);
       expect(trail.map((r) => r.supersedes_id)).toEqual([null, ...trail.slice(0, -1).map((r) => r.id)]);
       expect(new Set(made.map((r) => r.id))).toEqual(new Set(trail.map((r) => r.id)));
 
@@ -206,8 +181,8 @@ describeEngines('the review trail', (engine) => {
         message: expect.stringContaining('auditor role may not record a review decision'),
       });
       expect(await auditor.reviews.history(c3)).toHaveLength(5);
-      expect(await rows(opened, 'SELECT count(*) AS n FROM review_decisions WHERE citation_id = ?', [c3])).toEqual([{ n: 5 }]);
-      expect(await chainOk(opened)).toBe(true);
+      expect(await ownerSql(opened, 'SELECT count(*) AS n FROM review_decisions WHERE citation_id = ?', [c3])).toEqual([{ n: 5 }]);
+      expect(await auditCheck(opened)).toMatchObject({ ok: true });
     });
 
     it("on a shared workspace, a reviewer of another project neither sees this project's answers nor decides on them", async () => {

@@ -11,13 +11,11 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkData } from '../../../electron/services/audit/audit-service.ts';
-import { PgStore } from '../../../electron/services/store/postgres/pg-store.ts';
-import type { AuditCheckData } from '../../../shared/contract/answer-schemas.ts';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
+import { auditCheck, ownerSql } from '../../support/engine-rows.ts';
 import { describeEngines, type Opened } from '../../support/engines.ts';
 import { ingestAll, nativeAnswer, POLICY_PAGES, policyWorkspace, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
 import { callHandler, openTestServices, type TestServices } from '../../support/workspace.ts';
@@ -43,32 +41,6 @@ function kindsAnswer(policySha256: string | undefined): string {
     { marker: '8', claim: 'Unused leave lapses on 31 March.', quote: '“UNUSED leave  lapses on 31 March”', source: { sha256: policySha256 }, locator: { page: 3 } },
     { marker: '9', claim: 'Travel expenses are reimbursed within 30 days.', quote: 'Travel expences are reimbursd within 30 days of a complete claim.', source: { file: 'HR_Policy.pdf' }, locator: { page: 4 } },
   ]);
-}
-
-/** SQL as the tables' owner on the engine in use (SQLite's `?` placeholders, numbered for PostgreSQL). */
-async function ownSql<R = unknown>(opened: Opened<unknown>, sql: string, params: unknown[] = []): Promise<R[]> {
-  if (!opened.database) {
-    const statement = opened.services.db.prepare(sql);
-    return statement.reader ? (statement.all(...params) as R[]) : (statement.run(...params), []);
-  }
-  const owner = await opened.database.owner();
-  try {
-    let n = 0;
-    return (await owner.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as R[];
-  } finally {
-    await owner.end();
-  }
-}
-
-/** `audit.verify` on SQLite; on PostgreSQL the same walk over its rows, as the owner (the audit command does not reach PostgreSQL yet). */
-async function auditCheck(opened: Opened<unknown>): Promise<AuditCheckData> {
-  if (!opened.database) return callHandler<AuditCheckData>(opened.services, 'audit.verify', {});
-  const owner = await PgStore.connect(opened.database.ownerUrl);
-  try {
-    return checkData(await owner.verifyChain());
-  } finally {
-    await owner.close();
-  }
 }
 
 interface Prepared {
@@ -149,12 +121,12 @@ describeEngines('citation verification, end to end through the services', (engin
     const cid = prepared.appendOnly.citations[0]?.id ?? 0;
     await callHandler(services, 'answers.review', { citationId: cid, decision: 'accepted' });
     // As the tables' owner on PostgreSQL: grants aside, the triggers refuse.
-    await expect(ownSql(opened, "UPDATE citations SET claim = 'changed' WHERE id = ?", [cid])).rejects.toThrow(/append-only/);
-    await expect(ownSql(opened, 'DELETE FROM citations WHERE id = ?', [cid])).rejects.toThrow(/append-only/);
-    await expect(ownSql(opened, 'UPDATE citation_results SET score = 0')).rejects.toThrow(/append-only/);
-    await expect(ownSql(opened, 'DELETE FROM verification_runs')).rejects.toThrow(/append-only/);
-    await expect(ownSql(opened, "UPDATE review_decisions SET decision = 'rejected'")).rejects.toThrow(/append-only/);
-    await expect(ownSql(opened, 'DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, "UPDATE citations SET claim = 'changed' WHERE id = ?", [cid])).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, 'DELETE FROM citations WHERE id = ?', [cid])).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, 'UPDATE citation_results SET score = 0')).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, 'DELETE FROM verification_runs')).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, "UPDATE review_decisions SET decision = 'rejected'")).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, 'DELETE FROM audit_log')).rejects.toThrow(/append-only/);
     const after = await callHandler<AnswerDetail>(services, 'answers.detail', { id: prepared.appendOnly.answer.id });
     expect(after.citations[0]).toMatchObject({ claim: 'Leave is 14 days.', review: { decision: 'accepted' } });
   });
@@ -179,14 +151,14 @@ describeEngines('citation verification, end to end through the services', (engin
 
     expect(await auditCheck(opened)).toMatchObject({ ok: true });
     // Action entries (row entries of the whole record have a table; audit-chain.test.ts covers them).
-    const actionRows = await ownSql<{ id: number; action: string }>(opened, 'SELECT id, action FROM audit_log WHERE table_name IS NULL ORDER BY id');
+    const actionRows = await ownerSql<{ id: number; action: string }>(opened, 'SELECT id, action FROM audit_log WHERE table_name IS NULL ORDER BY id');
     expect(actionRows.map((r) => r.action)).toEqual(['answer.import', 'answer.verify', 'citation.review', 'citation.review']);
     const reviewEntry = actionRows[2]?.id ?? 0;
 
     // Tamper through a connection of our own: drop the guard, edit a row's payload.
     if (opened.database) {
-      await ownSql(opened, 'ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
-      await ownSql(opened, "UPDATE audit_log SET payload = jsonb_set(payload::jsonb, '{decision}', '\"rejected\"')::text WHERE id = ?", [reviewEntry]);
+      await ownerSql(opened, 'ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
+      await ownerSql(opened, "UPDATE audit_log SET payload = jsonb_set(payload::jsonb, '{decision}', '\"rejected\"')::text WHERE id = ?", [reviewEntry]);
     } else {
       const own = new Database(path.join(services.workspaceDir, 'workspace.sqlite'));
       own.exec('DROP TRIGGER audit_log_no_update');

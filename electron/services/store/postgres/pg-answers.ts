@@ -4,7 +4,7 @@
  * member the answers of its projects only; an answer it may not see reads as absent.
  */
 import type { AnswerListRow, AnswerRow, AnswersArea, CitationRow, ClosestPassageRow, JudgeOpinionRow, ResultRow, RunRow } from '../evidence-store.ts';
-import { RUN_SELECT } from '../answers-store.ts';
+import { answerListSql, RUN_SELECT } from '../answers-store.ts';
 import { pgRead, type PgContext } from './pg-tx.ts';
 
 const ANSWER_COLUMNS = 'id, format, question, answer_text, origin, raw, created_at';
@@ -13,20 +13,8 @@ const CITATION_SELECT = 'SELECT c.*, u.reference AS unknown_reference FROM citat
 export function pgAnswers(ctx: PgContext): AnswersArea {
   const byResult = <R extends { result_id: number }>(rows: R[]) => new Map(rows.map((r) => [r.result_id, r]));
   return {
-    list: () =>
-      pgRead<AnswerListRow>(
-        ctx,
-        'list the answers',
-        `SELECT ${ANSWER_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ')},
-           (SELECT count(*) FROM citations c WHERE c.answer_id = a.id
-              AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)) AS citation_count,
-           r.id AS run_id, r.created_at AS run_created_at, coalesce(e.summary, r.summary) AS run_summary, coalesce(e.risk_flags, r.risk_flags) AS run_risk_flags
-         FROM answers a
-         LEFT JOIN verification_runs r ON r.id = (SELECT max(id) FROM verification_runs WHERE answer_id = a.id)
-         LEFT JOIN verification_run_ends e ON e.run_id = r.id
-         ORDER BY a.created_at DESC, a.id DESC`,
-        [],
-      ),
+    // Named columns: the answers here also have their project's key.
+    list: () => pgRead<AnswerListRow>(ctx, 'list the answers', answerListSql(ANSWER_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ')), []),
 
     async answer(id) {
       return (await pgRead<AnswerRow>(ctx, 'read an answer', `SELECT ${ANSWER_COLUMNS} FROM answers WHERE id = $1`, [id]))[0];
