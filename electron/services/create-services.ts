@@ -58,8 +58,8 @@ export interface ServicesOptions {
   /** Citations verified per batch in a large answer (issue 16; tests use small batches). */
   verifyBatch?: number;
   /**
-   * The engine of the areas moved onto EvidenceStore (search, health; issue 13); default the
-   * workspace's SQLite database. The caller closes a store it passes.
+   * The engine of the areas moved onto EvidenceStore (search, health, sources, answers, reviews;
+   * issue 13); default the workspace's SQLite database. The caller closes a store it passes.
    */
   evidence?: EvidenceStore;
 }
@@ -67,7 +67,7 @@ export interface ServicesOptions {
 export interface Services {
   readonly workspaceDir: string;
   readonly db: Db;
-  /** The store interface of the areas moved onto it (search, health). */
+  /** The store interface of the areas moved onto it (search, health, sources, answers, reviews). */
   readonly evidence: EvidenceStore;
   readonly events: EventBus;
   readonly sources: SourcesStore;

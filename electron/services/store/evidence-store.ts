@@ -2,8 +2,8 @@
  * The store interface the services depend on (issue 13): one async `EvidenceStore`, split by area,
  * implemented by the SQLite engine (sqlite-evidence-store.ts, today's synchronous stores wrapped)
  * and the PostgreSQL engine (postgres/pg-evidence-store.ts). An area is added here when a service
- * moves onto it and both engines implement it; the rest of the services still use the SQLite
- * stores directly (docs/postgres-store.md, "Next steps").
+ * moves onto it and both engines implement it (search, health, sources, answers, reviews); the
+ * rest of the services still use the SQLite stores directly (docs/postgres-store.md, "Next steps").
  *
  * Rules every engine keeps: reads return the same plain row types, ids as numbers; refusals are
  * the same AppError codes; each write is one transaction inside the engine (no generic "run this
@@ -85,6 +85,8 @@ export interface AnswersArea {
   results(runId: number): Promise<ResultRow[]>;
   /** The newest result of a citation over all runs. */
   latestResult(citationId: number): Promise<ResultRow | undefined>;
+  /** The newest result of each named citation that has one (any order): one query on PostgreSQL. */
+  latestResults(citationIds: readonly number[]): Promise<ResultRow[]>;
   /** The judge's opinions and the closest passages of a run's results, by result id. */
   opinions(runId: number): Promise<Map<number, JudgeOpinionRow>>;
   closest(runId: number): Promise<Map<number, ClosestPassageRow>>;

@@ -59,6 +59,7 @@ function sqliteAnswers(store: AnswersStore, extras: ResultExtrasStore): AnswersA
     runs: async (answerId) => store.runs(answerId),
     results: async (runId) => store.results(runId),
     latestResult: async (citationId) => store.latestResult(citationId),
+    latestResults: async (ids) => present([...new Set(ids)].map((id) => store.latestResult(id))),
     opinions: async (runId) => extras.opinions(runId),
     closest: async (runId) => extras.closest(runId),
   };

@@ -24,15 +24,7 @@ export async function readAnswerDetail(store: Pick<EvidenceStore, 'answers' | 'r
     : [[], new Map(), new Map()];
   // An agent session verifies one citation per run: the others keep their own newest result.
   const inRun = new Set(results.map((r) => r.citation_id));
-  const latest = new Map<number, ResultRow>();
-  await Promise.all(
-    citations
-      .filter((c) => !inRun.has(c.id))
-      .map(async (c) => {
-        const r = await answers.latestResult(c.id);
-        if (r) latest.set(c.id, r);
-      }),
-  );
+  const latest = new Map<number, ResultRow>((await answers.latestResults(citations.filter((c) => !inRun.has(c.id)).map((c) => c.id))).map((r) => [r.citation_id, r]));
   const allResults = [...results, ...latest.values()];
   const sourceIds = [...citations.map((c) => c.source_id), ...allResults.map((r) => r.source_id), ...[...closest.values()].map((p) => p.source_id)];
   const segmentIds = [...allResults.flatMap((r) => [r.segment_id, r.end_segment_id]), ...[...closest.values()].map((p) => p.segment_id)];

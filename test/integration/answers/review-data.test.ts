@@ -7,10 +7,11 @@
  */
 import { expect, it } from 'vitest';
 import type { AnswerDetail, AnswerSummaryData, MatchPlace } from '../../../shared/contract/answer-schemas.ts';
+import type { CiteResult } from '../../../shared/contract/citation-schemas.ts';
 import type { SourceContent } from '../../../shared/contract/content-schemas.ts';
 import type { PageText } from '../../../shared/contract/schemas.ts';
 import { makePdf, type PageSpec, writeFile } from '../../support/pdf-fixtures.ts';
-import { describeEngines, type Opened } from '../../support/engines.ts';
+import { describeEngines, ENGINE_PROJECT, type Opened } from '../../support/engines.ts';
 import { ingestAll, nativeAnswer, policyWorkspace } from '../../support/policy-workspace.ts';
 import { HANDBOOK, makeHandbookDocx } from '../../support/viewer-documents.ts';
 import { callHandler, type TestServices } from '../../support/workspace.ts';
@@ -63,6 +64,8 @@ interface Prepared {
   answers: { places: number; report: number; split: number; car: number; leave: number };
   /** The leave answer's risk flags as its import reported them. */
   leaveFlags: AnswerDetail['run'];
+  /** An agent's session of two cites (one run each), as SQLite's stores read it before any move. */
+  session: AnswerDetail;
 }
 
 /** Every document and answer the suite reads, made once per engine through today's services. */
@@ -80,7 +83,15 @@ async function prepare(services: TestServices): Promise<Prepared> {
     'leave.json',
     nativeAnswer([{ marker: '1', claim: 'Employees receive 15 days of annual leave.', quote: 'Employees receive 14 days of annual leave per calendar year.', source: { file: 'HR_Policy.pdf' } }]),
   );
+  // An agent cites twice in one session, in the project the move puts local answers in.
+  const context = { session_id: 'desk-agent-1', agent_id: 'desk-agent', user_id: 'analyst', project_id: ENGINE_PROJECT };
+  const cited: CiteResult[] = [];
+  for (const quote of ['Employees receive 14 days of annual leave per calendar year.', 'Receipts must be kept for six years.']) {
+    cited.push(await callHandler<CiteResult>(services, 'citations.cite', { claim: quote, quote_context: 'policy', verbatim_quote: quote, source: 'HR_Policy.pdf', context }));
+  }
+  const sessionAnswer = services.db.prepare('SELECT answer_id AS id FROM citations WHERE id = ?').get(cited[0]?.citation_id) as { id: number };
   return {
+    session: services.answers.get(sessionAnswer.id),
     ids: { ...ws.ids, ...more },
     answers: { places: places.answer.id, report: report.answer.id, split: split.answer.id, car: car.answer.id, leave: leave.answer.id },
     leaveFlags: leave.run,
@@ -153,11 +164,28 @@ describeEngines('what the review desk reads of an answer: where each quote lies,
     expect(detail.citations[0]?.result?.verdict).toBe('contradicted');
     expect(detail.run?.riskFlags).toEqual(prepared.leaveFlags?.riskFlags);
     const list = await callHandler<AnswerSummaryData[]>(services, 'answers.list', {});
-    // Newest first: the leave answer was imported last.
-    expect(list.map((a) => a.id)).toEqual(Object.values(prepared.answers).sort((a, b) => b - a));
+    // Newest first: the agent's session came last.
+    expect(list.map((a) => a.id)).toEqual([prepared.session.answer.id, ...Object.values(prepared.answers)].sort((a, b) => b - a));
     const listed = list.find((a) => a.id === prepared.answers.leave);
     expect(listed?.latestRun?.riskFlags).toEqual(detail.run?.riskFlags);
     expect(listed?.latestRun?.riskFlags.map((f) => f.code)).toContain('contradiction');
+  });
+
+  it("reads an agent session's citations each with the newest result of its own run", async () => {
+    const { services, prepared } = await open();
+    const detail = await detailOf(services, prepared.session.answer.id);
+    // The same as SQLite's stores assembled it before the move (the handler adds the library's name).
+    const { name, ...answer } = detail.answer;
+    expect(name).toBeNull();
+    expect({ ...detail, answer }).toEqual(prepared.session);
+    expect(detail.runCount).toBe(2);
+    expect(detail.citations.map((c) => [c.result?.status, c.result?.place?.at])).toEqual([
+      ['verified', 3],
+      ['verified', 4],
+    ]);
+    // Each citation's result is its own run's: the first is not in the latest run.
+    expect(detail.citations[0]?.result?.runId).not.toBe(detail.run?.id);
+    expect(detail.citations[1]?.result?.runId).toBe(detail.run?.id);
   });
 
   it('says which answer or page is not there', async () => {

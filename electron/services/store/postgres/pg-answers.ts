@@ -41,6 +41,16 @@ export function pgAnswers(ctx: PgContext): AnswersArea {
       return rows[0];
     },
 
+    async latestResults(citationIds) {
+      if (citationIds.length === 0) return [];
+      return pgRead<ResultRow>(
+        ctx,
+        "read the citations' results",
+        'SELECT DISTINCT ON (citation_id) * FROM citation_results WHERE citation_id = ANY ($1) ORDER BY citation_id, run_id DESC',
+        [[...new Set(citationIds)]],
+      );
+    },
+
     opinions: async (runId) =>
       byResult(await pgRead<JudgeOpinionRow>(ctx, "read a run's judge opinions", 'SELECT j.* FROM judge_opinions j JOIN citation_results r ON r.id = j.result_id WHERE r.run_id = $1', [runId])),
 
