@@ -87,7 +87,7 @@ export async function exportBenchAnswer(services: Services, dir: string): Promis
   const content = JSON.stringify({ format: 'evidence-desk/answer@1', question: 'What do the documents say?', answer: citations.map((c) => `${c.claim} [${c.marker}]`).join(' '), citations });
   const detail = services.answers.importFile({ fileName: 'bench.json', content });
   services.answers.verify(detail.answer.id);
-  for (const c of detail.citations.filter((_, i) => i % 5 === 0)) services.review.decide(c.id, 'accepted', 'Checked.');
+  for (const c of detail.citations.filter((_, i) => i % 5 === 0)) await services.review.decide(c.id, 'accepted', 'Checked.');
   return { answerId: detail.answer.id, useCorpus };
 }
 

@@ -58,8 +58,8 @@ export interface ServicesOptions {
   /** Citations verified per batch in a large answer (issue 16; tests use small batches). */
   verifyBatch?: number;
   /**
-   * The engine of the areas moved onto EvidenceStore (search, health; issue 13); default the
-   * workspace's SQLite database. The caller closes a store it passes.
+   * The engine of the areas moved onto EvidenceStore (search, health, sources, answers, reviews;
+   * issue 13); default the workspace's SQLite database. The caller closes a store it passes.
    */
   evidence?: EvidenceStore;
 }
@@ -67,7 +67,7 @@ export interface ServicesOptions {
 export interface Services {
   readonly workspaceDir: string;
   readonly db: Db;
-  /** The store interface of the areas moved onto it (search, health). */
+  /** The store interface of the areas moved onto it (search, health, sources, answers, reviews). */
   readonly evidence: EvidenceStore;
   readonly events: EventBus;
   readonly sources: SourcesStore;
@@ -154,7 +154,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const anchoring = new AnchoringStore(db);
   const answersStore = new AnswersStore(db);
   const audit = new AuditService(db);
-  const review = new ReviewService(answersStore, new SettingsStore(db));
+  const review = new ReviewService(evidence, new SettingsStore(db));
   const answers = new AnswersService(answersStore, anchoring, new Verifier(anchoring, new SearchStore(db)), {
     ...(options.model ? { model: options.model } : {}),
     judgeEnabled: () => settings.get().modelJudge,
@@ -195,6 +195,13 @@ export function createServices(platform: Platform, workspaceDir: string, options
     return row;
   };
 
+  /** As requireSource, from the engine in use. */
+  const storedSource = async (id: number): Promise<SourceRow> => {
+    const row = await evidence.sources.get(id);
+    if (!row) throw new AppError('SOURCE_NOT_FOUND', `There is no source with id ${id} in this workspace.`);
+    return row;
+  };
+
   const handlers: Handlers = {
     'workspace.settings': () => settings.get(),
     'workspace.updateSettings': (patch) => settings.update(patch),
@@ -220,9 +227,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
         { sources, files: sourceFiles, pool, events, timeoutMs: ingestSettings().extractionTimeoutMs },
         { sourceId: id, ...(languages !== undefined ? { languages } : {}), ...(password !== undefined ? { password } : {}) },
       ),
-    'sources.list': () => {
+    // sources.list, sources.get and a relink's summary read the engine in use (issue 13): on
+    // PostgreSQL a source's path is where this member last saw its file.
+    'sources.list': async () => {
       warmViewer();
-      return library.sourcesInView(sources.list()).map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
+      return library.sourcesInView(await evidence.sources.list()).map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
     },
     'sources.page': (input) => {
       warmViewer();
@@ -235,7 +244,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       return { sources: rows.map((row) => summary(row, health.healthOf(row.id), inbox, webFetches)), changed: changed.length };
     },
     'sources.get': async ({ id }) => {
-      const row = requireSource(id);
+      const [row, paths] = await Promise.all([storedSource(id), evidence.sources.paths(id)]);
       const servedFrom = await sourceFiles.resolve(id).then(
         (f) => f.origin,
         () => 'unavailable' as const,
@@ -244,14 +253,14 @@ export function createServices(platform: Platform, workspaceDir: string, options
         servedFrom,
         ...summary(row, health.healthOf(id), inbox, webFetches),
         extraction: row.extraction_method,
-        knownPaths: sources.paths(id).map((p) => ({ path: p.path, firstSeenAt: p.first_seen_at, current: p.current === 1 })),
+        knownPaths: paths.map((p) => ({ path: p.path, firstSeenAt: p.first_seen_at, current: p.current === 1 })),
         pages: sources.pageSummaries(id),
       };
     },
     'sources.content': ({ id }) => content.get(id),
-    'sources.pageText': ({ id, page }) => {
-      const row = requireSource(id);
-      const seg = sources.pageSegment(id, page);
+    // Through the store interface: on PostgreSQL the shared pool's text (issue 13).
+    'sources.pageText': async ({ id, page }) => {
+      const [row, seg] = await Promise.all([storedSource(id), evidence.sources.pageSegment(id, page)]);
       if (!seg) {
         throw new AppError('SEGMENT_NOT_FOUND', `${row.file_name} has no page ${page}${row.page_count ? ` (it has ${row.page_count})` : ''}.`);
       }
@@ -275,15 +284,15 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'sources.check': ({ ids }) => health.checkAll(ids),
     'sources.relink': async ({ id, path, searchedDir }) => {
       const done = await health.relink(id, path, searchedDir);
-      return { source: summary(requireSource(id), health.healthOf(id), inbox, webFetches), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
+      return { source: summary(await storedSource(id), health.healthOf(id), inbox, webFetches), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
     },
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
     'answers.import': async (input) => library.decorate(await answers.importFileJudged(input)),
     'answers.importSummary': (input) => answers.importSummary(input),
     'answers.check': (input) => answers.checkJudged(input),
-    'answers.list': () => library.answersInView(answers.list()),
-    'answers.detail': ({ id }) => library.decorate(answers.get(id)),
+    'answers.list': async () => library.answersInView(await answers.listFrom(evidence)),
+    'answers.detail': async ({ id }) => library.decorate(await answers.detail(evidence, id)),
     'answers.get': ({ id }) => library.named(answers.cards.open(id)),
     'answers.cards': ({ id, filter, limit, after }) => {
       const page = answers.cards.page(id, filter, limit, after);

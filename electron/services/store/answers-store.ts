@@ -39,6 +39,18 @@ export interface CitationRow {
   unknown_reference: string | null;
 }
 
+/** The answers list's query (both engines), over the answer columns `columns` names (of `a`). */
+export function answerListSql(columns: string): string {
+  return `SELECT ${columns},
+     (SELECT count(*) FROM citations c WHERE c.answer_id = a.id
+        AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)) AS citation_count,
+     r.id AS run_id, r.created_at AS run_created_at, coalesce(e.summary, r.summary) AS run_summary, coalesce(e.risk_flags, r.risk_flags) AS run_risk_flags
+   FROM answers a
+   LEFT JOIN verification_runs r ON r.id = (SELECT max(id) FROM verification_runs WHERE answer_id = a.id)
+   LEFT JOIN verification_run_ends e ON e.run_id = r.id
+   ORDER BY a.created_at DESC, a.id DESC`;
+}
+
 export interface RunRow {
   id: number;
   answer_id: number;
@@ -66,7 +78,7 @@ export interface RunEnd {
  * A run with its end, if any: a run verified in batches is written before its summary is known,
  * and its end row holds it. For such a run without an end, the results committed so far are counted.
  */
-const RUN_SELECT = `SELECT r.id, r.answer_id, r.verifier, coalesce(e.summary, r.summary) AS summary, coalesce(e.risk_flags, r.risk_flags) AS risk_flags,
+export const RUN_SELECT = `SELECT r.id, r.answer_id, r.verifier, coalesce(e.summary, r.summary) AS summary, coalesce(e.risk_flags, r.risk_flags) AS risk_flags,
     r.created_at, r.planned, e.state AS end_state,
     CASE WHEN r.planned IS NULL THEN NULL ELSE coalesce(e.done, (SELECT count(*) FROM citation_results x WHERE x.run_id = r.id)) END AS done
   FROM verification_runs r LEFT JOIN verification_run_ends e ON e.run_id = r.id`;
@@ -316,18 +328,7 @@ export class AnswersStore {
   }
 
   listAnswers(): AnswerListRow[] {
-    return this.db
-      .prepare(
-        `SELECT a.*,
-           (SELECT count(*) FROM citations c WHERE c.answer_id = a.id
-              AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)) AS citation_count,
-           r.id AS run_id, r.created_at AS run_created_at, coalesce(e.summary, r.summary) AS run_summary, coalesce(e.risk_flags, r.risk_flags) AS run_risk_flags
-         FROM answers a
-         LEFT JOIN verification_runs r ON r.id = (SELECT max(id) FROM verification_runs WHERE answer_id = a.id)
-         LEFT JOIN verification_run_ends e ON e.run_id = r.id
-         ORDER BY a.created_at DESC, a.id DESC`,
-      )
-      .all() as AnswerListRow[];
+    return this.db.prepare(answerListSql('a.*')).all() as AnswerListRow[];
   }
 
   /** The answer's current citations: those no later row supersedes, in answer order. */

@@ -2,18 +2,22 @@
  * The store interface the services depend on (issue 13): one async `EvidenceStore`, split by area,
  * implemented by the SQLite engine (sqlite-evidence-store.ts, today's synchronous stores wrapped)
  * and the PostgreSQL engine (postgres/pg-evidence-store.ts). An area is added here when a service
- * moves onto it and both engines implement it; the rest of the services still use the SQLite
- * stores directly (docs/postgres-store.md, "Next steps").
+ * moves onto it and both engines implement it (search, health, sources, answers, reviews); the
+ * rest of the services still use the SQLite stores directly (docs/postgres-store.md, "Next steps").
  *
  * Rules every engine keeps: reads return the same plain row types, ids as numbers; refusals are
  * the same AppError codes; each write is one transaction inside the engine (no generic "run this
  * callback in a transaction": better-sqlite3 transactions must stay synchronous).
  */
+import type { SourceRefRow } from './anchoring-store.ts';
+import type { AnswerListRow, AnswerRow, CitationRow, NewReview, ResultRow, ReviewRow, RunRow } from './answers-store.ts';
 import type { CheckSourceRow, CurrentPathRow } from './health-store.ts';
+import type { ClosestPassageRow, JudgeOpinionRow } from './result-extras-store.ts';
 import type { SearchOptions, SearchRow } from './search-store.ts';
-import type { FileStat } from './sources-store.ts';
+import type { FileStat, PathRow, SegmentRow, SourceRow } from './sources-store.ts';
 
-export type { CheckSourceRow, CurrentPathRow, FileStat, SearchOptions, SearchRow };
+export type { AnswerListRow, AnswerRow, CheckSourceRow, CitationRow, ClosestPassageRow, CurrentPathRow, FileStat, JudgeOpinionRow, NewReview, PathRow };
+export type { ResultRow, ReviewRow, RunRow, SearchOptions, SearchRow, SegmentRow, SourceRefRow, SourceRow };
 
 export type StoreEngine = 'sqlite' | 'postgres';
 
@@ -47,11 +51,74 @@ export interface HealthArea {
   relink(sourceId: number, newPath: string, stat: FileStat, stalePathIds: readonly number[], now: string): Promise<void>;
 }
 
+/**
+ * Sources and their stored text (reads). `current_path` and `paths` are, on PostgreSQL, the
+ * member's own (another member's desk is not this member's); the sources are the shared pool's.
+ */
+export interface SourcesArea {
+  /** Every source, newest first (as SourcesStore.list). */
+  list(): Promise<SourceRow[]>;
+  get(id: number): Promise<SourceRow | undefined>;
+  /** The columns resolving and showing a citation's source needs, of the named sources that exist. */
+  refs(ids: readonly number[]): Promise<SourceRefRow[]>;
+  /** A source's known paths, oldest first. */
+  paths(sourceId: number): Promise<PathRow[]>;
+  /** A source's segments in order. */
+  segments(sourceId: number): Promise<SegmentRow[]>;
+  /** The named segments that exist (any order). */
+  segmentsById(ids: readonly number[]): Promise<SegmentRow[]>;
+  /** A PDF page's first segment. */
+  pageSegment(sourceId: number, page: number): Promise<SegmentRow | undefined>;
+}
+
+/** Answers, their citations and verification runs, as stored (reads; the rows are append-only). */
+export interface AnswersArea {
+  /** Every answer (this member may see), newest first, with its current citations counted and its latest run. */
+  list(): Promise<AnswerListRow[]>;
+  answer(id: number): Promise<AnswerRow | undefined>;
+  /** The answer's current citations (those no later row supersedes), in answer order. */
+  citations(answerId: number): Promise<CitationRow[]>;
+  citation(id: number): Promise<CitationRow | undefined>;
+  /** The answer's runs, oldest first, each with its end when verified in batches. */
+  runs(answerId: number): Promise<RunRow[]>;
+  /** A run's results, in id order. */
+  results(runId: number): Promise<ResultRow[]>;
+  /** The newest result of a citation over all runs. */
+  latestResult(citationId: number): Promise<ResultRow | undefined>;
+  /** The newest result of each named citation that has one (any order): one query on PostgreSQL. */
+  latestResults(citationIds: readonly number[]): Promise<ResultRow[]>;
+  /** The judge's opinions and the closest passages of a run's results, by result id. */
+  opinions(runId: number): Promise<Map<number, JudgeOpinionRow>>;
+  closest(runId: number): Promise<Map<number, ClosestPassageRow>>;
+}
+
+/** What a review row's audit entry records (both engines write the same entry). */
+export type ReviewAction = 'citation.review' | 'citation.review.undo';
+
+/** Review decisions: the append-only trail of each citation. */
+export interface ReviewsArea {
+  /** A citation's rows, oldest first. */
+  history(citationId: number): Promise<ReviewRow[]>;
+  /** The rows of an answer's citations, oldest first. */
+  answerHistory(answerId: number): Promise<ReviewRow[]>;
+  /** Per answer: citations with a decision in force (the newest row of each is not 'cleared'). */
+  reviewedCounts(): Promise<Map<number, number>>;
+  /**
+   * Appends a row superseding the citation's newest one, with its audit entry, in one
+   * transaction. On PostgreSQL the row names the member's login as its reviewer whatever name
+   * is given: row-level security holds a reviewer to its own name.
+   */
+  append(review: NewReview, answerId: number, action: ReviewAction, now: string): Promise<ReviewRow>;
+}
+
 export interface EvidenceStore {
   readonly engine: StoreEngine;
   readonly member: StoreMember;
   readonly search: SearchArea;
   readonly health: HealthArea;
+  readonly sources: SourcesArea;
+  readonly answers: AnswersArea;
+  readonly reviews: ReviewsArea;
   /** Releases the engine's connections (the SQLite engine closes its database only if it opened it). */
   close(): Promise<void>;
 }

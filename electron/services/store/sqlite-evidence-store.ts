@@ -6,9 +6,14 @@
 import os from 'node:os';
 import { toFtsQuery } from '../../../shared/search/fts-query.ts';
 import type { Db } from './database.ts';
-import type { EvidenceStore, HealthArea, SearchArea } from './evidence-store.ts';
+import { AnchoringStore } from './anchoring-store.ts';
+import { AnswersStore } from './answers-store.ts';
+import type { AnswersArea, EvidenceStore, HealthArea, ReviewsArea, SearchArea, SourcesArea } from './evidence-store.ts';
 import { HealthStore } from './health-store.ts';
+import { ResultExtrasStore } from './result-extras-store.ts';
+import { reviewEntryPayload } from './review-entry.ts';
 import { SearchStore } from './search-store.ts';
+import { SourcesStore } from './sources-store.ts';
 
 function sqliteSearch(store: SearchStore): SearchArea {
   return {
@@ -29,6 +34,51 @@ function sqliteHealth(store: HealthStore): HealthArea {
   };
 }
 
+function present<T>(rows: (T | undefined)[]): T[] {
+  return rows.filter((r): r is T => r !== undefined);
+}
+
+function sqliteSources(sources: SourcesStore, anchoring: AnchoringStore): SourcesArea {
+  return {
+    list: async () => sources.list(),
+    get: async (id) => sources.get(id),
+    refs: async (ids) => present([...new Set(ids)].map((id) => anchoring.source(id))),
+    paths: async (id) => sources.paths(id),
+    segments: async (id) => sources.segments(id),
+    segmentsById: async (ids) => present([...new Set(ids)].map((id) => anchoring.segment(id))),
+    pageSegment: async (id, page) => sources.pageSegment(id, page),
+  };
+}
+
+function sqliteAnswers(store: AnswersStore, extras: ResultExtrasStore): AnswersArea {
+  return {
+    list: async () => store.listAnswers(),
+    answer: async (id) => store.answer(id),
+    citations: async (answerId) => store.citations(answerId),
+    citation: async (id) => store.citation(id),
+    runs: async (answerId) => store.runs(answerId),
+    results: async (runId) => store.results(runId),
+    latestResult: async (citationId) => store.latestResult(citationId),
+    latestResults: async (ids) => present([...new Set(ids)].map((id) => store.latestResult(id))),
+    opinions: async (runId) => extras.opinions(runId),
+    closest: async (runId) => extras.closest(runId),
+  };
+}
+
+function sqliteReviews(store: AnswersStore): ReviewsArea {
+  return {
+    history: async (citationId) => store.reviews(citationId),
+    answerHistory: async (answerId) => store.answerReviews(answerId),
+    reviewedCounts: async () => store.reviewedCounts(),
+    append: async (review, answerId, action, now) =>
+      store.transaction(() => {
+        const row = store.insertReview(review, now);
+        store.appendAudit(action, reviewEntryPayload(answerId, row), now);
+        return row;
+      }),
+  };
+}
+
 function localLogin(): string {
   try {
     return os.userInfo().username;
@@ -39,12 +89,16 @@ function localLogin(): string {
 
 /** Over an open workspace database; `ownsDb` closes it with the store. */
 export function sqliteEvidenceStore(db: Db, ownsDb = false): EvidenceStore {
+  const answers = new AnswersStore(db);
   return {
     engine: 'sqlite',
     // One person's workspace: the local user may do everything.
     member: { login: localLogin(), level: 'owner' },
     search: sqliteSearch(new SearchStore(db)),
     health: sqliteHealth(new HealthStore(db)),
+    sources: sqliteSources(new SourcesStore(db), new AnchoringStore(db)),
+    answers: sqliteAnswers(answers, new ResultExtrasStore(answers)),
+    reviews: sqliteReviews(answers),
     close: async () => {
       if (ownsDb) db.close();
     },

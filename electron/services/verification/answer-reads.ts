@@ -28,13 +28,18 @@ export function answerNotFound(id: number): AppError {
   return new AppError('ANSWER_NOT_FOUND', `There is no answer with id ${id} in this workspace. List the answers with answers.list.`);
 }
 
-export class AnswerReads {
-  private readonly store: AnswersStore;
-  private readonly anchoring: AnchoringStore;
-  private readonly extras: ResultExtrasStore;
-  private readonly jobs: VerifyJobs;
+/** The reads of answers these assemblies make: SQLite's stores, or rows read ahead from any engine (answer-detail.ts). */
+export type AnswerRowReads = Pick<AnswersStore, 'answer' | 'citations' | 'citation' | 'latestRun' | 'runs' | 'results' | 'latestResult' | 'answerReviews' | 'listAnswers' | 'reviewedCounts'>;
+export type SourceRowReads = Pick<AnchoringStore, 'source' | 'segment'>;
+export type ExtrasReads = Pick<ResultExtrasStore, 'opinions' | 'closest'>;
 
-  constructor(store: AnswersStore, anchoring: AnchoringStore, extras: ResultExtrasStore, jobs: VerifyJobs) {
+export class AnswerReads {
+  private readonly store: AnswerRowReads;
+  private readonly anchoring: SourceRowReads;
+  private readonly extras: ExtrasReads;
+  private readonly jobs: Pick<VerifyJobs, 'isRunning'>;
+
+  constructor(store: AnswerRowReads, anchoring: SourceRowReads, extras: ExtrasReads, jobs: Pick<VerifyJobs, 'isRunning'>) {
     this.store = store;
     this.anchoring = anchoring;
     this.extras = extras;

@@ -35,6 +35,8 @@ import { storeOutcomes, VERIFY_BATCH, verifyInBatches, VerifyJobs, type BatchDep
 import { referenceText } from './source-names.ts';
 import { AnswerReads, storedRiskFlags } from './answer-reads.ts';
 import { AnswerCards } from './answer-cards.ts';
+import { readAnswerDetail, readAnswerList } from './answer-detail.ts';
+import type { EvidenceStore } from '../store/evidence-store.ts';
 
 export interface AnswersServiceOptions {
   model?: Partial<ModelSettings>;
@@ -346,6 +348,16 @@ export class AnswersService {
 
   get(answerId: number): AnswerDetail {
     return this.reads.get(answerId);
+  }
+
+  /** As list, read through the store interface of the engine in use (issue 13). */
+  listFrom(store: Pick<EvidenceStore, 'answers' | 'reviews'>): Promise<AnswerSummaryData[]> {
+    return readAnswerList(store, this.jobs);
+  }
+
+  /** As get, read through the store interface of the engine in use (issue 13). */
+  detail(store: Pick<EvidenceStore, 'answers' | 'reviews' | 'sources'>, answerId: number): Promise<AnswerDetail> {
+    return readAnswerDetail(store, answerId, this.jobs);
   }
 
   /**

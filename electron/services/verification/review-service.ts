@@ -7,7 +7,8 @@
 import type { ReviewData, TrailDecision } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { acceptNeedsNote, decisionInForce, undoPlan } from '../../../shared/review/trail.ts';
-import type { AnswersStore, ReviewRow } from '../store/answers-store.ts';
+import type { ReviewRow } from '../store/answers-store.ts';
+import type { AnswersArea, NewReview, ReviewAction, ReviewsArea } from '../store/evidence-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import { CitationStatusSchema, ClaimVerdictSchema } from '../../../shared/verification/result-schema.ts';
 
@@ -32,11 +33,18 @@ export function trailOf(rows: readonly ReviewRow[]): { history: ReviewData[]; re
 
 const asTrailRow = (r: ReviewRow) => ({ id: r.id, decision: r.decision, note: r.note, undoesId: r.undoes_id });
 
+/**
+ * Over the store interface (issue 13): the citation, its newest result and its trail come from the
+ * engine in use, and each row is written there in one transaction. The remembered name is the
+ * local workspace's setting; on PostgreSQL the row records the member's login instead (ReviewsArea).
+ */
 export class ReviewService {
-  private readonly store: AnswersStore;
+  private readonly answers: AnswersArea;
+  private readonly reviews: ReviewsArea;
   private readonly settings: SettingsStore;
-  constructor(store: AnswersStore, settings: SettingsStore) {
-    this.store = store;
+  constructor(store: { answers: AnswersArea; reviews: ReviewsArea }, settings: SettingsStore) {
+    this.answers = store.answers;
+    this.reviews = store.reviews;
     this.settings = settings;
   }
 
@@ -55,18 +63,18 @@ export class ReviewService {
     return this.reviewer();
   }
 
-  private requireCitation(citationId: number) {
-    const c = this.store.citation(citationId);
+  private async requireCitation(citationId: number) {
+    const c = await this.answers.citation(citationId);
     if (!c) throw new AppError('CITATION_NOT_FOUND', `There is no citation with id ${citationId} in this workspace.`);
     return c;
   }
 
   /** Appends a decision, or 'cleared', to a citation's trail. */
-  decide(citationId: number, decision: TrailDecision, note: string | null, reviewer?: string): ReviewData {
-    const c = this.requireCitation(citationId);
+  async decide(citationId: number, decision: TrailDecision, note: string | null, reviewer?: string): Promise<ReviewData> {
+    const c = await this.requireCitation(citationId);
     const text = note?.trim() ? note.trim() : null;
     if (decision === 'accepted' && text === null) {
-      const latest = this.store.latestResult(citationId);
+      const latest = await this.answers.latestResult(citationId);
       const status = CitationStatusSchema.safeParse(latest?.status);
       const verdict = ClaimVerdictSchema.safeParse(latest?.verdict);
       const why = status.success && verdict.success ? acceptNeedsNote({ status: status.data, verdict: verdict.data }) : null;
@@ -79,7 +87,7 @@ export class ReviewService {
         });
       }
     }
-    const rows = this.store.reviews(citationId);
+    const rows = await this.reviews.history(citationId);
     if (decision === 'cleared' && decisionInForce(rows) === null) {
       throw new AppError('REVIEW_NO_DECISION', `Citation [${c.marker}] has no decision to clear.`, { citationId, marker: c.marker });
     }
@@ -87,20 +95,15 @@ export class ReviewService {
   }
 
   /** Appends a row restoring what was in force before the last decision, clear or undo still standing. */
-  undo(citationId: number, reviewer?: string): ReviewData {
-    const c = this.requireCitation(citationId);
-    const rows = this.store.reviews(citationId);
+  async undo(citationId: number, reviewer?: string): Promise<ReviewData> {
+    const c = await this.requireCitation(citationId);
+    const rows = await this.reviews.history(citationId);
     const plan = undoPlan(rows.map(asTrailRow));
     if (!plan) throw new AppError('REVIEW_NO_DECISION', `Citation [${c.marker}] has no decision to undo.`, { citationId, marker: c.marker });
     return this.append(c.answer_id, { citationId, decision: plan.decision, note: plan.note, reviewer: this.who(reviewer), undoesId: plan.undoes.id }, 'citation.review.undo');
   }
 
-  private append(answerId: number, row: Parameters<AnswersStore['insertReview']>[0], action: string): ReviewData {
-    const now = new Date().toISOString();
-    return this.store.transaction(() => {
-      const r = this.store.insertReview(row, now);
-      this.store.appendAudit(action, { answerId, citationId: row.citationId, reviewId: r.id, decision: r.decision, note: r.note, supersedes: r.supersedes_id, reviewer: r.reviewer, undoes: r.undoes_id }, now);
-      return reviewData(r);
-    });
+  private async append(answerId: number, row: NewReview, action: ReviewAction): Promise<ReviewData> {
+    return reviewData(await this.reviews.append(row, answerId, action, new Date().toISOString()));
   }
 }

@@ -92,7 +92,7 @@ function closestAsMatch(source: { sha256: string; file_name: string }, seg: Segm
 }
 
 /** A stored closest passage in the verification@1 document. */
-export function closestMatch(anchoring: AnchoringStore, r: ClosestPassageRow): VerificationClosest | null {
+export function closestMatch(anchoring: Pick<AnchoringStore, 'source' | 'segment'>, r: ClosestPassageRow): VerificationClosest | null {
   const source = anchoring.source(r.source_id);
   const seg = anchoring.segment(r.segment_id);
   return source && seg ? closestAsMatch(source, seg, r.start_offset, r.end_offset, r.text, r.score) : null;

@@ -216,8 +216,8 @@ describeEngines('source health and relinking', (engine) => {
       { id: ids.get('a.txt'), path: path.join(renamed, 'a.txt') },
     );
     expect(relinked.source).toMatchObject({ fileName: 'a.txt', health: 'ok' });
-    // The summary's path is the sources area's, not moved onto the store interface yet.
-    if (engine.name === 'sqlite') expect(relinked.source.path).toBe(path.join(renamed, 'a.txt'));
+    // On PostgreSQL too: the summary's path is this member's own, read from the engine.
+    expect(relinked.source.path).toBe(path.join(renamed, 'a.txt'));
     expect(relinked.previousPath).toBe(path.join(old, 'a.txt'));
     expect(relinked.suggestions.map((s) => s.path).sort()).toEqual(names.slice(1).map((n) => path.join(renamed, n)).sort());
     expect(relinked.suggestions.every((s) => s.fromPath.startsWith(old + path.sep))).toBe(true);
@@ -309,12 +309,14 @@ describeEngines('source health and relinking', (engine) => {
       [second, 0],
       [third, 1],
     ]);
-    // The library's detail reads the sources area, which has not moved onto the store interface yet.
-    if (engine.name === 'sqlite') {
-      const detail = await callHandler<{ knownPaths: { path: string; current: boolean }[]; path: string }>(services, 'sources.get', { id });
-      expect(detail.path).toBe(third);
-      expect(detail.knownPaths.filter((p) => p.current).map((p) => p.path)).toEqual([third]);
-    }
+    // The library's detail reads the engine's sources area: this member's paths.
+    const detail = await callHandler<{ knownPaths: { path: string; current: boolean }[]; path: string }>(services, 'sources.get', { id });
+    expect(detail.path).toBe(third);
+    expect(detail.knownPaths.map((p) => [p.path, p.current])).toEqual([
+      [first, false],
+      [second, false],
+      [third, true],
+    ]);
 
     fs.renameSync(third, first);
     await services.health.relink(id, first);

@@ -1,3 +1,12 @@
+/**
+ * Citation verification end to end (DESIGN.md §5). The first suite runs on both engines (issue 13,
+ * Done-when 1): answers are imported and verified locally; on PostgreSQL the workspace is then
+ * moved and what was stored (the verification@1 document, results, places, pages, review rows,
+ * the chain) is read back from PostgreSQL as a reviewer, decisions are written there, and the
+ * append-only triggers and the chain walk are PostgreSQL's. The second suite writes runs
+ * (re-verification, a new version, re-anchoring, a check), which are not on the store interface
+ * yet: it runs on SQLite only.
+ */
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -6,8 +15,10 @@ import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
-import { ingestAll, nativeAnswer, POLICY_PAGES, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
-import { openTestServices, type TestServices } from '../../support/workspace.ts';
+import { auditCheck, ownerSql } from '../../support/engine-rows.ts';
+import { describeEngines, type Opened } from '../../support/engines.ts';
+import { ingestAll, nativeAnswer, POLICY_PAGES, policyWorkspace, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
+import { callHandler, openTestServices, type TestServices } from '../../support/workspace.ts';
 
 async function importFile(services: ReturnType<typeof openTestServices>, file: string): Promise<AnswerDetail> {
   const reply = await services.dispatch('answers.import', readAnswerFile(file));
@@ -15,25 +26,50 @@ async function importFile(services: ReturnType<typeof openTestServices>, file: s
   return reply.value as AnswerDetail;
 }
 
-describe('citation verification, end to end through the services', () => {
-  let services: TestServices;
-  let ws: PolicyWorkspace;
-  withPolicyWorkspace((opened) => ({ services, ws } = opened));
+const LEAVE = nativeAnswer([{ marker: '1', claim: 'Leave is 14 days.', quote: '14 days of annual leave', source: { file: 'HR_Policy.pdf' } }]);
+
+/** The nine kinds of citation the first test reads back, given the policy's SHA-256. */
+function kindsAnswer(policySha256: string | undefined): string {
+  return nativeAnswer([
+    { marker: '1', claim: 'Employees receive 14 days of annual leave per year.', quote: 'Employees receive 14 days of annual leave per calendar year.', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } },
+    { marker: '2', claim: 'Overtime needs written approval from the line manager.', quote: 'Overtime must be approved in writing by the line manager.', source: { file: 'hr_policy' }, locator: { page: 1 } },
+    { marker: '3', claim: 'Staff may work from home on Fridays.', quote: 'Employees may work from home on Fridays without approval.', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } },
+    { marker: '4', claim: 'Employees receive 15 days of annual leave.', quote: '14 days of annual leave', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } },
+    { marker: '5', claim: 'The 2023 budget was approved.', quote: 'The budget for 2023 was approved by the board.', source: { file: 'Budget_2023.xlsx' }, locator: { page: 2 } },
+    { marker: '6', claim: 'Receipts must be kept for six years.', quote: null, source: { file: 'HR_Policy.pdf' }, method: 'paraphrase' },
+    { marker: '7', claim: 'The probation period lasts six months.', quote: 'The probation period lasts six months for all new starters.', source: { file: 'onboarding-notes.txt' }, locator: { line: 6 } },
+    { marker: '8', claim: 'Unused leave lapses on 31 March.', quote: '“UNUSED leave  lapses on 31 March”', source: { sha256: policySha256 }, locator: { page: 3 } },
+    { marker: '9', claim: 'Travel expenses are reimbursed within 30 days.', quote: 'Travel expences are reimbursd within 30 days of a complete claim.', source: { file: 'HR_Policy.pdf' }, locator: { page: 4 } },
+  ]);
+}
+
+interface Prepared {
+  ws: PolicyWorkspace;
+  kinds: AnswerDetail;
+  appendOnly: AnswerDetail;
+}
+
+describeEngines('citation verification, end to end through the services', (engine) => {
+  // Tests that read share one workspace per engine; the tamper test opens its own.
+  let shared: Promise<Opened<Prepared>> | undefined;
+  const open = () =>
+    (shared ??= engine.open(
+      async (s) => {
+        const ws = await policyWorkspace(s);
+        const kinds = await importFile(s, writeFile(ws.docs, 'answer.json', kindsAnswer(s.sources.get(ws.ids['HR_Policy.pdf'] ?? 0)?.sha256)));
+        const appendOnly = await importFile(s, writeFile(ws.docs, 'a.json', LEAVE));
+        return { ws, kinds, appendOnly };
+      },
+      { as: 'reviewer', scope: 'suite' },
+    ));
 
   it('gives each kind of citation its status, verdict and true location', async () => {
-    const answer = nativeAnswer([
-      { marker: '1', claim: 'Employees receive 14 days of annual leave per year.', quote: 'Employees receive 14 days of annual leave per calendar year.', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } },
-      { marker: '2', claim: 'Overtime needs written approval from the line manager.', quote: 'Overtime must be approved in writing by the line manager.', source: { file: 'hr_policy' }, locator: { page: 1 } },
-      { marker: '3', claim: 'Staff may work from home on Fridays.', quote: 'Employees may work from home on Fridays without approval.', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } },
-      { marker: '4', claim: 'Employees receive 15 days of annual leave.', quote: '14 days of annual leave', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } },
-      { marker: '5', claim: 'The 2023 budget was approved.', quote: 'The budget for 2023 was approved by the board.', source: { file: 'Budget_2023.xlsx' }, locator: { page: 2 } },
-      { marker: '6', claim: 'Receipts must be kept for six years.', quote: null, source: { file: 'HR_Policy.pdf' }, method: 'paraphrase' },
-      { marker: '7', claim: 'The probation period lasts six months.', quote: 'The probation period lasts six months for all new starters.', source: { file: 'onboarding-notes.txt' }, locator: { line: 6 } },
-      { marker: '8', claim: 'Unused leave lapses on 31 March.', quote: '“UNUSED leave  lapses on 31 March”', source: { sha256: services.sources.get(ws.ids['HR_Policy.pdf'] ?? 0)?.sha256 }, locator: { page: 3 } },
-      { marker: '9', claim: 'Travel expenses are reimbursed within 30 days.', quote: 'Travel expences are reimbursd within 30 days of a complete claim.', source: { file: 'HR_Policy.pdf' }, locator: { page: 4 } },
-    ]);
-    const file = writeFile(ws.docs, 'answer.json', answer);
-    const detail = await importFile(services, file);
+    const { services, prepared } = await open();
+    expect(services.evidence.engine).toBe(engine.name);
+    const ws = prepared.ws;
+    const detail = await callHandler<AnswerDetail>(services, 'answers.detail', { id: prepared.kinds.answer.id });
+    // Read back, the answer is what its import replied.
+    expect(detail).toEqual(prepared.kinds);
     const v = VerificationResult.parse(detail.verification);
     const by = Object.fromEntries(v.citations.map((c) => [c.marker, c]));
 
@@ -79,6 +115,70 @@ describe('citation verification, end to end through the services', () => {
     expect(JSON.parse(c5?.unknownSource ?? '{}')).toEqual({ file: 'Budget_2023.xlsx' });
   });
 
+  it('rejects UPDATE and DELETE of citations, runs, results and reviews (append-only triggers)', async () => {
+    const opened = await open();
+    const { services, prepared } = opened;
+    const cid = prepared.appendOnly.citations[0]?.id ?? 0;
+    await callHandler(services, 'answers.review', { citationId: cid, decision: 'accepted' });
+    // As the tables' owner on PostgreSQL: grants aside, the triggers refuse.
+    await expect(ownerSql(opened, "UPDATE citations SET claim = 'changed' WHERE id = ?", [cid])).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, 'DELETE FROM citations WHERE id = ?', [cid])).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, 'UPDATE citation_results SET score = 0')).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, 'DELETE FROM verification_runs')).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, "UPDATE review_decisions SET decision = 'rejected'")).rejects.toThrow(/append-only/);
+    await expect(ownerSql(opened, 'DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+    const after = await callHandler<AnswerDetail>(services, 'answers.detail', { id: prepared.appendOnly.answer.id });
+    expect(after.citations[0]).toMatchObject({ claim: 'Leave is 14 days.', review: { decision: 'accepted' } });
+  });
+
+  it('records review decisions as superseding rows and keeps an audit hash chain that detects tampering', async () => {
+    // A workspace of its own: this test breaks its chain.
+    const opened = await engine.open(async (s) => {
+      const ws = await policyWorkspace(s);
+      return importFile(s, writeFile(ws.docs, 'a.json', LEAVE));
+    }, { as: 'reviewer' });
+    const { services, prepared: detail } = opened;
+    const cid = detail.citations[0]?.id ?? 0;
+    const r1 = await services.dispatch('answers.review', { citationId: cid, decision: 'flagged', note: 'check the 2024 version' });
+    const r2 = await services.dispatch('answers.review', { citationId: cid, decision: 'accepted' });
+    expect(r1.ok && r2.ok).toBe(true);
+    const second = r2.ok ? (r2.value as { id: number; supersedesId: number | null }) : null;
+    const first = r1.ok ? (r1.value as { id: number }) : null;
+    expect(second?.supersedesId).toBe(first?.id);
+    expect((await callHandler<AnswerDetail>(services, 'answers.detail', { id: detail.answer.id })).citations[0]?.review).toMatchObject({ decision: 'accepted' });
+    const missing = await services.dispatch('answers.review', { citationId: 99999, decision: 'accepted' });
+    expect(missing.ok ? null : missing.error.code).toBe('CITATION_NOT_FOUND');
+
+    expect(await auditCheck(opened)).toMatchObject({ ok: true });
+    // Action entries (row entries of the whole record have a table; audit-chain.test.ts covers them).
+    const actionRows = await ownerSql<{ id: number; action: string }>(opened, 'SELECT id, action FROM audit_log WHERE table_name IS NULL ORDER BY id');
+    expect(actionRows.map((r) => r.action)).toEqual(['answer.import', 'answer.verify', 'citation.review', 'citation.review']);
+    const reviewEntry = actionRows[2]?.id ?? 0;
+
+    // Tamper through a connection of our own: drop the guard, edit a row's payload.
+    if (opened.database) {
+      await ownerSql(opened, 'ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
+      await ownerSql(opened, "UPDATE audit_log SET payload = jsonb_set(payload::jsonb, '{decision}', '\"rejected\"')::text WHERE id = ?", [reviewEntry]);
+    } else {
+      const own = new Database(path.join(services.workspaceDir, 'workspace.sqlite'));
+      own.exec('DROP TRIGGER audit_log_no_update');
+      own.prepare("UPDATE audit_log SET payload = json_set(payload, '$.decision', 'rejected') WHERE id = ?").run(reviewEntry);
+      own.close();
+    }
+    const broken = await auditCheck(opened);
+    expect(broken.ok).toBe(false);
+    expect(broken.brokenAt).toMatchObject({ id: reviewEntry, kind: 'edited' });
+    expect(broken.brokenAt?.reason).toMatch(/changed after it was written/);
+  });
+
+});
+
+/** Writes of runs (import, verify, a new version, re-anchoring) are not on the store interface yet: SQLite only. */
+describe('citation verification, end to end through the services: new runs', () => {
+  let services: TestServices;
+  let ws: PolicyWorkspace;
+  withPolicyWorkspace((opened) => ({ services, ws } = opened));
+
   it('re-verifies as a new run, leaves the old run untouched, and resolves a source ingested since', async () => {
     const file = writeFile(
       ws.docs,
@@ -103,53 +203,6 @@ describe('citation verification, end to end through the services', () => {
     expect(second.citations[1]?.result).toMatchObject({ status: 'verified', runId: second.run?.id });
     expect(JSON.stringify(services.answers.results(run1))).toBe(before);
     expect(services.answers.runs(first.answer.id).map((r) => r.id)).toEqual([run1, second.run?.id]);
-  });
-
-  it('rejects UPDATE and DELETE of citations, runs, results and reviews (append-only triggers)', async () => {
-    const file = writeFile(ws.docs, 'a.json', nativeAnswer([{ marker: '1', claim: 'Leave is 14 days.', quote: '14 days of annual leave', source: { file: 'HR_Policy.pdf' } }]));
-    const detail = await importFile(services, file);
-    const cid = detail.citations[0]?.id ?? 0;
-    await services.dispatch('answers.review', { citationId: cid, decision: 'accepted' });
-    const db = services.db;
-    expect(() => db.prepare("UPDATE citations SET claim = 'changed' WHERE id = ?").run(cid)).toThrow(/append-only/);
-    expect(() => db.prepare('DELETE FROM citations WHERE id = ?').run(cid)).toThrow(/append-only/);
-    expect(() => db.prepare('UPDATE citation_results SET score = 0').run()).toThrow(/append-only/);
-    expect(() => db.prepare('DELETE FROM verification_runs').run()).toThrow(/append-only/);
-    expect(() => db.prepare("UPDATE review_decisions SET decision = 'rejected'").run()).toThrow(/append-only/);
-    expect(() => db.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
-    expect(services.answers.get(detail.answer.id).citations[0]?.claim).toBe('Leave is 14 days.');
-  });
-
-  it('records review decisions as superseding rows and keeps an audit hash chain that detects tampering', async () => {
-    const file = writeFile(ws.docs, 'a.json', nativeAnswer([{ marker: '1', claim: 'Leave is 14 days.', quote: '14 days of annual leave', source: { file: 'HR_Policy.pdf' } }]));
-    const detail = await importFile(services, file);
-    const cid = detail.citations[0]?.id ?? 0;
-    const r1 = await services.dispatch('answers.review', { citationId: cid, decision: 'flagged', note: 'check the 2024 version' });
-    const r2 = await services.dispatch('answers.review', { citationId: cid, decision: 'accepted' });
-    expect(r1.ok && r2.ok).toBe(true);
-    const second = r2.ok ? (r2.value as { id: number; supersedesId: number | null }) : null;
-    const first = r1.ok ? (r1.value as { id: number }) : null;
-    expect(second?.supersedesId).toBe(first?.id);
-    expect(services.answers.get(detail.answer.id).citations[0]?.review).toMatchObject({ decision: 'accepted' });
-    const missing = await services.dispatch('answers.review', { citationId: 99999, decision: 'accepted' });
-    expect(missing.ok ? null : missing.error.code).toBe('CITATION_NOT_FOUND');
-
-    const audit = await services.dispatch('audit.verify', {});
-    expect(audit.ok && audit.value).toMatchObject({ ok: true });
-    // Action entries (row entries of the whole record have a table; audit-chain.test.ts covers them).
-    const actionRows = services.db.prepare('SELECT id, action FROM audit_log WHERE table_name IS NULL ORDER BY id').all() as { id: number; action: string }[];
-    expect(actionRows.map((r) => r.action)).toEqual(['answer.import', 'answer.verify', 'citation.review', 'citation.review']);
-    const reviewEntry = actionRows[2]?.id ?? 0;
-
-    // Tamper through a connection of our own: drop the guard, edit a row's payload.
-    const own = new Database(path.join(services.workspaceDir, 'workspace.sqlite'));
-    own.exec('DROP TRIGGER audit_log_no_update');
-    own.prepare("UPDATE audit_log SET payload = json_set(payload, '$.decision', 'rejected') WHERE id = ?").run(reviewEntry);
-    own.close();
-    const broken = services.audit.check();
-    expect(broken.ok).toBe(false);
-    expect(broken.brokenAt).toMatchObject({ id: reviewEntry, kind: 'edited' });
-    expect(broken.brokenAt?.reason).toMatch(/changed after it was written/);
   });
 
   it('flags an outdated source and re-anchors the quote in its new version', async () => {

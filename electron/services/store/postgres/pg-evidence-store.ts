@@ -3,8 +3,11 @@
  * (PgStore's pool), bound by that member's access level.
  */
 import type { EvidenceStore } from '../evidence-store.ts';
+import { pgAnswers } from './pg-answers.ts';
 import { pgHealth } from './pg-health.ts';
+import { pgReviews } from './pg-reviews.ts';
 import { pgSearch } from './pg-search.ts';
+import { pgSources } from './pg-sources.ts';
 import type { PgStore } from './pg-store.ts';
 
 export function pgEvidenceStore(store: PgStore): EvidenceStore {
@@ -14,6 +17,9 @@ export function pgEvidenceStore(store: PgStore): EvidenceStore {
     member: { login: store.who.login, level: store.who.level },
     search: pgSearch(ctx),
     health: pgHealth(ctx),
+    sources: pgSources(ctx),
+    answers: pgAnswers(ctx),
+    reviews: pgReviews(ctx),
     close: () => store.close(),
   };
 }
