@@ -31,9 +31,8 @@ export function databaseChoice(args: ParsedArgs, env: NodeJS.ProcessEnv): Databa
 
 /** The refusal of a command that does not run on a shared database yet. */
 export function commandNotShared(command: string, choice: DatabaseChoice): AppError {
-  const base = notOnSharedDatabase(`evidesk ${command}`);
-  const where = choice.from === '--database' ? 'drop --database' : 'unset EVIDESK_DATABASE_URL';
-  return new AppError('SHARED_DATABASE_UNSUPPORTED', `${base.message} (${where} to run it on one).`, { command, database: safeUrl(choice.url), from: choice.from });
+  const where = choice.from === '--database' ? 'without --database' : 'with EVIDESK_DATABASE_URL unset';
+  return notOnSharedDatabase(`evidesk ${command}`, { command, database: safeUrl(choice.url), from: choice.from }, `run it ${where}`);
 }
 
 /** Connects as the URL's member and builds the shared services; the caller closes them. */

@@ -27,8 +27,8 @@ export interface SharedServices {
 }
 
 /** The refusal for an operation (or a command) whose area is not on the shared store yet. */
-export function notOnSharedDatabase(what: string, details: Record<string, unknown> = {}): AppError {
-  return new AppError('SHARED_DATABASE_UNSUPPORTED', `${what} is not available on a shared database yet; it works on a local workspace.`, details);
+export function notOnSharedDatabase(what: string, details: Record<string, unknown> = {}, how?: string): AppError {
+  return new AppError('SHARED_DATABASE_UNSUPPORTED', `${what} is not available on a shared database yet; it works on a local workspace${how ? ` (${how})` : ''}.`, details);
 }
 
 /**
