@@ -9,7 +9,7 @@ import type { ChainTable } from '../../../../shared/audit/canonical.ts';
 import type { AuditHead } from '../../../../shared/audit/head.ts';
 import type { CitationRow } from '../answers-store.ts';
 import { ROW_APPEND } from '../audit-chain-store.ts';
-import { PgChangeFeed } from './pg-changes.ts';
+import { PgChangeFeed, type ChangeFeedOptions } from './pg-changes.ts';
 import { appendEntries, verifyPgChain, type PgChainReport } from './pg-audit-chain.ts';
 import { storeError, type Who } from './pg-errors.ts';
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, runTransaction, streamOn, type RetryPolicy } from './pg-resilience.ts';
@@ -157,9 +157,9 @@ export class PgStore {
   }
 
   /** Listens for rows committed by anyone (on a connection of its own; close the feed when done). */
-  async changes(): Promise<PgChangeFeed> {
+  async changes(options: ChangeFeedOptions = {}): Promise<PgChangeFeed> {
     try {
-      return await PgChangeFeed.listen(this.url);
+      return await PgChangeFeed.listen(this.url, options);
     } catch (e) {
       throw storeError(e, this.who, 'listen for changes');
     }
