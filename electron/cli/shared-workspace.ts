@@ -7,6 +7,7 @@ import { AppError } from '../../shared/contract/errors.ts';
 import { createSharedServices, notOnSharedDatabase, type SharedServices } from '../services/shared-services.ts';
 import { isPostgresUrl } from '../services/store/open-store.ts';
 import { PgStore } from '../services/store/postgres/pg-store.ts';
+import { requireSharedWorkspace } from '../services/store/postgres/pg-workspace-present.ts';
 import type { ParsedArgs } from './args.ts';
 import { safeUrl } from './commands/shared-database.ts';
 
@@ -40,5 +41,12 @@ export async function openSharedWorkspace(choice: DatabaseChoice, workspaceDir: 
   if (!isPostgresUrl(choice.url)) {
     throw new AppError('INVALID_INPUT', `The shared database must be a postgres:// URL (${choice.from} gave ${safeUrl(choice.url)}).`, { field: 'database', from: choice.from });
   }
-  return createSharedServices(await PgStore.connect(choice.url), workspaceDir);
+  const store = await PgStore.connect(choice.url);
+  try {
+    await requireSharedWorkspace(store, safeUrl(choice.url));
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  return createSharedServices(store, workspaceDir);
 }

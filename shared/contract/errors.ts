@@ -123,6 +123,8 @@ export const ERROR_CODES = [
   'TEAM_CHANGE_INVALID',
   /** A command or operation whose area is not on the shared (PostgreSQL) store yet; it works on a local workspace. */
   'SHARED_DATABASE_UNSUPPORTED',
+  /** The database given with --database holds no Evidence Desk workspace (none was moved or made in it). */
+  'SHARED_WORKSPACE_MISSING',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

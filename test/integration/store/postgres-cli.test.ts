@@ -185,5 +185,10 @@ describe('evidesk --database on a shared workspace', () => {
     expect(notPg.json).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', details: { field: 'database' } } });
     const empty = await cli(['--workspace', emptyFolder(), 'search', 'leave', '--database=', '--json']);
     expect(empty.json).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', details: { field: 'database' } } });
+    // A database no workspace was moved into is named as such, not as a missing table.
+    const bare = await server.anotherDatabase();
+    const none = await cli(['--database', bare.ownerUrl, '--workspace', emptyFolder(), 'audit', 'verify', '--json']);
+    expect(none.code).toBe(3);
+    expect(none.json).toMatchObject({ ok: false, error: { code: 'SHARED_WORKSPACE_MISSING' } });
   });
 });

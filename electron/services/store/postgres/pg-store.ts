@@ -141,7 +141,10 @@ export class PgStore {
     try {
       const r = await pool.query<{ login: string; levels: string[] }>(
         `SELECT current_user::text AS login,
-                array(SELECT l FROM unnest($1::text[]) l WHERE pg_has_role(current_user, 'evidesk_' || l, 'MEMBER')) AS levels`,
+                array(SELECT l FROM unnest($1::text[]) l
+                      -- A database no workspace was made in has no level roles: no level, no error.
+                      WHERE CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'evidesk_' || l)
+                                 THEN pg_has_role(current_user, 'evidesk_' || l, 'MEMBER') ELSE false END) AS levels`,
         [ACCESS_LEVELS],
       );
       const row = r.rows[0];
