@@ -52,10 +52,7 @@ export type SharedContext = Omit<CommandContext, 'services'> & {
   services?: Services;
 };
 
-export interface SharedCommand {
-  name: string;
-  usage: string;
-  valueFlags?: readonly string[];
+export interface SharedCommand extends Omit<Command, 'run'> {
   shared: true;
   run(ctx: SharedContext): Promise<number>;
 }
