@@ -2,6 +2,7 @@ import type { HandlerInput, HandlerName, HandlerOutput } from '../../shared/cont
 import type { Dispatch } from '../../shared/contract/dispatcher.ts';
 import { AppError } from '../../shared/contract/errors.ts';
 import type { Services } from '../services/create-services.ts';
+import type { EvidenceStore } from '../services/store/evidence-store.ts';
 import type { ParsedArgs } from './args.ts';
 
 export const EXIT = { ok: 0, someFailed: 1, usage: 2, error: 3 } as const;
@@ -50,6 +51,8 @@ export type SharedContext = Omit<CommandContext, 'services'> & {
   engine: 'sqlite' | 'postgres';
   dispatch: Dispatch;
   services?: Services;
+  /** The shared store's areas (only on a shared workspace): what a command prints beside the reply. */
+  evidence?: EvidenceStore;
 };
 
 export interface SharedCommand extends Omit<Command, 'run'> {

@@ -139,6 +139,13 @@ describe('evidesk --database on a shared workspace', () => {
     const text = await cli(['--database', reviewerUrl, '--workspace', emptyFolder(), 'search', 'annual', 'leave']);
     expect(text.code).toBe(0);
     expect(text.out).toContain('HR_Policy.pdf');
+    // The evidence lines: the reviewer recorded no path of its own; the links open the same places
+    // as the local ones (their words come from each engine's own snippet).
+    expect(text.out).toContain('Evidence:\n1. [✗ no path] HR_Policy.pdf, p. ');
+    const links = (out: string) => out.split('\n').filter((l) => /^\s+\S+:\/\//.test(l)).map((l) => l.trim().replace(/&text=.*$/, ''));
+    const localText = await cli(['--workspace', local, 'search', 'annual', 'leave']);
+    expect(links(text.out).length).toBeGreaterThan(0);
+    expect(links(text.out).sort()).toEqual(links(localText.out).sort());
     const none = await cli(['--database', reviewerUrl, '--workspace', emptyFolder(), 'search', 'zyxwvut']);
     expect(none.out).toBe('No matches for "zyxwvut".');
   });
