@@ -7,6 +7,8 @@ import { resolveWorkspaceDir } from '../services/workspace/location.ts';
 import { parseArgs } from './args.ts';
 import { EXIT, type CliIo } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
+import { commandNotShared, databaseChoice, openSharedWorkspace } from './shared-workspace.ts';
+import type { SharedServices } from '../services/shared-services.ts';
 
 export { EXIT, type CliIo };
 
@@ -17,9 +19,14 @@ Usage: evidesk <command> [options]
 ${COMMANDS.map((c) => `  ${c.usage}`).join('\n')}
 
 Every command takes --workspace DIR (default: $EVIDESK_WORKSPACE, else the app's user-data folder)
-and --json (machine-readable output). Exit codes: 0 all done, 1 some files or items failed,
+and --json (machine-readable output). --database postgres://… (default: $EVIDESK_DATABASE_URL) runs
+search, check and audit verify on a shared workspace as the member the URL names; other commands
+refuse while one is given. Exit codes: 0 all done, 1 some files or items failed,
 2 usage error, 3 the command failed.`;
 }
+
+/** Flags every command takes with a value. */
+const GLOBAL_VALUE_FLAGS = ['workspace', 'database'];
 
 const cliPlatform: Platform = {
   mode: 'cli',
@@ -29,11 +36,11 @@ const cliPlatform: Platform = {
 };
 
 export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  // The command word is the first positional once --workspace's value is set aside
+  // The command word is the first positional once the global flags' values are set aside
   // (`evidesk --workspace DIR check` must not read DIR as the command).
-  const first = parseArgs(argv, new Set(['workspace'])).command;
+  const first = parseArgs(argv, new Set(GLOBAL_VALUE_FLAGS)).command;
   const command = COMMANDS.find((c) => c.name === first);
-  const args = parseArgs(argv, new Set(['workspace', ...(command?.valueFlags ?? [])]));
+  const args = parseArgs(argv, new Set([...GLOBAL_VALUE_FLAGS, ...(command?.valueFlags ?? [])]));
   const json = args.flags.has('json');
   if (!args.command || args.command === 'help' || args.flags.has('help')) {
     io.out(usage());
@@ -46,9 +53,18 @@ export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.Pro
   const workspaceFlag = args.flags.get('workspace');
   const workspaceDir = resolveWorkspaceDir(typeof workspaceFlag === 'string' ? ['--workspace', workspaceFlag] : [], env);
   let services: Services | undefined;
+  let shared: SharedServices | undefined;
   try {
     if ('detached' in command) return await command.run({ args, json, io, env });
+    // A shared database, when one is asked for: never a local workspace in its place (issue 13).
+    const database = databaseChoice(args, env);
+    if (database) {
+      if (!('shared' in command)) throw commandNotShared(command.name, database);
+      shared = await openSharedWorkspace(database, workspaceDir);
+      return await command.run({ args, json, io, env, engine: 'postgres', dispatch: shared.dispatch, evidence: shared.evidence });
+    }
     services = createServices(cliPlatform, workspaceDir);
+    if ('shared' in command) return await command.run({ args, json, io, env, engine: 'sqlite', dispatch: services.dispatch, services });
     return await command.run({ args, json, services, io, env });
   } catch (e) {
     const err = e instanceof AppError ? e.toData() : { code: 'INTERNAL', message: (e as Error).message };
@@ -57,6 +73,7 @@ export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.Pro
     return EXIT.error;
   } finally {
     services?.close();
+    await shared?.close().catch(() => undefined);
   }
 }
 

@@ -121,6 +121,10 @@ export const ERROR_CODES = [
   'MIGRATION_MISMATCH',
   /** `team grant/revoke`: an unknown access level, project or member, or a membership that is not there. */
   'TEAM_CHANGE_INVALID',
+  /** A command or operation whose area is not on the shared (PostgreSQL) store yet; it works on a local workspace. */
+  'SHARED_DATABASE_UNSUPPORTED',
+  /** The database given with --database holds no Evidence Desk workspace (none was moved or made in it). */
+  'SHARED_WORKSPACE_MISSING',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,4 +1,4 @@
-import { call, EXIT, type Command } from '../command.ts';
+import { call, EXIT, type SharedCommand } from '../command.ts';
 
 /** What each kind of break is called on the command line. */
 const KIND_LABEL: Record<string, string> = {
@@ -13,21 +13,24 @@ const KIND_LABEL: Record<string, string> = {
   unanchored: 'entries after the anchored head',
 };
 
-export const auditCommand: Command = {
+export const auditCommand: SharedCommand = {
   name: 'audit',
+  shared: true,
   usage: 'audit verify                  walk the audit chain over the whole record and check its head file (exit 3 if broken)',
-  run: async ({ services, json, io, args }) => {
+  run: async ({ dispatch, engine, json, io, args }) => {
     if (args.positionals[0] !== 'verify' || args.positionals.length > 1) {
       io.err('evidesk audit: the one sub-command is `evidesk audit verify [--json]`.');
       return EXIT.usage;
     }
-    const check = await call(services, 'audit.verify', {});
+    const check = await call({ dispatch }, 'audit.verify', {});
     if (json) io.out(JSON.stringify(check, null, 2));
     else if (check.ok) {
-      io.out(`✓ The audit chain is intact: ${check.rows} entries cover ${check.evidenceRows ?? 0} evidence rows; head ${check.head} (anchored in the head file).`);
+      // A shared chain has no head file: its end is the database's (a cut tail is not seen there).
+      const anchor = engine === 'postgres' ? 'the end of the shared chain, as the database holds it' : 'anchored in the head file';
+      io.out(`✓ The ${engine === 'postgres' ? 'shared ' : ''}audit chain is intact: ${check.rows} entries cover ${check.evidenceRows ?? 0} evidence rows; head ${check.head} (${anchor}).`);
     } else {
       const b = check.brokenAt;
-      io.out(`✖ The audit chain is broken (${KIND_LABEL[b?.kind ?? ''] ?? 'broken'}): ${b?.reason ?? 'unknown'}`);
+      io.out(`✖ The ${engine === 'postgres' ? 'shared ' : ''}audit chain is broken (${KIND_LABEL[b?.kind ?? ''] ?? 'broken'}): ${b?.reason ?? 'unknown'}`);
       const where = [b?.seq !== undefined ? `entry ${b.seq}` : '', b && b.id > 0 ? `audit_log id ${b.id}` : '', b?.table ? `${b.table} id ${b.rowId ?? '?'}` : ''].filter(Boolean);
       if (where.length > 0) io.out(`  at ${where.join(', ')}`);
       io.out(`${check.rows} entries checked; the record was changed outside Evidence Desk. Restore the workspace from a backup you trust.`);

@@ -1,4 +1,4 @@
-import type { Command, DetachedCommand } from '../command.ts';
+import type { AnyCommand } from '../command.ts';
 import { askCommand } from './ask.ts';
 import { auditCommand } from './audit.ts';
 import { checkCommand } from './check.ts';
@@ -20,4 +20,4 @@ import { teamCommand } from './team.ts';
 import { workspaceCommand } from './workspace.ts';
 
 /** Every evidesk command, in the order the usage text lists them. */
-export const COMMANDS: readonly (Command | DetachedCommand)[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, ocrCommand, verifyCommand, askCommand, auditCommand, reviewCommand, cardsCommand, exportCommand, reportCommand, openCommand, mcpCommand, workspaceCommand, teamCommand];
+export const COMMANDS: readonly AnyCommand[] = [infoCommand, ingestCommand, sourcesCommand, searchCommand, checkCommand, relinkCommand, restrictCommand, ocrCommand, verifyCommand, askCommand, auditCommand, reviewCommand, cardsCommand, exportCommand, reportCommand, openCommand, mcpCommand, workspaceCommand, teamCommand];

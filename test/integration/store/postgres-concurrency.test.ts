@@ -3,7 +3,7 @@
 // citing in their own sessions (two projects), 2 reviewers deciding, 2 admins ingesting, the same
 // bytes by both at the same moment. Afterwards: every acknowledged write is there exactly once and
 // nothing else is; the same bytes are one source; the audit chain is one chain the walk accepts
-// (PgStore.verifyChain; `evidesk audit verify` cannot point at PostgreSQL yet); every client's
+// (PgStore.verifyChain, and `evidesk --database URL audit verify` as an auditor); every client's
 // change feed announced every client's writes, once each and nothing uncommitted; and what each
 // client sees through row-level security is exactly what its level and projects allow.
 import { spawn } from 'node:child_process';
@@ -12,6 +12,7 @@ import readline from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AccessLevel } from '../../../electron/services/store/postgres/schema-access.ts';
 import { pgDocument, withPgTeam } from '../../support/pg-team.ts';
+import { runCli } from '../../../electron/cli/main.ts';
 
 const SECONDS = Number(process.env.EVIDESK_TEAM_CONCURRENCY_SECONDS ?? 60);
 // A ceiling, not a timing assertion: starting 8 processes, the run, convergence and the checks.
@@ -205,6 +206,11 @@ describe(`8 clients writing at once for ${SECONDS} s`, () => {
     expect(report.entries).toBe(chainBefore + created + contexts);
     const seqs = await ctx.team.owner.query<{ ok: boolean }>('SELECT bool_and(seq = rn) AS ok FROM (SELECT seq, row_number() OVER (ORDER BY id) AS rn FROM audit_log) s');
     expect(seqs.rows[0]?.ok).toBe(true);
+    // The command line accepts the same chain, connected as an auditor of its own.
+    const out: string[] = [];
+    const code = await runCli(['audit', 'verify', '--json'], { out: (t) => out.push(t), err: (t) => out.push(t) }, { EVIDESK_DATABASE_URL: await ctx.team.memberUrl('cli_auditor', 'auditor', []) });
+    expect(code, out.join('\n')).toBe(0);
+    expect(JSON.parse(out.join('\n'))).toMatchObject({ ok: true, rows: report.entries, head: report.head });
   });
 
   it("converged: every client's feed announced every client's writes once, and nothing uncommitted", async () => {

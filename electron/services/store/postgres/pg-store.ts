@@ -9,7 +9,7 @@ import type { ChainTable } from '../../../../shared/audit/canonical.ts';
 import type { AuditHead } from '../../../../shared/audit/head.ts';
 import type { CitationRow } from '../answers-store.ts';
 import { ROW_APPEND } from '../audit-chain-store.ts';
-import { PgChangeFeed } from './pg-changes.ts';
+import { PgChangeFeed, type ChangeFeedOptions } from './pg-changes.ts';
 import { appendEntries, verifyPgChain, type PgChainReport } from './pg-audit-chain.ts';
 import { storeError, type Who } from './pg-errors.ts';
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, runTransaction, streamOn, type RetryPolicy } from './pg-resilience.ts';
@@ -141,7 +141,10 @@ export class PgStore {
     try {
       const r = await pool.query<{ login: string; levels: string[] }>(
         `SELECT current_user::text AS login,
-                array(SELECT l FROM unnest($1::text[]) l WHERE pg_has_role(current_user, 'evidesk_' || l, 'MEMBER')) AS levels`,
+                array(SELECT l FROM unnest($1::text[]) l
+                      -- A database no workspace was made in has no level roles: no level, no error.
+                      WHERE CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'evidesk_' || l)
+                                 THEN pg_has_role(current_user, 'evidesk_' || l, 'MEMBER') ELSE false END) AS levels`,
         [ACCESS_LEVELS],
       );
       const row = r.rows[0];
@@ -157,9 +160,9 @@ export class PgStore {
   }
 
   /** Listens for rows committed by anyone (on a connection of its own; close the feed when done). */
-  async changes(): Promise<PgChangeFeed> {
+  async changes(options: ChangeFeedOptions = {}): Promise<PgChangeFeed> {
     try {
-      return await PgChangeFeed.listen(this.url);
+      return await PgChangeFeed.listen(this.url, options);
     } catch (e) {
       throw storeError(e, this.who, 'listen for changes');
     }

@@ -1,0 +1,61 @@
+/**
+ * The services over a shared (PostgreSQL) workspace (issue 13), as far as their areas are on the
+ * shared store: search, source health (this member's paths) and the audit chain. They answer
+ * through the same contract and dispatcher as createServices, so a caller gets the same shapes
+ * and coded errors; every other operation is refused with SHARED_DATABASE_UNSUPPORTED, never run
+ * on a local workspace instead. Nothing here opens the local SQLite database.
+ */
+import { HANDLER_NAMES, type HandlerName } from '../../shared/contract/contract.ts';
+import { createDispatcher, type Dispatch, type Handlers } from '../../shared/contract/dispatcher.ts';
+import { AppError } from '../../shared/contract/errors.ts';
+import { checkData } from './audit/audit-service.ts';
+import { EventBus } from './events.ts';
+import { HealthService } from './health/health-service.ts';
+import { SearchService } from './search/search-service.ts';
+import type { EvidenceStore } from './store/evidence-store.ts';
+import { pgEvidenceStore } from './store/postgres/pg-evidence-store.ts';
+import type { PgStore } from './store/postgres/pg-store.ts';
+
+/** The operations that run on a shared workspace today. */
+export const SHARED_HANDLERS = ['search.query', 'sources.check', 'audit.verify'] as const satisfies readonly HandlerName[];
+
+export interface SharedServices {
+  readonly evidence: EvidenceStore;
+  readonly dispatch: Dispatch;
+  /** Closes the member's connections. */
+  close(): Promise<void>;
+}
+
+/** The refusal for an operation (or a command) whose area is not on the shared store yet. */
+export function notOnSharedDatabase(what: string, details: Record<string, unknown> = {}, how?: string): AppError {
+  return new AppError('SHARED_DATABASE_UNSUPPORTED', `${what} is not available on a shared database yet; it works on a local workspace${how ? ` (${how})` : ''}.`, details);
+}
+
+/**
+ * Builds the services over a member's connection. `workspaceDir` is the member's own folder: only
+ * a folder search for relinking looks at it (as the limit it must not walk into).
+ */
+export function createSharedServices(store: PgStore, workspaceDir: string): SharedServices {
+  const evidence = pgEvidenceStore(store);
+  const search = new SearchService(evidence.search);
+  const health = new HealthService(evidence.health, new EventBus(), workspaceDir);
+  const refused = Object.fromEntries(
+    HANDLER_NAMES.map((name) => [
+      name,
+      () => {
+        throw notOnSharedDatabase(`The operation ${name}`, { operation: name });
+      },
+    ]),
+  ) as unknown as Handlers;
+  const handlers: Handlers = {
+    ...refused,
+    'search.query': async ({ query, limit, sourceIds, kinds, snippets }) => ({
+      hits: await search.search(query, { limit, snippets, ...(sourceIds === undefined ? {} : { sourceIds }), ...(kinds === undefined ? {} : { kinds }) }),
+    }),
+    'sources.check': ({ ids }) => health.checkAll(ids),
+    // The single chain every member appends to, walked in one snapshot; with no head kept outside
+    // the database, its end is the database's (edits, removals and insertions are found).
+    'audit.verify': async () => checkData(await store.verifyChain()),
+  };
+  return { evidence, dispatch: createDispatcher(handlers), close: () => evidence.close() };
+}
