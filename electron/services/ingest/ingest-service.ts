@@ -5,7 +5,7 @@ import type { IngestFileResult, IngestResult, SkippedEntry } from '../../../shar
 import type { EventBus } from '../events.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
 import type { BlobStore } from '../store/blobs.ts';
-import { GroupCommit } from '../store/group-commit.ts';
+import { GroupCommit, MAX_GROUP } from '../store/group-commit.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import type { ExtractedDocument } from './extracted.ts';
 import { kindForPath, SUPPORTED_TYPES_IN_WORDS } from './file-kinds.ts';
@@ -43,9 +43,11 @@ export interface IngestRequest {
 const WALK_EVENT_MS = 100;
 /**
  * Files extracted and waiting for their group's commit, at most, before a worker waits: workers go
- * on to the next file while a group is written, and what waits stays small.
+ * on to the next file while a group is written (room for a whole group to gather beside the one
+ * committing), and what waits stays small: at most this many files, and this many of their bytes.
  */
-const MAX_WAITING_STORES = 64;
+const MAX_WAITING_STORES = 2 * MAX_GROUP;
+const MAX_WAITING_BYTES = 64 * 1024 * 1024;
 
 /**
  * Files handled at once. Small plain-text files are extracted in this process (pooled-extract.ts),
@@ -55,14 +57,15 @@ const MAX_WAITING_STORES = 64;
  */
 const FILES_AT_ONCE = 16;
 
-/** A file read and extracted: its result once its group has committed. */
+/** A file read and extracted: its result once its group has committed, and its size (what it holds while it waits). */
 interface Extracted {
   committed: Promise<IngestFileResult>;
+  bytes: number;
 }
 
 /** Kept in an object so that awaiting the extraction does not also await the commit. */
-function wrap(committed: Promise<IngestFileResult>): Extracted {
-  return { committed };
+function wrap(committed: Promise<IngestFileResult>, bytes = 0): Extracted {
+  return { committed, bytes };
 }
 
 /**
@@ -144,6 +147,7 @@ export class IngestService {
       }
     };
     const waiting = new Set<Promise<void>>();
+    let waitingBytes = 0;
     const heavy = new Permits(this.pool.size);
     const worker = async (): Promise<void> => {
       for (let job = await queue.take(); job && !controller.signal.aborted; job = await queue.take()) {
@@ -162,16 +166,20 @@ export class IngestService {
           progress('failed');
         };
         try {
-          const { committed } = await this.ingestFile(item, { ...req, signal: controller.signal }, settings, progress, inFlight, heavy);
+          const { committed, bytes } = await this.ingestFile(item, { ...req, signal: controller.signal }, settings, progress, inFlight, heavy);
           // The worker goes on to the next file while this one waits for its group's commit.
           const stored: Promise<void> = committed
             .then((result) => {
               results[index] = result;
               progress('done');
             }, failed)
-            .finally(() => waiting.delete(stored));
+            .finally(() => {
+              waiting.delete(stored);
+              waitingBytes -= bytes;
+            });
           waiting.add(stored);
-          if (waiting.size >= MAX_WAITING_STORES) await Promise.race(waiting);
+          waitingBytes += bytes;
+          while (waiting.size >= MAX_WAITING_STORES || (waiting.size > 0 && waitingBytes >= MAX_WAITING_BYTES)) await Promise.race(waiting);
         } catch (e) {
           failed(e);
         }
@@ -312,6 +320,6 @@ export class IngestService {
         segmentCount: doc.segments.length,
         warnings: doc.warnings,
       };
-    }, prepare));
+    }, prepare), byteSize);
   }
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, entryHash, rowHash, type ChainTable } from '../../../shared/audit/canonical.ts';
 import type { ChainEntry } from '../../../shared/audit/chain-walk.ts';
 import { parseHeadFile, type AuditHead } from '../../../shared/audit/head.ts';
-import { readHeadFileText, sha256Text, writeHeadFile } from './audit-head-file.ts';
+import { readHeadFileText, sha256Text, writeHeadFile, writeHeadFileAsync } from './audit-head-file.ts';
 import type { Db } from './database.ts';
 
 type Statement = Database.Statement<unknown[]>;
@@ -165,6 +165,34 @@ export class ChainStore {
       written = { count, hash, at: new Date().toISOString() };
       writeHeadFile(this.workspaceDir, written);
       published.set(this.db, key);
+    }
+    return written;
+  }
+
+  /**
+   * As publishHead, with the file's flushes off the event loop (GroupCommit). It does not chase a
+   * chain that grows while it writes (the group commits that grow it publish after it); but when a
+   * synchronous publish of this process landed meanwhile, this write's rename may have overtaken
+   * it, so the newest head is written once more.
+   */
+  async publishHeadAsync(): Promise<AuditHead | undefined> {
+    let written: AuditHead | undefined;
+    let overtaken = false;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      if (!this.db.open || this.db.inTransaction || this.db.readonly) return written;
+      const { count, hash } = this.head();
+      const key = `${count}:${hash}`;
+      if (!overtaken && published.get(this.db) === key) return written;
+      const onDisk = parseHeadFile(readHeadFileText(this.workspaceDir), sha256Text);
+      if (onDisk.state === 'ok' && onDisk.head.count > count) return written;
+      const before = published.get(this.db);
+      written = { count, hash, at: new Date().toISOString() };
+      await writeHeadFileAsync(this.workspaceDir, written);
+      if (published.get(this.db) === before) {
+        published.set(this.db, key);
+        return written;
+      }
+      overtaken = true;
     }
     return written;
   }

@@ -46,6 +46,40 @@ export function writeHeadFile(workspaceDir: string, head: AuditHead): void {
   }
 }
 
+/**
+ * As writeHeadFile, with the disk's work (write, flushes, rename) on libuv's threads: a group
+ * commit's caller goes on reading and extracting the next files while the head is flushed.
+ */
+export async function writeHeadFileAsync(workspaceDir: string, head: AuditHead): Promise<void> {
+  const target = headFilePath(workspaceDir);
+  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const key = workspaceKey(workspaceDir);
+  const text = headFileText(head, sha256Text, { publicKey: publicKeyText(key), signature: signText(key, headMessage(head)) });
+  const handle = await fs.promises.open(temp, 'w', 0o644);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.promises.rename(temp, target);
+  } catch (e) {
+    await fs.promises.rm(temp, { force: true });
+    throw e;
+  }
+  try {
+    const dir = await fs.promises.open(workspaceDir, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  } catch {
+    /* a folder cannot be opened for fsync on every platform */
+  }
+}
+
 /** The head file's text, or null when there is none. */
 export function readHeadFileText(workspaceDir: string): string | null {
   try {

@@ -5,6 +5,8 @@ import path from 'node:path';
 export class BlobStore {
   readonly root: string;
   readonly workspaceDir: string;
+  /** Folders this store has made (or found) in this process: a folder of small files asks for the same 256 again and again. */
+  private readonly folders = new Set<string>();
   constructor(workspaceDir: string) {
     this.workspaceDir = path.resolve(workspaceDir);
     this.root = path.join(workspaceDir, 'blobs', 'sha256');
@@ -74,9 +76,20 @@ export class BlobStore {
     const relative = this.relativePath(sha256);
     const target = this.absolutePath(sha256);
     if (fs.existsSync(target)) return { path: relative, settle: async () => undefined, discard: async () => undefined };
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const folder = path.dirname(target);
+    if (!this.folders.has(folder)) {
+      await fs.promises.mkdir(folder, { recursive: true });
+      this.folders.add(folder);
+    }
     const tmp = `${target}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
-    await fs.promises.writeFile(tmp, bytes);
+    try {
+      await fs.promises.writeFile(tmp, bytes);
+    } catch (e) {
+      // The folder went away since it was made (the blobs folder removed by hand): made again, once.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      await fs.promises.mkdir(folder, { recursive: true });
+      await fs.promises.writeFile(tmp, bytes);
+    }
     return {
       path: relative,
       settle: async () => {

@@ -10,9 +10,12 @@
 import { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
 
-/** Documents per transaction at most: a group's lock is held briefly, and its memory is small. */
-const MAX_GROUP = 64;
-/** How long the first document of a group waits for others. */
+/**
+ * Documents per transaction at most: a group's lock is held briefly (a small file's rows take well
+ * under a millisecond), and what it holds in memory stays small.
+ */
+export const MAX_GROUP = 128;
+/** How long the first document of a group waits for others when no group is being committed. */
 const GROUP_WAIT_MS = 20;
 
 interface Waiting {
@@ -22,13 +25,20 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 export class GroupCommit {
   private readonly db: Db;
   private readonly chain: ChainStore;
   private readonly waiting: Waiting[] = [];
-  private scheduled = false;
-  /** Groups commit one after another, in the order they formed. */
-  private tail: Promise<void> = Promise.resolve();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the oldest waiting document arrived. */
+  private firstWaitingAt = 0;
+  /** A group is being prepared and committed; the next forms from what arrives meanwhile. */
+  private committing = false;
+  /** The head file write under way, and the one queued after it (shared by every group that asks meanwhile). */
+  private headWrite: Promise<unknown> | null = null;
+  private nextHeadWrite: Promise<unknown> | null = null;
 
   constructor(db: Db) {
     this.db = db;
@@ -37,37 +47,53 @@ export class GroupCommit {
 
   /**
    * Runs `write` in the next group's transaction (in a savepoint of its own); resolves once
-   * committed. `prepare` runs first, beside the group's others; when it fails, `write` never runs.
+   * committed and the head file names the chain with it. `prepare` runs first, beside the group's
+   * others; when it fails, `write` never runs.
    */
   run<T>(write: () => T, prepare?: () => Promise<void>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      if (this.waiting.length === 0) this.firstWaitingAt = performance.now();
       this.waiting.push({ write, prepare, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
   }
 
+  /**
+   * Groups form by themselves: the documents that arrive while one group commits wait for it to
+   * end, and a group starts once it is full or its oldest document has waited GROUP_WAIT_MS. A
+   * commit that takes longer (a busy disk) so gathers a larger group, and the disk's flushes are
+   * paid less often exactly when they cost most.
+   */
   private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    // The writes queued in the next few milliseconds join one group: a commit costs the disk's
-    // flushes (tens of milliseconds on a busy disk), so waiting a little for company pays.
-    setTimeout(() => {
-      this.scheduled = false;
-      this.flush();
-    }, GROUP_WAIT_MS);
+    if (this.committing) return;
+    const waited = performance.now() - this.firstWaitingAt;
+    if (this.waiting.length >= MAX_GROUP || waited >= GROUP_WAIT_MS) {
+      this.start();
+      return;
+    }
+    this.timer ??= setTimeout(() => this.start(), GROUP_WAIT_MS - waited);
   }
 
-  private flush(): void {
+  private start(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.committing || this.waiting.length === 0) return;
+    this.committing = true;
     const group = this.waiting.splice(0, MAX_GROUP);
+    // What is left waits from now: the documents left over from a full group go with the next.
+    this.firstWaitingAt = performance.now();
+    void this.commit(group);
+  }
+
+  /** The group's transaction is over (committed or not): the documents that arrived meanwhile go next. */
+  private next(): void {
+    this.committing = false;
     if (this.waiting.length > 0) this.schedule();
-    if (group.length === 0) return;
-    // commit() answers every item itself, so one group's failure never stops the next.
-    this.tail = this.tail.then(() => this.commit(group)).catch(() => undefined);
   }
 
   private async commit(group: Waiting[]): Promise<void> {
     const prepared = await Promise.allSettled(group.map((item) => item.prepare?.()));
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    const outcomes: Outcome[] = [];
     try {
       this.db
         .transaction(() => {
@@ -86,13 +112,16 @@ export class GroupCommit {
         })
         .immediate();
     } catch (error) {
+      this.next();
       for (const item of group) item.reject(error);
       return;
     }
+    this.next();
     try {
-      // The head file follows the committed chain once for the group: a crash after the commit
-      // leaves at most this group's entries unanchored.
-      this.chain.publishHead();
+      // The head file follows the committed chain once for the group (or once for several, when
+      // they commit while a head is being written): a crash after the commit leaves at most these
+      // groups' entries unanchored.
+      await this.publishHead();
     } catch (error) {
       for (const item of group) item.reject(error);
       return;
@@ -102,5 +131,26 @@ export class GroupCommit {
       if (o?.ok) item.resolve(o.value);
       else item.reject(o?.error);
     });
+  }
+
+  /**
+   * Resolves once a head write that began after this call has ended: the one under way may have
+   * read the chain before the caller's commit, so a second is queued after it, for all who ask meanwhile.
+   */
+  private publishHead(): Promise<unknown> {
+    if (this.headWrite === null) {
+      const write = this.chain.publishHeadAsync().finally(() => {
+        if (this.headWrite === write) this.headWrite = null;
+      });
+      this.headWrite = write;
+      return write;
+    }
+    this.nextHeadWrite ??= this.headWrite
+      .catch(() => undefined)
+      .then(() => {
+        this.nextHeadWrite = null;
+        return this.publishHead();
+      });
+    return this.nextHeadWrite;
   }
 }

@@ -126,10 +126,18 @@ export class SourcesStore {
 
   /** The newest source whose current path is `path` (a changed file at a known path is a new version of it). */
   findByCurrentPath(path: string): SourceRow | undefined {
-    const row = this.statements
-      .get('SELECT source_id FROM source_paths WHERE path = ? AND current = 1 ORDER BY last_seen_at DESC, id DESC LIMIT 1')
-      .get(path) as { source_id: number } | undefined;
-    return row ? this.get(row.source_id) : undefined;
+    // The newest of a path's few current rows is picked here rather than by ORDER BY … LIMIT 1,
+    // whose sorter costs more than the lookup itself (ingestion asks this of every new file).
+    const rows = this.statements.get('SELECT source_id, last_seen_at, id FROM source_paths WHERE path = ? AND current = 1').all(path) as {
+      source_id: number;
+      last_seen_at: string;
+      id: number;
+    }[];
+    let newest = rows[0];
+    for (const r of rows) {
+      if (newest && (r.last_seen_at > newest.last_seen_at || (r.last_seen_at === newest.last_seen_at && r.id > newest.id))) newest = r;
+    }
+    return newest ? this.get(newest.source_id) : undefined;
   }
 
   paths(sourceId: number): PathRow[] {
