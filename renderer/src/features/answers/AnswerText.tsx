@@ -7,6 +7,9 @@ import { answerTextParts, markTone, statusLabel, textBlocks, type TextPart } fro
 /** Answers with fewer markers are drawn whole; longer ones in blocks drawn when near the screen. */
 const WHOLE_BELOW = 400;
 const MARKERS_PER_BLOCK = 100;
+/** A block's height before it is first laid out: its characters over a line's, times a line's height (14px × 1.65). */
+const CHARS_PER_LINE = 70;
+const LINE_PX = 23;
 
 /**
  * The answer as written, each citation marker a button that opens its citation. An answer of 5,000
@@ -68,7 +71,7 @@ export function AnswerText({ text, marks, currentId, onOpen }: { text: string; m
 
 /** A block of the answer text: its plain words until it comes near the screen, then its marker buttons. */
 function TextBlock({ plain, draw }: { plain: string; draw: () => ReactNode }) {
-  const ref = useRef<HTMLSpanElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(false);
   useEffect(() => {
     const el = ref.current;
@@ -79,6 +82,13 @@ function TextBlock({ plain, draw }: { plain: string; draw: () => ReactNode }) {
     seen.observe(el);
     return () => seen.disconnect();
   }, [near]);
+  // A block of its own, laid out only near the screen (content-visibility): until then it takes the
+  // height its text is guessed to need, then the height it had (see answers.css).
+  const style = { containIntrinsicBlockSize: `auto ${Math.ceil(plain.length / CHARS_PER_LINE) * LINE_PX}px` };
   // Drawn once near, it stays: its buttons keep focus and previews while the analyst scrolls back.
-  return <span ref={ref}>{near ? draw() : plain}</span>;
+  return (
+    <div ref={ref} className="text-block" style={style}>
+      {near ? draw() : plain}
+    </div>
+  );
 }
