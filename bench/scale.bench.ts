@@ -58,8 +58,8 @@ function recordApi(page: Page): { between(t0: number, t1: number): string[] } {
  * task). Playwright's own waits poll at up to 500 ms apart, so they only bound the figure.
  * `click` is when the last click reached the page (the event's time).
  */
-function watchInPage(page: Page, selectors: Record<string, string>): Promise<void> {
-  return page.addInitScript((wanted: Record<string, string>) => {
+async function watchInPage(page: Page, selectors: Record<string, string>): Promise<void> {
+  await page.addInitScript((wanted: Record<string, string>) => {
     const seen: Record<string, number> = {};
     const pending = new Set<string>();
     (window as unknown as { __scaleSeen: Record<string, number> }).__scaleSeen = seen;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerTextParts, textBlocks, type TextPart } from '../../../renderer/src/features/answers/selectors.ts';
+import { answerTextParts, plainBlocks, textBlocks, type TextPart } from '../../../renderer/src/features/answers/selectors.ts';
 
 describe('the answer text in blocks (issue 16)', () => {
   const marks = Array.from({ length: 7 }, (_, i) => ({ id: i + 10, marker: String(i + 1) }));
@@ -25,5 +25,13 @@ describe('the answer text in blocks (issue 16)', () => {
     const lined = 'One [1], still one [2].\nTwo [3].\n\nThree.';
     const blocks = textBlocks(answerTextParts(lined, marks), 1);
     expect(blocks.map((b) => b.plain)).toEqual(['One [1], ', 'still one [2].\n', 'Two [3].\n', '\nThree.']);
+  });
+
+  it('cuts a plain text into pieces of about a size, each ending after a space', () => {
+    const blocks = plainBlocks(text, 20);
+    expect(blocks.join('')).toBe(text);
+    expect(blocks.slice(0, -1).every((b) => b.length >= 20 && /\s$/.test(b))).toBe(true);
+    expect(plainBlocks('', 20)).toEqual([]);
+    expect(plainBlocks('short', 20)).toEqual(['short']);
   });
 });

@@ -238,6 +238,21 @@ export function textBlocks(parts: readonly TextPart[], markersPerBlock: number):
   return blocks;
 }
 
+/** A text cut into pieces of about `size` characters, each ending after a space or a line break. */
+export function plainBlocks(text: string, size: number): string[] {
+  const blocks: string[] = [];
+  const space = /\s+/g;
+  let at = 0;
+  while (at < text.length) {
+    space.lastIndex = at + size;
+    const m = at + size < text.length ? space.exec(text) : null;
+    const end = m ? m.index + m[0].length : text.length;
+    blocks.push(text.slice(at, end));
+    at = end;
+  }
+  return blocks;
+}
+
 /** Where a block ends in the text after its last marker group: after a line break, else after the first spaces. */
 function blockEnd(text: string): number {
   const line = text.indexOf('\n');
