@@ -4,14 +4,10 @@ import 'react-pdf/dist/Page/TextLayer.css';
 import './styles.css';
 import { App } from './app/App.tsx';
 import { afterFirstScreen } from './app/first-screen.ts';
-import { useLibrary } from './features/library/library-store.ts';
 import { loadFlowViewer, loadPdfViewer } from './features/viewer/ViewerPanel.tsx';
 
 const root = document.getElementById('root');
 if (root) {
-  // The first screen's rows are asked for now, so the host reads them while React draws the shell
-  // (issue 16): they need not wait for the first render and its effects.
-  void useLibrary.getState().start();
   createRoot(root).render(
     <StrictMode>
       <App />

@@ -13,7 +13,7 @@ import { SkippedList } from './SkippedList.tsx';
 import { RemovedNotice } from '../housekeeping/HousekeepingNotices.tsx';
 
 export function LibraryPanel() {
-  const { summary, error, ingesting, uploading, progress, walk, skipped, lastIngest, refresh, start, ingest, setProgress, onWalk, cancel } = useLibrary();
+  const { summary, error, ingesting, uploading, progress, walk, skipped, lastIngest, refresh, ingest, setProgress, onWalk, cancel } = useLibrary();
   const [pathText, setPathText] = useState('');
   const [password, setPassword] = useState('');
   const [followLinks, setFollowLinks] = useState(false);
@@ -23,15 +23,14 @@ export function LibraryPanel() {
   const missingIds = (summary?.attention ?? []).map((a) => a.id);
 
   useEffect(() => {
-    // Usually under way already: main.tsx asks for the first screen's rows before the first render.
-    void start();
+    void refresh();
     return client.onEvent((event) => {
       if (event.type === 'ingest.progress') setProgress(event);
       if (event.type === 'ingest.walk') onWalk(event);
       // A check or relink finished elsewhere (e.g. the one run when the workspace opened).
       if (event.type === 'sources.health') void refresh();
     });
-  }, [refresh, start, setProgress, onWalk]);
+  }, [refresh, setProgress, onWalk]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

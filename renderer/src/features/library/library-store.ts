@@ -45,8 +45,6 @@ interface LibraryState {
   batchId: string | null;
   lastIngest: IngestResult | null;
   refresh(): Promise<void>;
-  /** The first load: started once (main.tsx starts it before React's first render), shared by every later caller. */
-  start(): Promise<void>;
   ingest(paths: string[], password?: string, followSymlinks?: boolean): Promise<void>;
   /** Browser mode: dropped documents sent to the host one by one, kept in the workspace's inbox, ingested. */
   upload(files: File[]): Promise<void>;
@@ -69,7 +67,6 @@ let generation = 0;
 const inFlight = new Set<string>();
 /** Whether a summary has come once: only the first screen draws its first page before it. */
 let summarised = false;
-let started: Promise<void> | null = null;
 
 async function fetchPage(query: LibraryQuery, summary: SourceListSummary, k: number): Promise<SourceSummary[]> {
   const after = summary.pageStarts[k];
@@ -167,7 +164,6 @@ export const useLibrary = create<LibraryState>((set, get) => ({
       if (gen === generation) set({ loading: false, error: message(e) });
     }
   },
-  start: () => (started ??= get().refresh()),
   ingest: async (paths, password, followSymlinks) => {
     set({ ingesting: true, error: null, lastIngest: null, walk: null, skipped: [], batchId: null });
     try {
