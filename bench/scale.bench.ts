@@ -171,7 +171,9 @@ export const bench: Bench = async () => {
     notes.push(`Answer open as Playwright waited for it (click with its checks, then polling): ${Math.round(openWaited)} ms.`);
     figures.push({ name: `time to open the answer of ${CITATIONS.toLocaleString('en-US')} citations (from the click to its first card drawn)`, value: (await seenAt(page, 'firstCard')) - (await seenAt(page, 'click')), unit: 'ms', goal: { op: '<=', value: 300, of: 'value' } });
     figures.push({ name: 'DOM elements in the citation cards list', value: await elements('.cards'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
-    figures.push({ name: 'DOM elements in the answer text (its markers)', value: await elements('.answer-text'), unit: '' });
+    // A long answer's markers are drawn in the background after its first cards: counted once they are.
+    await page.locator('.answer-text .inline-marker').first().waitFor({ timeout: 60_000 });
+    figures.push({ name: 'DOM elements in the answer text (its markers near the screen)', value: await elements('.answer-text'), unit: '' });
     figures.push({ name: 'DOM elements in the whole page', value: await page.evaluate(() => document.querySelectorAll('*').length), unit: '' });
     figures.push({ name: 'JavaScript heap with the answer open', value: await heapMb(), unit: 'MB', goal: { op: '<=', value: 150, of: 'value' } });
   } finally {
