@@ -52,6 +52,49 @@ function recordApi(page: Page): { between(t0: number, t1: number): string[] } {
   };
 }
 
+/**
+ * In the page, from its first script on: when each selector first matched an element with a box,
+ * in ms since the page's navigation started, taken after the frame that drew it (a rAF, then a
+ * task). Playwright's own waits poll at up to 500 ms apart, so they only bound the figure.
+ * `click` is when the last click reached the page (the event's time).
+ */
+async function watchInPage(page: Page, selectors: Record<string, string>): Promise<void> {
+  await page.addInitScript((wanted: Record<string, string>) => {
+    const seen: Record<string, number> = {};
+    const pending = new Set<string>();
+    (window as unknown as { __scaleSeen: Record<string, number> }).__scaleSeen = seen;
+    const afterPaint = (name: string, selector: string) => {
+      pending.add(name);
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          pending.delete(name);
+          const el = document.querySelector(selector);
+          const box = el?.getBoundingClientRect();
+          if (box && box.width > 0 && box.height > 0) seen[name] ??= performance.now();
+        }, 0),
+      );
+    };
+    const check = () => {
+      for (const [name, selector] of Object.entries(wanted)) {
+        if (seen[name] === undefined && !pending.has(name) && document.querySelector(selector)) afterPaint(name, selector);
+      }
+    };
+    new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true });
+    document.addEventListener('click', (e) => void (seen.click = e.timeStamp), true);
+  }, selectors);
+}
+
+/** A mark `watchInPage` took, once it is there. */
+async function seenAt(page: Page, name: string): Promise<number> {
+  const handle = await page.waitForFunction((n) => (window as unknown as { __scaleSeen: Record<string, number> }).__scaleSeen[n], name, { timeout: 120_000 });
+  return (await handle.jsonValue()) as number;
+}
+
+/** Forgets a mark, so that it is taken again (the next click). */
+async function forget(page: Page, names: string[]): Promise<void> {
+  await page.evaluate((ns) => ns.forEach((n) => delete (window as unknown as { __scaleSeen: Record<string, number> }).__scaleSeen[n]), names);
+}
+
 export const bench: Bench = async () => {
   if (process.env.EVIDESK_SCALE_BROWSER !== '0') ensureBuilt();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-scale-'));
@@ -87,6 +130,7 @@ export const bench: Bench = async () => {
   const figures: Figure[] = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await watchInPage(page, { firstRow: 'tr[data-source-id]', firstCard: 'article[aria-label="Citation [1]"]' });
     const api = recordApi(page);
     const elements = (selector: string) => page.evaluate((s) => document.querySelectorAll(`${s}, ${s} *`).length, selector);
     const heapMb = async () => {
@@ -100,7 +144,9 @@ export const bench: Bench = async () => {
     await page.goto(host.url);
     await page.locator('tr[data-source-id]').first().waitFor({ timeout: 120_000 });
     const firstScreenAt = Date.now();
-    figures.push({ name: `time to the first screen (${SOURCES.toLocaleString('en-US')} sources listed)`, value: performance.now() - t1, unit: 'ms', goal: { op: '<=', value: 1000, of: 'value' } });
+    const firstScreenWaited = performance.now() - t1;
+    figures.push({ name: `time to the first screen (${SOURCES.toLocaleString('en-US')} sources listed; from navigation start to the first row drawn)`, value: await seenAt(page, 'firstRow'), unit: 'ms', goal: { op: '<=', value: 1000, of: 'value' } });
+    notes.push(`First screen as Playwright waited for it (from page.goto, polling): ${Math.round(firstScreenWaited)} ms.`);
     figures.push({ name: 'DOM elements in the library list', value: await elements('[data-testid=source-table]'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
     // The last row, by keyboard: a page fetched by its key, deep in the list.
     await page.getByRole('grid', { name: 'Sources' }).focus();
@@ -114,15 +160,20 @@ export const bench: Bench = async () => {
     await page.getByRole('tab', { name: /Answers/ }).click();
     await page.locator('.answer-list').waitFor();
     figures.push({ name: 'DOM elements in the answers list', value: await elements('.answer-list'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
+    await forget(page, ['click', 'firstCard']);
     const t3 = performance.now();
     const wall3 = Date.now();
     await page.locator('[data-answer-id]').first().click();
     await page.getByRole('article', { name: 'Citation [1]' }).waitFor({ timeout: 120_000 });
     const openedAt = Date.now();
+    const openWaited = performance.now() - t3;
     notes.push(`Calls begun to open the answer: ${api.between(wall3, openedAt).join('; ')}.`);
-    figures.push({ name: `time to open the answer of ${CITATIONS.toLocaleString('en-US')} citations`, value: performance.now() - t3, unit: 'ms', goal: { op: '<=', value: 300, of: 'value' } });
+    notes.push(`Answer open as Playwright waited for it (click with its checks, then polling): ${Math.round(openWaited)} ms.`);
+    figures.push({ name: `time to open the answer of ${CITATIONS.toLocaleString('en-US')} citations (from the click to its first card drawn)`, value: (await seenAt(page, 'firstCard')) - (await seenAt(page, 'click')), unit: 'ms', goal: { op: '<=', value: 300, of: 'value' } });
     figures.push({ name: 'DOM elements in the citation cards list', value: await elements('.cards'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
-    figures.push({ name: 'DOM elements in the answer text (its markers)', value: await elements('.answer-text'), unit: '' });
+    // A long answer's markers are drawn in the background after its first cards: counted once they are.
+    await page.locator('.answer-text .inline-marker').first().waitFor({ timeout: 60_000 });
+    figures.push({ name: 'DOM elements in the answer text (its markers near the screen)', value: await elements('.answer-text'), unit: '' });
     figures.push({ name: 'DOM elements in the whole page', value: await page.evaluate(() => document.querySelectorAll('*').length), unit: '' });
     figures.push({ name: 'JavaScript heap with the answer open', value: await heapMb(), unit: 'MB', goal: { op: '<=', value: 150, of: 'value' } });
   } finally {

@@ -1,5 +1,5 @@
 import { measureElement, observeElementRect, type Virtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
 
 /** Lists this short are drawn whole: a screenful of rows costs little, and every row stays findable. */
 export const DRAW_WHOLE_BELOW = 40;
@@ -38,17 +38,28 @@ export function measureShown(fallback: number) {
 
 /**
  * Where a list starts inside the scroll area it shares with what is above it (a ledger, a form):
- * the virtualiser's scrollMargin, measured after each render since what is above may change height.
+ * the virtualiser's scrollMargin, measured after each render since what is above may change height,
+ * and again when what is above it resizes without the list drawing (a long answer's text laid out
+ * as it nears the screen).
  */
 export function useScrollMargin(list: RefObject<HTMLElement | null>, scroller: RefObject<HTMLElement | null>): number {
   const [margin, setMargin] = useState(0);
-  useLayoutEffect(() => {
+  const measure = () => {
     const l = list.current;
     const s = scroller.current;
     if (!l || !s) return;
     const m = l.getBoundingClientRect().top - s.getBoundingClientRect().top + s.scrollTop;
-    if (Math.abs(m - margin) > 1) setMargin(m);
-  });
+    setMargin((old) => (Math.abs(m - old) > 1 ? m : old));
+  };
+  useLayoutEffect(measure);
+  useEffect(() => {
+    const l = list.current;
+    if (!l) return;
+    const above = new ResizeObserver(measure);
+    for (let e = l.previousElementSibling; e; e = e.previousElementSibling) above.observe(e);
+    return () => above.disconnect();
+    // Once: the elements above the list are those of its scroll area, which stays.
+  }, []);
   return margin;
 }
 

@@ -27,8 +27,8 @@ function cardProps(c: CitationDetail, p: Pick<Props, 'currentId' | 'expanded' | 
 
 /** Space between cards: the rows are placed absolutely, so the list's gap is each row's padding. */
 const GAP = 8;
-/** A card's height before it is measured. */
-const ESTIMATE = 140;
+/** A card's height before it is measured (a card with a short quote, closed, is about 210 px). */
+const ESTIMATE = 200;
 
 /**
  * The citation cards drawn virtually (issue 16): a 5,000-citation answer puts a screenful of cards in

@@ -206,25 +206,59 @@ export function answerTextParts(text: string, citations: readonly Pick<CitationD
 /**
  * The answer text's parts cut into blocks of about `markersPerBlock` marker groups each (issue 16):
  * a block off screen is drawn as its plain text, so 10,000 markers do not become 20,000 elements
- * before the first card shows. `plain` is that text, markers written as [label].
+ * before the first card shows, and each block is laid out on its own (a change in one does not
+ * lay out the whole answer again). A block ends at the line break after its last group, else after
+ * the next space, so the next starts a line without a space before it. `plain` is the block's
+ * text, markers written as [label].
  */
 export function textBlocks(parts: readonly TextPart[], markersPerBlock: number): { parts: TextPart[]; plain: string }[] {
   const blocks: { parts: TextPart[]; plain: string }[] = [];
   let current: TextPart[] = [];
   let plain = '';
   let groups = 0;
-  for (const part of parts) {
+  const add = (part: TextPart) => {
     current.push(part);
     plain += 'text' in part ? part.text : part.markers.map((m) => `[${m.label}]`).join('');
-    if ('markers' in part && ++groups >= markersPerBlock) {
-      blocks.push({ parts: current, plain });
-      current = [];
-      plain = '';
-      groups = 0;
+  };
+  for (const part of parts) {
+    if ('markers' in part || groups < markersPerBlock) {
+      add(part);
+      if ('markers' in part) groups++;
+      continue;
     }
+    const cut = blockEnd(part.text);
+    if (cut > 0) add({ text: part.text.slice(0, cut) });
+    blocks.push({ parts: current, plain });
+    current = [];
+    plain = '';
+    groups = 0;
+    if (cut < part.text.length) add({ text: part.text.slice(cut) });
   }
   if (current.length > 0) blocks.push({ parts: current, plain });
   return blocks;
+}
+
+/** A text cut into pieces of about `size` characters, each ending after a space or a line break. */
+export function plainBlocks(text: string, size: number): string[] {
+  const blocks: string[] = [];
+  const space = /\s+/g;
+  let at = 0;
+  while (at < text.length) {
+    space.lastIndex = at + size;
+    const m = at + size < text.length ? space.exec(text) : null;
+    const end = m ? m.index + m[0].length : text.length;
+    blocks.push(text.slice(at, end));
+    at = end;
+  }
+  return blocks;
+}
+
+/** Where a block ends in the text after its last marker group: after a line break, else after the first spaces. */
+function blockEnd(text: string): number {
+  const line = text.indexOf('\n');
+  if (line >= 0) return line + 1;
+  const space = /\s+/.exec(text);
+  return space ? space.index + space[0].length : text.length;
 }
 
 /** What the viewer is asked to show for a citation, and what the analyst is told about it. */
