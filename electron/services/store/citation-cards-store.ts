@@ -24,17 +24,16 @@ export interface CardKeyRow {
 /**
  * An answer's current citations (those no later row supersedes), each with its newest result and the
  * decision in force, as one derived table `k`; its `WHERE c.answer_id = ?` seeks citations_answer.
- * The same SQL on both engines: `answerParam` is the placeholder of the answer's id ('?' or '$1').
+ * PostgreSQL's engine has its own spelling of it for its planner (postgres/pg-cards.ts).
  */
-export const cardKeysSql = (answerParam: string) => `SELECT c.id, c.ordinal, c.marker, r.id AS result_id, r.status, r.verdict,
+const CARD_KEYS = `SELECT c.id, c.ordinal, c.marker, r.id AS result_id, r.status, r.verdict,
     CASE WHEN r.segment_id IS NULL THEN NULL WHEN sg.page IS NOT NULL THEN 'page' WHEN sg.paragraph IS NOT NULL THEN 'block' WHEN sg.line_start IS NOT NULL THEN 'line' END AS unit,
     CASE WHEN d.decision IN ('accepted', 'rejected', 'flagged') THEN d.decision END AS decision
   FROM citations c
   LEFT JOIN citation_results r ON r.id = (SELECT x.id FROM citation_results x WHERE x.citation_id = c.id ORDER BY x.run_id DESC LIMIT 1)
   LEFT JOIN segments sg ON sg.id = r.segment_id
   LEFT JOIN review_decisions d ON d.id = (SELECT max(y.id) FROM review_decisions y WHERE y.citation_id = c.id)
-  WHERE c.answer_id = ${answerParam} AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)`;
-const CARD_KEYS = cardKeysSql('?');
+  WHERE c.answer_id = ? AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)`;
 
 const inList = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
 /** A problem card, over `k` (the same SQL on both engines). */
