@@ -41,6 +41,15 @@ function bruteForce(detail: AnswerDetail, filter: CardFilter): number[] {
   return detail.citations.filter(pick).map((c) => c.id);
 }
 
+/** An agent's cite of item `i` into the session, in the project a move puts local answers in. */
+const citeInput = (i: number) => ({
+  claim: `Item ${i} is kept in the record.`,
+  quote_context: `item ${i}`,
+  verbatim_quote: `the record keeps item ${i} of the matter`,
+  source: `note-${String(i).padStart(6, '0')}.txt`,
+  context: { session_id: SESSION, project_id: ENGINE_PROJECT },
+});
+
 interface Prepared {
   answerId: number;
   /** The agent session's answer, twelve citations in. */
@@ -59,13 +68,7 @@ async function prepare(services: TestServices): Promise<Prepared> {
   }
   let sessionAnswerId = 0;
   for (let i = 0; i < 12; i++) {
-    const cited = await callHandler<CiteResult>(services, 'citations.cite', {
-      claim: `Item ${i} is kept in the record.`,
-      quote_context: `item ${i}`,
-      verbatim_quote: `the record keeps item ${i} of the matter`,
-      source: `note-${String(i).padStart(6, '0')}.txt`,
-      context: { session_id: SESSION, project_id: ENGINE_PROJECT },
-    });
+    const cited = await callHandler<CiteResult>(services, 'citations.cite', citeInput(i));
     sessionAnswerId = (services.db.prepare('SELECT answer_id FROM citations WHERE id = ?').get(cited.citation_id) as { answer_id: number }).answer_id;
   }
   return { answerId: imported.answer.id, sessionAnswerId, sourceIds };
@@ -174,14 +177,7 @@ describeEngines('citation cards in keyset pages', (engine) => {
           const sourceId = prepared.sourceIds[i % SOURCES] as number;
           return (await owner.addCitation({ answerId: id, marker: String(13 + added.length), claim: `Item ${i} is kept in the record.`, quote: `the record keeps item ${i} of the matter`, sourceId, locator: {} })).id;
         }
-        const cited = await callHandler<CiteResult>(services, 'citations.cite', {
-          claim: `Item ${i} is kept in the record.`,
-          quote_context: `item ${i}`,
-          verbatim_quote: `the record keeps item ${i} of the matter`,
-          source: `note-${String(i).padStart(6, '0')}.txt`,
-          context: { session_id: SESSION, project_id: ENGINE_PROJECT },
-        });
-        return cited.citation_id;
+        return (await callHandler<CiteResult>(services, 'citations.cite', citeInput(i))).citation_id;
       };
       const walked = await walk(services, id, 'all', 5, async () => {
         added.push(await cite(20 + added.length));
