@@ -48,6 +48,40 @@ function figures(what: string, t: { before: number[]; after: number[] }): Figure
   }));
 }
 
+/**
+ * The card pages as the handlers serve them (answers.get lean, answers.cards pages of 50, answers.cardsSummary),
+ * through dispatch: the same calls before and after they moved onto the interface, compared across runs.
+ */
+async function cardTimings(services: ReturnType<typeof createServices>, id: number): Promise<Figure[]> {
+  const call = async (name: string, input: unknown) => {
+    const r = await services.dispatch(name as never, input as never);
+    if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
+    return r.value as { next?: string | null };
+  };
+  const third = async () => {
+    let after: string | null | undefined;
+    for (let k = 0; k < 3; k++) after = (await call('answers.cards', { id, filter: 'all', limit: 50, ...(after ? { after } : {}) })).next;
+  };
+  const ops: [string, () => Promise<unknown>][] = [
+    [`open an answer of ${CITATIONS} citations lean (answers.get)`, () => call('answers.get', { id })],
+    ['the first page of 50 cards (answers.cards)', () => call('answers.cards', { id, filter: 'all', limit: 50 })],
+    ['three pages of 50 cards by cursor', third],
+    ['the pages of the problems filter (answers.cardsSummary)', () => call('answers.cardsSummary', { id, filter: 'problems', pageSize: 50 })],
+  ];
+  const out: Figure[] = [];
+  for (const [what, op] of ops) {
+    const samples: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const t0 = performance.now();
+      await op();
+      samples.push(performance.now() - t0);
+    }
+    samples.sort((a, b) => a - b);
+    for (const p of [50, 95]) out.push({ name: `${what} p${p}`, value: percentile(samples, p), unit: 'ms' });
+  }
+  return out;
+}
+
 export async function bench(): Promise<BenchSection[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-store-reads-bench-'));
   const services = createServices(BENCH_PLATFORM, path.join(dir, 'workspace'));
@@ -102,6 +136,7 @@ export async function bench(): Promise<BenchSection[]> {
       },
       () => services.review.decide(citationIds[k++ % citationIds.length]!, 'rejected', 'Checked.'),
     );
+    const cards = await cardTimings(services, id);
     return [
       {
         title: 'Store interface on SQLite: answers, reviews and pages (issue 13)',
@@ -110,6 +145,7 @@ export async function bench(): Promise<BenchSection[]> {
           ...figures(`list ${SMALL_ANSWERS + 1} answers`, list),
           ...figures('read a page and its source', pageText),
           ...figures('record a review decision', decide),
+          ...cards,
         ],
         notes: [`${PAGES}-page generated PDF; ${ROUNDS} rounds of each pair (pages ${ROUNDS * 5}), the first of each pair in turn.`],
       },

@@ -293,13 +293,13 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.check': (input) => answers.checkJudged(input),
     'answers.list': async () => library.answersInView(await answers.listFrom(evidence)),
     'answers.detail': async ({ id }) => library.decorate(await answers.detail(evidence, id)),
-    'answers.get': ({ id }) => library.named(answers.cards.open(id)),
-    'answers.cards': ({ id, filter, limit, after }) => {
-      const page = answers.cards.page(id, filter, limit, after);
+    'answers.get': async ({ id }) => library.named(await answers.cards.open(evidence, id)),
+    'answers.cards': async ({ id, filter, limit, after }) => {
+      const page = await answers.cards.page(evidence, id, filter, limit, after);
       const cards = library.cardsInView(page.rows.map((r) => r.citation));
       return { ...page, rows: page.rows.map((r, i) => ({ ...r, citation: cards[i] ?? r.citation })) };
     },
-    'answers.cardsSummary': ({ id, filter, pageSize }) => answers.cards.summary(id, filter, pageSize),
+    'answers.cardsSummary': ({ id, filter, pageSize }) => answers.cards.summary(evidence, id, filter, pageSize),
     'answers.verify': async ({ id, jobId }) => library.decorate(await answers.verifyJudged(id, undefined, jobId)),
     'answers.cancelVerify': ({ jobId }) => ({ cancelled: answers.cancelVerify(jobId) }),
     'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),

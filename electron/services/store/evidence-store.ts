@@ -2,7 +2,7 @@
  * The store interface the services depend on (issue 13): one async `EvidenceStore`, split by area,
  * implemented by the SQLite engine (sqlite-evidence-store.ts, today's synchronous stores wrapped)
  * and the PostgreSQL engine (postgres/pg-evidence-store.ts). An area is added here when a service
- * moves onto it and both engines implement it (search, health, sources, answers, reviews); the
+ * moves onto it and both engines implement it (search, health, sources, answers, reviews, cards); the
  * rest of the services still use the SQLite stores directly (docs/postgres-store.md, "Next steps").
  *
  * Rules every engine keeps: reads return the same plain row types, ids as numbers; refusals are
@@ -11,6 +11,8 @@
  */
 import type { SourceRefRow } from './anchoring-store.ts';
 import type { AnswerListRow, AnswerRow, CitationRow, NewReview, ResultRow, ReviewRow, RunRow } from './answers-store.ts';
+import type { CardFilter } from '../../../shared/contract/card-schemas.ts';
+import type { CardKeyPage, CardKeyRow } from './citation-cards-store.ts';
 import type { CheckSourceRow, CurrentPathRow } from './health-store.ts';
 import type { ClosestPassageRow, JudgeOpinionRow } from './result-extras-store.ts';
 import type { SearchOptions, SearchRow } from './search-store.ts';
@@ -18,6 +20,10 @@ import type { FileStat, PathRow, SegmentRow, SourceRow } from './sources-store.t
 
 export type { AnswerListRow, AnswerRow, CheckSourceRow, CitationRow, ClosestPassageRow, CurrentPathRow, FileStat, JudgeOpinionRow, NewReview, PathRow };
 export type { ResultRow, ReviewRow, RunRow, SearchOptions, SearchRow, SegmentRow, SourceRefRow, SourceRow };
+export type { CardKeyPage, CardKeyRow };
+
+/** An answer's header and text, without the file it was imported from (which may run to megabytes). */
+export type LeanAnswerRow = Omit<AnswerRow, 'raw'>;
 
 export type StoreEngine = 'sqlite' | 'postgres';
 
@@ -92,6 +98,33 @@ export interface AnswersArea {
   closest(runId: number): Promise<Map<number, ClosestPassageRow>>;
 }
 
+/**
+ * An answer's citation cards a page at a time (issue 16): filtered, counted and paged by keyset on
+ * (ordinal, id) in each engine's SQL. `flags` is the latest run's risk flags as stored (JSON
+ * text), which a flag filter reads its markers from. Cursors are this area's own: one of another
+ * list is refused (INVALID_INPUT, field 'after'). On PostgreSQL row-level security applies as to
+ * the other answer reads: an answer the member may not see has no cards and no header.
+ */
+export interface CardsArea {
+  answer(id: number): Promise<LeanAnswerRow | undefined>;
+  /** The latest run's risk flags as stored ('[]' when the answer has no run). */
+  flags(answerId: number): Promise<string>;
+  /** Every current citation's key row, in answer order. */
+  keys(answerId: number): Promise<CardKeyRow[]>;
+  /** Up to `limit` key rows a filter shows after the cursor `after`, each with its own cursor. */
+  page(answerId: number, filter: CardFilter, flags: string, limit: number, after?: string): Promise<CardKeyPage>;
+  /** The ids a filter shows, in answer order, and the cursor ending every `pageSize`-th of them. */
+  shape(answerId: number, filter: CardFilter, flags: string, pageSize: number): Promise<{ ids: number[]; pageStarts: string[] }>;
+  /** How many cards each filter shows (filters showing none left out; 'all' always there). */
+  counts(answerId: number, flags: string): Promise<Record<string, number>>;
+  /** What a page's cards are drawn from, for those cards only (any order; trails oldest first). */
+  citations(ids: readonly number[]): Promise<CitationRow[]>;
+  results(ids: readonly number[]): Promise<ResultRow[]>;
+  reviews(citationIds: readonly number[]): Promise<ReviewRow[]>;
+  opinions(resultIds: readonly number[]): Promise<JudgeOpinionRow[]>;
+  closest(resultIds: readonly number[]): Promise<ClosestPassageRow[]>;
+}
+
 /** What a review row's audit entry records (both engines write the same entry). */
 export type ReviewAction = 'citation.review' | 'citation.review.undo';
 
@@ -119,6 +152,7 @@ export interface EvidenceStore {
   readonly sources: SourcesArea;
   readonly answers: AnswersArea;
   readonly reviews: ReviewsArea;
+  readonly cards: CardsArea;
   /** Releases the engine's connections (the SQLite engine closes its database only if it opened it). */
   close(): Promise<void>;
 }

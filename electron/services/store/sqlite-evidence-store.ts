@@ -8,7 +8,8 @@ import { toFtsQuery } from '../../../shared/search/fts-query.ts';
 import type { Db } from './database.ts';
 import { AnchoringStore } from './anchoring-store.ts';
 import { AnswersStore } from './answers-store.ts';
-import type { AnswersArea, EvidenceStore, HealthArea, ReviewsArea, SearchArea, SourcesArea } from './evidence-store.ts';
+import { CardRowsStore, CitationCardsStore } from './citation-cards-store.ts';
+import type { AnswersArea, CardsArea, EvidenceStore, HealthArea, ReviewsArea, SearchArea, SourcesArea } from './evidence-store.ts';
 import { HealthStore } from './health-store.ts';
 import { ResultExtrasStore } from './result-extras-store.ts';
 import { reviewEntryPayload } from './review-entry.ts';
@@ -79,6 +80,22 @@ function sqliteReviews(store: AnswersStore): ReviewsArea {
   };
 }
 
+function sqliteCards(keys: CitationCardsStore, rows: CardRowsStore, answers: AnswersStore): CardsArea {
+  return {
+    answer: async (id) => keys.answer(id),
+    flags: async (answerId) => answers.latestRun(answerId)?.risk_flags ?? '[]',
+    keys: async (answerId) => keys.keys(answerId),
+    page: async (answerId, filter, flags, limit, after) => keys.page(answerId, filter, flags, limit, after),
+    shape: async (answerId, filter, flags, pageSize) => keys.shape(answerId, filter, flags, pageSize),
+    counts: async (answerId, flags) => keys.counts(answerId, flags),
+    citations: async (ids) => rows.citations(ids),
+    results: async (ids) => rows.results(ids),
+    reviews: async (ids) => rows.reviews(ids),
+    opinions: async (ids) => rows.opinions(ids),
+    closest: async (ids) => rows.closest(ids),
+  };
+}
+
 function localLogin(): string {
   try {
     return os.userInfo().username;
@@ -99,6 +116,7 @@ export function sqliteEvidenceStore(db: Db, ownsDb = false): EvidenceStore {
     sources: sqliteSources(new SourcesStore(db), new AnchoringStore(db)),
     answers: sqliteAnswers(answers, new ResultExtrasStore(answers)),
     reviews: sqliteReviews(answers),
+    cards: sqliteCards(new CitationCardsStore(db), new CardRowsStore(db), answers),
     close: async () => {
       if (ownsDb) db.close();
     },

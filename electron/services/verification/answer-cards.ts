@@ -3,43 +3,59 @@
  * citation cards a page at a time, filtered and counted in SQL. Only the cards of a page are built
  * (result, place, judge, closest passage, review trail); the full answer with its verification
  * document stays AnswerReads.get's, for the command line and exports.
+ *
+ * Read through the store interface (issue 13), so the engine in use answers: the rows of a page are
+ * read ahead (its citations, results, trails, opinions, closest passages, then the sources and
+ * segments they name), then AnswerReads builds each card as it builds the full answer's.
  */
 import type { CitationDetail } from '../../../shared/contract/answer-schemas.ts';
 import type { AnswerOpen, CardFilter, CardListSummary, CardPage, CitationMark } from '../../../shared/contract/card-schemas.ts';
-import type { AnswersStore, ReviewRow } from '../store/answers-store.ts';
-import { CardRowsStore, CitationCardsStore } from '../store/citation-cards-store.ts';
-import type { Db } from '../store/database.ts';
-import { answerNotFound, type AnswerReads } from './answer-reads.ts';
+import type { CardKeyRow, EvidenceStore, ReviewRow, SegmentRow, SourceRefRow } from '../store/evidence-store.ts';
+import { answerNotFound, AnswerReads, type AnswerRowReads } from './answer-reads.ts';
+import type { VerifyJobs } from './verify-batches.ts';
+
+export type CardStore = Pick<EvidenceStore, 'cards' | 'answers' | 'sources'>;
+
+/** The card assembly reads rows given to it, never a store: these are not given. */
+const notGiven = (): never => {
+  throw new Error('a card is built from the rows read ahead for its page');
+};
+const NO_ROWS: AnswerRowReads = {
+  answer: notGiven,
+  citations: notGiven,
+  citation: notGiven,
+  latestRun: notGiven,
+  runs: notGiven,
+  results: notGiven,
+  latestResult: notGiven,
+  answerReviews: notGiven,
+  listAnswers: notGiven,
+  reviewedCounts: notGiven,
+};
 
 export class AnswerCards {
-  private readonly keys: CitationCardsStore;
-  private readonly rows: CardRowsStore;
-  private readonly store: AnswersStore;
-  private readonly reads: AnswerReads;
+  private readonly jobs: Pick<VerifyJobs, 'isRunning'>;
 
-  constructor(db: Db, store: AnswersStore, reads: AnswerReads) {
-    this.keys = new CitationCardsStore(db);
-    this.rows = new CardRowsStore(db);
-    this.store = store;
-    this.reads = reads;
+  constructor(jobs: Pick<VerifyJobs, 'isRunning'>) {
+    this.jobs = jobs;
   }
 
-  /** The latest run's risk flags as stored (JSON): a flag filter reads its markers in SQL. */
-  private flags(answerId: number): string {
-    return this.store.latestRun(answerId)?.risk_flags ?? '[]';
-  }
-
-  private head(answerId: number) {
-    const a = this.keys.answer(answerId);
+  private async head(store: CardStore, answerId: number) {
+    const a = await store.cards.answer(answerId);
     if (!a) throw answerNotFound(answerId);
     return a;
   }
 
-  open(answerId: number): AnswerOpen {
-    const a = this.head(answerId);
-    const runs = this.store.runs(answerId);
+  /** The latest run's risk flags, read only for a flag filter (the others do not need them). */
+  private flags(store: CardStore, answerId: number, filter: CardFilter): Promise<string> {
+    return filter.startsWith('flag:') ? store.cards.flags(answerId) : Promise.resolve('[]');
+  }
+
+  async open(store: CardStore, answerId: number): Promise<AnswerOpen> {
+    const a = await this.head(store, answerId);
+    const [runs, keys] = await Promise.all([store.answers.runs(answerId), store.cards.keys(answerId)]);
     const last = runs[runs.length - 1];
-    const marks: CitationMark[] = this.keys.keys(answerId).map((k) => ({
+    const marks: CitationMark[] = keys.map((k) => ({
       id: k.id,
       marker: k.marker,
       status: k.status as CitationMark['status'],
@@ -47,43 +63,62 @@ export class AnswerCards {
       unit: k.unit,
       decision: k.decision,
     }));
+    const reads = new AnswerReads(NO_ROWS, { source: notGiven, segment: notGiven }, { opinions: notGiven, closest: notGiven }, this.jobs);
     return {
       answer: { id: a.id, format: a.format, origin: a.origin, question: a.question, answerText: a.answer_text, createdAt: a.created_at },
-      run: last ? this.reads.runData(last) : null,
+      run: last ? reads.runData(last) : null,
       runCount: runs.length,
       marks,
-      counts: this.keys.counts(answerId, last?.risk_flags ?? '[]'),
+      counts: await store.cards.counts(answerId, last?.risk_flags ?? '[]'),
     };
   }
 
-  page(answerId: number, filter: CardFilter, limit: number, after?: string): CardPage {
-    this.head(answerId);
-    const page = this.keys.page(answerId, filter, this.flags(answerId), limit, after);
-    const cards = this.cards(page.rows.map((r) => r.row));
+  async page(store: CardStore, answerId: number, filter: CardFilter, limit: number, after?: string): Promise<CardPage> {
+    await this.head(store, answerId);
+    const page = await store.cards.page(answerId, filter, await this.flags(store, answerId, filter), limit, after);
+    const cards = await this.cards(store, page.rows.map((r) => r.row));
     return { rows: page.rows.map((r, i) => ({ citation: cards[i] as CitationDetail, cursor: r.cursor })), next: page.next };
   }
 
-  summary(answerId: number, filter: CardFilter, pageSize: number): CardListSummary {
-    this.head(answerId);
-    const { ids, pageStarts } = this.keys.shape(answerId, filter, this.flags(answerId), pageSize);
+  async summary(store: CardStore, answerId: number, filter: CardFilter, pageSize: number): Promise<CardListSummary> {
+    await this.head(store, answerId);
+    const { ids, pageStarts } = await store.cards.shape(answerId, filter, await this.flags(store, answerId, filter), pageSize);
     return { total: ids.length, pageSize, pageStarts: ids.length === 0 ? [] : [null, ...pageStarts], ids };
   }
 
   /** The cards of a page's citations, in its order. */
-  private cards(keys: readonly { id: number; result_id: number | null }[]): CitationDetail[] {
+  private async cards(store: CardStore, keys: readonly Pick<CardKeyRow, 'id' | 'result_id'>[]): Promise<CitationDetail[]> {
+    if (keys.length === 0) return [];
     const citationIds = keys.map((k) => k.id);
     const resultIds = keys.flatMap((k) => (k.result_id === null ? [] : [k.result_id]));
-    const citations = new Map(this.rows.citations(citationIds).map((c) => [c.id, c]));
-    const results = new Map(this.rows.results(resultIds).map((r) => [r.id, r]));
-    const opinions = new Map(this.rows.opinions(resultIds).map((o) => [o.result_id, o]));
-    const closest = new Map(this.rows.closest(resultIds).map((p) => [p.result_id, p]));
+    const [citationRows, resultRows, opinionRows, closestRows, trailRows] = await Promise.all([
+      store.cards.citations(citationIds),
+      store.cards.results(resultIds),
+      store.cards.opinions(resultIds),
+      store.cards.closest(resultIds),
+      store.cards.reviews(citationIds),
+    ]);
+    const sourceIds = citationRows.map((c) => c.source_id);
+    const segmentIds = [...resultRows.flatMap((r) => [r.segment_id, r.end_segment_id]), ...closestRows.map((p) => p.segment_id)];
+    const [refs, segments] = await Promise.all([
+      store.sources.refs(sourceIds.filter((id): id is number => id !== null)),
+      store.sources.segmentsById(segmentIds.filter((id): id is number => id !== null)),
+    ]);
+    const refById = new Map<number, SourceRefRow>(refs.map((r) => [r.id, r]));
+    const segmentById = new Map<number, SegmentRow>(segments.map((s) => [s.id, s]));
+    const reads = new AnswerReads(NO_ROWS, { source: (id) => refById.get(id), segment: (id) => segmentById.get(id) }, { opinions: notGiven, closest: notGiven }, this.jobs);
+
+    const citations = new Map(citationRows.map((c) => [c.id, c]));
+    const results = new Map(resultRows.map((r) => [r.id, r]));
+    const opinions = new Map(opinionRows.map((o) => [o.result_id, o]));
+    const closest = new Map(closestRows.map((p) => [p.result_id, p]));
     const trails = new Map<number, ReviewRow[]>();
-    for (const row of this.rows.reviews(citationIds)) trails.set(row.citation_id, [...(trails.get(row.citation_id) ?? []), row]);
+    for (const row of trailRows) trails.set(row.citation_id, [...(trails.get(row.citation_id) ?? []), row]);
     return keys.flatMap((k) => {
       const c = citations.get(k.id);
       if (!c) return [];
       const r = k.result_id === null ? undefined : results.get(k.result_id);
-      return [this.reads.detailOf(c, r ? this.reads.resultData(r, opinions.get(r.id), closest.get(r.id)) : null, trails.get(c.id) ?? [])];
+      return [reads.detailOf(c, r ? reads.resultData(r, opinions.get(r.id), closest.get(r.id)) : null, trails.get(c.id) ?? [])];
     });
   }
 }

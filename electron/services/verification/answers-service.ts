@@ -79,7 +79,7 @@ export class AnswersService {
     this.options = options;
     this.extras = new ResultExtrasStore(store);
     this.reads = new AnswerReads(store, anchoring, this.extras, this.jobs);
-    this.cards = new AnswerCards(store.db, store, this.reads);
+    this.cards = new AnswerCards(this.jobs);
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import type { EvidenceStore } from '../evidence-store.ts';
 import { pgAnswers } from './pg-answers.ts';
+import { pgCards } from './pg-cards.ts';
 import { pgHealth } from './pg-health.ts';
 import { pgReviews } from './pg-reviews.ts';
 import { pgSearch } from './pg-search.ts';
@@ -20,6 +21,7 @@ export function pgEvidenceStore(store: PgStore): EvidenceStore {
     sources: pgSources(ctx),
     answers: pgAnswers(ctx),
     reviews: pgReviews(ctx),
+    cards: pgCards(ctx),
     close: () => store.close(),
   };
 }
