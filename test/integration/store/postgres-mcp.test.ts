@@ -83,8 +83,8 @@ interface Hit {
   snippet: string | null;
 }
 const place = ({ snippet: _, ...rest }: Hit) => rest;
-/** The words a snippet marks, in «…», lower-cased. */
-const marked = (h: Hit) => [...(h.snippet ?? '').matchAll(/«([^»]*)»/g)].map((m) => (m[1] ?? '').toLowerCase()).sort();
+/** The words a snippet marks, in «…», lower-cased (a phrase is one mark in FTS5's snippet, a mark per word in ts_headline's). */
+const marked = (h: Hit) => [...new Set([...(h.snippet ?? '').matchAll(/«([^»]*)»/g)].flatMap((m) => (m[1] ?? '').toLowerCase().split(/\s+/)))].sort();
 
 describe('evidesk mcp --database on a shared workspace', () => {
   it('finds the same passages through search_sources as the local server, and reads a page the same', async () => {
