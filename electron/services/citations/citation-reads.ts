@@ -10,8 +10,7 @@ import type { AnchoringStore, SourceRefRow } from '../store/anchoring-store.ts';
 import type { AgentCitationRow, CitationsStore } from '../store/citations-store.ts';
 import type { SearchStore } from '../store/search-store.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
-import { describePlace } from './cite-advice.ts';
-import { citationRecord, searchHit, sourceInfo, wantsPage } from './citation-record.ts';
+import { citationRecord, inlineText, searchHit, sourceInfo, wantsPage } from './citation-record.ts';
 import type { ResolvedIdentifier } from './source-identifier.ts';
 
 export interface CitationReadsDeps {
@@ -81,12 +80,7 @@ export class CitationReads {
 
   format(citationId: number): { citation_id: number; style: 'inline'; text: string } {
     const r = this.get(citationId);
-    let where = '';
-    if (r.matched) where = `, ${describePlace(r.matched.locator)}`;
-    else if (typeof r.locator.page === 'number') where = `, p. ${r.locator.page}`;
-    else if (typeof r.locator.freeForm === 'string') where = `, ${r.locator.freeForm}`;
-    const name = r.source.custom ? `${r.source.identifier} (custom source)` : r.source.file_name ?? `${r.source.identifier} (not in the workspace)`;
-    return { citation_id: citationId, style: 'inline', text: `${r.marker} ${name}${where}` };
+    return { citation_id: citationId, style: 'inline', text: inlineText(r) };
   }
 
   searchSources(query: string, limit: number, source: string | number | undefined) {

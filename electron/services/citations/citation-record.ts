@@ -11,7 +11,7 @@ import type { SourceRefRow } from '../store/anchoring-store.ts';
 import type { AgentCitationRow, CustomSourceRow } from '../store/citations-store.ts';
 import type { SearchRow } from '../store/search-store.ts';
 import type { SegmentRow } from '../store/sources-store.ts';
-import { redactNotes } from './cite-advice.ts';
+import { describePlace, redactNotes } from './cite-advice.ts';
 import { passageLocator } from './cite-hints.ts';
 import type { ResolvedIdentifier } from './source-identifier.ts';
 
@@ -125,4 +125,14 @@ export function sourceInfo(r: ResolvedIdentifier, page: number | undefined, seg:
     page_text: pageText,
     notes,
   };
+}
+
+/** format_citation's inline text: the marker, the source and the place. */
+export function inlineText(r: CitationRecord): string {
+  let where = '';
+  if (r.matched) where = `, ${describePlace(r.matched.locator)}`;
+  else if (typeof r.locator.page === 'number') where = `, p. ${r.locator.page}`;
+  else if (typeof r.locator.freeForm === 'string') where = `, ${r.locator.freeForm}`;
+  const name = r.source.custom ? `${r.source.identifier} (custom source)` : r.source.file_name ?? `${r.source.identifier} (not in the workspace)`;
+  return `${r.marker} ${name}${where}`;
 }

@@ -9,8 +9,7 @@ import { AppError } from '../../../shared/contract/errors.ts';
 import type { EvidenceStore, SourceRefRow } from '../store/evidence-store.ts';
 import type { AgentCitationRow } from '../store/citations-store.ts';
 import type { PgAgentCitations } from '../store/postgres/pg-agent-citations.ts';
-import { describePlace } from './cite-advice.ts';
-import { citationRecord, searchHit, sourceInfo, wantsPage } from './citation-record.ts';
+import { citationRecord, inlineText, searchHit, sourceInfo, wantsPage } from './citation-record.ts';
 import type { ResolvedIdentifier } from './source-identifier.ts';
 
 /** A file name without its last extension, lower-cased: "HR_Policy.pdf" and "hr_policy" name the same file. */
@@ -109,12 +108,7 @@ export class SharedCitationReads {
 
   async format(citationId: number): Promise<{ citation_id: number; style: 'inline'; text: string }> {
     const r = await this.get(citationId);
-    let where = '';
-    if (r.matched) where = `, ${describePlace(r.matched.locator)}`;
-    else if (typeof r.locator.page === 'number') where = `, p. ${r.locator.page}`;
-    else if (typeof r.locator.freeForm === 'string') where = `, ${r.locator.freeForm}`;
-    const name = r.source.custom ? `${r.source.identifier} (custom source)` : r.source.file_name ?? `${r.source.identifier} (not in the workspace)`;
-    return { citation_id: citationId, style: 'inline', text: `${r.marker} ${name}${where}` };
+    return { citation_id: citationId, style: 'inline', text: inlineText(r) };
   }
 
   async searchSources(query: string, limit: number, source: string | number | undefined) {
