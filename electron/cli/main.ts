@@ -20,9 +20,9 @@ ${COMMANDS.map((c) => `  ${c.usage}`).join('\n')}
 
 Every command takes --workspace DIR (default: $EVIDESK_WORKSPACE, else the app's user-data folder)
 and --json (machine-readable output). --database postgres://… (default: $EVIDESK_DATABASE_URL) runs
-search, check and audit verify on a shared workspace as the member the URL names; other commands
-refuse while one is given. Exit codes: 0 all done, 1 some files or items failed,
-2 usage error, 3 the command failed.`;
+search, check, audit verify and mcp (its reading tools) on a shared workspace as the member the URL
+names; other commands refuse while one is given. Exit codes: 0 all done, 1 some files or items
+failed, 2 usage error, 3 the command failed.`;
 }
 
 /** Flags every command takes with a value. */

@@ -1,6 +1,7 @@
 /**
  * The services over a shared (PostgreSQL) workspace (issue 13), as far as their areas are on the
- * shared store: search, source health (this member's paths) and the audit chain. They answer
+ * shared store: search, source health (this member's paths), the audit chain and the citation
+ * tools' reads. They answer
  * through the same contract and dispatcher as createServices, so a caller gets the same shapes
  * and coded errors; every other operation is refused with SHARED_DATABASE_UNSUPPORTED, never run
  * on a local workspace instead. Nothing here opens the local SQLite database.
@@ -9,15 +10,26 @@ import { HANDLER_NAMES, type HandlerName } from '../../shared/contract/contract.
 import { createDispatcher, type Dispatch, type Handlers } from '../../shared/contract/dispatcher.ts';
 import { AppError } from '../../shared/contract/errors.ts';
 import { checkData } from './audit/audit-service.ts';
+import { SharedCitationReads } from './citations/shared-citation-reads.ts';
 import { EventBus } from './events.ts';
 import { HealthService } from './health/health-service.ts';
 import { SearchService } from './search/search-service.ts';
 import type { EvidenceStore } from './store/evidence-store.ts';
+import { pgAgentCitations } from './store/postgres/pg-agent-citations.ts';
 import { pgEvidenceStore } from './store/postgres/pg-evidence-store.ts';
 import type { PgStore } from './store/postgres/pg-store.ts';
 
 /** The operations that run on a shared workspace today. */
-export const SHARED_HANDLERS = ['search.query', 'sources.check', 'audit.verify'] as const satisfies readonly HandlerName[];
+export const SHARED_HANDLERS = [
+  'search.query',
+  'sources.check',
+  'audit.verify',
+  'citations.searchSources',
+  'citations.getSource',
+  'citations.get',
+  'citations.list',
+  'citations.format',
+] as const satisfies readonly HandlerName[];
 
 export interface SharedServices {
   readonly evidence: EvidenceStore;
@@ -39,6 +51,7 @@ export function createSharedServices(store: PgStore, workspaceDir: string): Shar
   const evidence = pgEvidenceStore(store);
   const search = new SearchService(evidence.search);
   const health = new HealthService(evidence.health, new EventBus(), workspaceDir);
+  const citationReads = new SharedCitationReads(evidence, pgAgentCitations({ pool: store.pool, who: store.who }));
   const refused = Object.fromEntries(
     HANDLER_NAMES.map((name) => [
       name,
@@ -56,6 +69,19 @@ export function createSharedServices(store: PgStore, workspaceDir: string): Shar
     // The single chain every member appends to, walked in one snapshot; with no head kept outside
     // the database, its end is the database's (edits, removals and insertions are found).
     'audit.verify': async () => checkData(await store.verifyChain()),
+    // The citation tools' reads (the MCP server's search_sources, get_source, get_citation,
+    // list_citations, format_citation); citing and registering write areas not shared yet.
+    'citations.searchSources': ({ query, limit, source }) => citationReads.searchSources(query, limit, source),
+    'citations.getSource': ({ source, page }) => citationReads.getSource(source, page),
+    'citations.get': ({ citation_id }) => citationReads.get(citation_id),
+    'citations.list': (input) => citationReads.list(input),
+    'citations.format': ({ citation_id }) => citationReads.format(citation_id),
+    'citations.cite': () => {
+      throw notOnSharedDatabase('Citing', { operation: 'citations.cite' }, 'evidesk mcp without --database');
+    },
+    'citations.registerSource': () => {
+      throw notOnSharedDatabase('Registering a source', { operation: 'citations.registerSource' }, 'evidesk mcp without --database');
+    },
   };
   return { evidence, dispatch: createDispatcher(handlers), close: () => evidence.close() };
 }

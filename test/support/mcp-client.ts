@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ROOT } from './build.ts';
 
 export const CLI_MAIN = path.join(ROOT, 'electron', 'cli', 'main.ts');
@@ -13,9 +13,12 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-/** `evidesk mcp --workspace DIR …flags` under Node 24, driven by the SDK's own client over stdio. */
-export async function connectMcp(workspace: string, flags: string[] = [], clientName = 'test-agent'): Promise<McpSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, 'mcp', '--workspace', workspace, ...flags], stderr: 'pipe', cwd: ROOT });
+/**
+ * `evidesk mcp --workspace DIR …flags` under Node 24, driven by the SDK's own client over stdio;
+ * `env` is added to the SDK's default environment for the server.
+ */
+export async function connectMcp(workspace: string, flags: string[] = [], clientName = 'test-agent', env: Record<string, string> = {}): Promise<McpSession> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, 'mcp', '--workspace', workspace, ...flags], stderr: 'pipe', cwd: ROOT, env: { ...getDefaultEnvironment(), ...env } });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => {
     err += d.toString('utf8');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { APP_VERSION } from '../../services/create-services.ts';
 import { apiDefaults } from '../../services/citations/citation-tools.ts';
 import { serveMcpOnStdio } from '../../mcp/mcp-server.ts';
-import { EXIT, flagString, type Command } from '../command.ts';
+import { EXIT, flagString, type SharedCommand } from '../command.ts';
 
 /** An id given on the command line, or the stand-in; ids are at most 200 characters. */
 function idOr(given: string | undefined, fallback: string): string {
@@ -11,23 +11,30 @@ function idOr(given: string | undefined, fallback: string): string {
   return (v || fallback).slice(0, 200);
 }
 
-export const mcpCommand: Command = {
+export const mcpCommand: SharedCommand = {
   name: 'mcp',
+  shared: true,
   usage: 'mcp [--session ID] [--agent ID] [--user ID] [--project ID]   serve the citation tools to an agent over MCP (stdio)',
   valueFlags: ['session', 'agent', 'user', 'project'],
   run: async (ctx) => {
-    const { services, io } = ctx;
-    const base = apiDefaults(services.workspaceDir);
+    const { services, evidence, dispatch, io } = ctx;
+    // On a shared database (--database / EVIDESK_DATABASE_URL) there is no local workspace: the
+    // context's stand-ins name the member instead (citing, which uses them, is refused there).
+    const base = services ? apiDefaults(services.workspaceDir) : { ...apiDefaults('shared'), user_id: evidence?.member.login ?? 'unknown-user' };
     // One server process is one conversation: its citations form one session unless told otherwise.
     const session = idOr(flagString(ctx, 'session'), `mcp-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '')}-${randomUUID().slice(0, 8)}`);
     const agent = flagString(ctx, 'agent');
     const user = idOr(flagString(ctx, 'user'), base.user_id);
-    const project = idOr(flagString(ctx, 'project'), path.basename(services.workspaceDir) || 'default');
+    const project = idOr(flagString(ctx, 'project'), services ? path.basename(services.workspaceDir) || 'default' : base.project_id);
     // stdout carries the protocol: what people should read goes to stderr.
-    io.err(`evidesk mcp: serving the citation tools on stdio (workspace ${services.workspaceDir}, session ${session}).`);
+    io.err(
+      services
+        ? `evidesk mcp: serving the citation tools on stdio (workspace ${services.workspaceDir}, session ${session}).`
+        : `evidesk mcp: serving the citation tools' reads on stdio on the shared database as ${evidence?.member.login ?? 'its member'} (citing and registering sources work on a local workspace only).`,
+    );
     await serveMcpOnStdio(
       {
-        dispatch: services.dispatch,
+        dispatch,
         context: (clientName) => ({ session_id: session, agent_id: idOr(agent, clientName ?? 'mcp-client'), user_id: user, project_id: project }),
         version: APP_VERSION,
       },

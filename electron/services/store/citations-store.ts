@@ -74,7 +74,8 @@ export interface CitationFilter {
   limit: number;
 }
 
-const AGENT_CITATION_SELECT = `
+/** The agent citation with its context and newest result; plain SQL both engines run. */
+export const AGENT_CITATION_SELECT = `
   SELECT c.id AS citation_id, c.answer_id, c.marker, c.claim, c.quote, c.context, c.source_id, u.reference AS unknown_reference,
          c.claimed_locator, c.method, c.confidence, c.supersedes_id, c.created_at,
          s.session_key, x.agent_id, x.user_id, x.project_id, x.custom_source_id, x.details,
