@@ -15,6 +15,15 @@ describe('a library of 10,000 sources in Chromium (issue 16)', () => {
     const id = await table().getAttribute('aria-activedescendant');
     return page.locator(`#${id}`);
   };
+  /**
+   * The active row's text, or null while the table names none: while the list scrolls to the
+   * active row it is not yet drawn, and the table then names no row. Asked of an absent row, a
+   * poll would wait on "#null" for the whole action time-out and never ask again.
+   */
+  const activeText = async () => {
+    const id = await table().getAttribute('aria-activedescendant');
+    return id ? page.locator(`#${id}`).textContent({ timeout: 1_000 }).catch(() => null) : null;
+  };
 
   beforeAll(async () => {
     app = await openAppInChromium();
@@ -44,11 +53,11 @@ describe('a library of 10,000 sources in Chromium (issue 16)', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => table().getAttribute('aria-activedescendant')).toBe('source-row-2');
-    await expect.poll(async () => (await activeRow()).textContent()).toContain('note-009997.txt');
+    await expect.poll(activeText).toContain('note-009997.txt');
 
     await page.keyboard.press('End');
     await expect.poll(() => table().getAttribute('aria-activedescendant')).toBe(`source-row-${COUNT - 1}`);
-    await expect.poll(async () => (await activeRow()).textContent(), { timeout: 60_000 }).toContain('note-000000.txt');
+    await expect.poll(activeText, { timeout: 60_000 }).toContain('note-000000.txt');
     expect(await (await activeRow()).getAttribute('aria-rowindex')).toBe(String(COUNT + 1));
     expect(await (await activeRow()).isVisible()).toBe(true);
     // Focus stayed on the table all along, and the page still holds only a window of rows.
@@ -59,7 +68,7 @@ describe('a library of 10,000 sources in Chromium (issue 16)', () => {
     await page.keyboard.press('PageUp');
     await page.keyboard.press('Home');
     await expect.poll(() => table().getAttribute('aria-activedescendant')).toBe('source-row-0');
-    await expect.poll(async () => (await activeRow()).textContent()).toContain('note-009999.txt');
+    await expect.poll(activeText).toContain('note-009999.txt');
   });
 
   it('finds one source among 10,000 by a word of its name', async () => {
@@ -79,7 +88,7 @@ describe('a library of 10,000 sources in Chromium (issue 16)', () => {
     await expect.poll(() => page.locator('tr[data-source-id]').first().textContent()).toContain('note-000000.txt');
     await table().focus();
     await page.keyboard.press('End');
-    await expect.poll(async () => (await activeRow()).textContent(), { timeout: 60_000 }).toContain('quarterly-board-minutes.txt');
+    await expect.poll(activeText, { timeout: 60_000 }).toContain('quarterly-board-minutes.txt');
     expect(await seriousViolations(page, 'section.library')).toEqual([]);
   });
 });
