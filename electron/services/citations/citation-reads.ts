@@ -3,14 +3,14 @@
  * source, the inline format, full-text search and source details. A restricted source's text is
  * never part of a reply: only where things are in it.
  */
-import type { CitationRecord, CiteStatus, SourceInfo } from '../../../shared/contract/citation-schemas.ts';
+import type { CitationRecord, SourceInfo } from '../../../shared/contract/citation-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { toFtsQuery } from '../../../shared/search/fts-query.ts';
 import type { AnchoringStore, SourceRefRow } from '../store/anchoring-store.ts';
 import type { AgentCitationRow, CitationsStore } from '../store/citations-store.ts';
 import type { SearchStore } from '../store/search-store.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
-import { citationRecord, inlineText, searchHit, sourceInfo, wantsPage } from './citation-record.ts';
+import { citationListFilter, citationListPage, citationRecord, inlineText, searchHit, sourceInfo, wantsPage, type CitationListAsk } from './citation-record.ts';
 import type { ResolvedIdentifier } from './source-identifier.ts';
 
 export interface CitationReadsDeps {
@@ -42,40 +42,10 @@ export class CitationReads {
     return this.record(row);
   }
 
-  list(f: {
-    session_id?: string | undefined;
-    project_id?: string | undefined;
-    agent_id?: string | undefined;
-    user_id?: string | undefined;
-    status?: CiteStatus | undefined;
-    source?: string | number | undefined;
-    include_superseded: boolean;
-    after_id: number;
-    limit: number;
-  }): { citations: CitationRecord[]; next_after_id: number | null } {
-    let sourceId: number | undefined;
-    let customSourceId: number | undefined;
-    if (f.source !== undefined) {
-      const r = this.d.resolve(f.source);
-      if (r.kind === 'unknown') throw new AppError('SOURCE_NOT_FOUND', `source: no source matches "${r.text}".`, { field: 'source' });
-      if (r.kind === 'custom') customSourceId = r.custom.id;
-      else sourceId = r.source.id;
-    }
-    const rows = this.d.citations.listAgentCitations({
-      sessionKey: f.session_id,
-      agentId: f.agent_id,
-      userId: f.user_id,
-      projectId: f.project_id,
-      status: f.status,
-      sourceId,
-      customSourceId,
-      includeSuperseded: f.include_superseded,
-      afterId: f.after_id,
-      limit: f.limit + 1,
-    });
-    const more = rows.length > f.limit;
-    const page = rows.slice(0, f.limit);
-    return { citations: page.map((r) => this.record(r)), next_after_id: more ? (page[page.length - 1]?.citation_id ?? null) : null };
+  list(f: CitationListAsk): { citations: CitationRecord[]; next_after_id: number | null } {
+    const filter = citationListFilter(f, f.source === undefined ? undefined : this.d.resolve(f.source));
+    const { page, nextAfterId } = citationListPage(this.d.citations.listAgentCitations(filter), f.limit);
+    return { citations: page.map((r) => this.record(r)), next_after_id: nextAfterId };
   }
 
   format(citationId: number): { citation_id: number; style: 'inline'; text: string } {

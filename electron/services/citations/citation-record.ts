@@ -8,7 +8,7 @@ import { AppError } from '../../../shared/contract/errors.ts';
 import { parseJson } from '../../../shared/json-or.ts';
 import { parseSnippet } from '../../../shared/search/fts-query.ts';
 import type { SourceRefRow } from '../store/anchoring-store.ts';
-import type { AgentCitationRow, CustomSourceRow } from '../store/citations-store.ts';
+import type { AgentCitationRow, CitationFilter, CustomSourceRow } from '../store/citations-store.ts';
 import type { SearchRow } from '../store/search-store.ts';
 import type { SegmentRow } from '../store/sources-store.ts';
 import { describePlace, redactNotes } from './cite-advice.ts';
@@ -135,4 +135,44 @@ export function inlineText(r: CitationRecord): string {
   else if (typeof r.locator.freeForm === 'string') where = `, ${r.locator.freeForm}`;
   const name = r.source.custom ? `${r.source.identifier} (custom source)` : r.source.file_name ?? `${r.source.identifier} (not in the workspace)`;
   return `${r.marker} ${name}${where}`;
+}
+
+/** What list_citations asks for, as the tool gives it. */
+export interface CitationListAsk {
+  session_id?: string | undefined;
+  project_id?: string | undefined;
+  agent_id?: string | undefined;
+  user_id?: string | undefined;
+  status?: CiteStatus | undefined;
+  source?: string | number | undefined;
+  include_superseded: boolean;
+  after_id: number;
+  limit: number;
+}
+
+/**
+ * The store's filter for a list_citations ask whose source (if named) is resolved: one row more
+ * than the page, so that the page knows whether another follows. SOURCE_NOT_FOUND for a source
+ * nothing matches.
+ */
+export function citationListFilter(f: CitationListAsk, source: ResolvedIdentifier | undefined): CitationFilter {
+  if (source?.kind === 'unknown') throw new AppError('SOURCE_NOT_FOUND', `source: no source matches "${source.text}".`, { field: 'source' });
+  return {
+    sessionKey: f.session_id,
+    agentId: f.agent_id,
+    userId: f.user_id,
+    projectId: f.project_id,
+    status: f.status,
+    sourceId: source?.kind === 'source' ? source.source.id : undefined,
+    customSourceId: source?.kind === 'custom' ? source.custom.id : undefined,
+    includeSuperseded: f.include_superseded,
+    afterId: f.after_id,
+    limit: f.limit + 1,
+  };
+}
+
+/** The rows of one list_citations page, and the id the next page starts after (null when none follows). */
+export function citationListPage(rows: readonly AgentCitationRow[], limit: number): { page: AgentCitationRow[]; nextAfterId: number | null } {
+  const page = rows.slice(0, limit);
+  return { page, nextAfterId: rows.length > limit ? (page[page.length - 1]?.citation_id ?? null) : null };
 }

@@ -4,12 +4,12 @@
  * the shapes the local reads give (citation-record.ts). Row-level security decides what the member
  * sees: another project's citation reads as absent.
  */
-import type { CitationRecord, CiteStatus, SourceInfo } from '../../../shared/contract/citation-schemas.ts';
+import type { CitationRecord, SourceInfo } from '../../../shared/contract/citation-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { EvidenceStore, SourceRefRow } from '../store/evidence-store.ts';
 import type { AgentCitationRow } from '../store/citations-store.ts';
 import type { PgAgentCitations } from '../store/postgres/pg-agent-citations.ts';
-import { citationRecord, inlineText, searchHit, sourceInfo, wantsPage } from './citation-record.ts';
+import { citationListFilter, citationListPage, citationRecord, inlineText, searchHit, sourceInfo, wantsPage, type CitationListAsk } from './citation-record.ts';
 import type { ResolvedIdentifier } from './source-identifier.ts';
 
 /** A file name without its last extension, lower-cased: "HR_Policy.pdf" and "hr_policy" name the same file. */
@@ -70,40 +70,10 @@ export class SharedCitationReads {
     return this.record(row);
   }
 
-  async list(f: {
-    session_id?: string | undefined;
-    project_id?: string | undefined;
-    agent_id?: string | undefined;
-    user_id?: string | undefined;
-    status?: CiteStatus | undefined;
-    source?: string | number | undefined;
-    include_superseded: boolean;
-    after_id: number;
-    limit: number;
-  }): Promise<{ citations: CitationRecord[]; next_after_id: number | null }> {
-    let sourceId: number | undefined;
-    let customSourceId: number | undefined;
-    if (f.source !== undefined) {
-      const r = await this.resolve(f.source);
-      if (r.kind === 'unknown') throw new AppError('SOURCE_NOT_FOUND', `source: no source matches "${r.text}".`, { field: 'source' });
-      if (r.kind === 'custom') customSourceId = r.custom.id;
-      else sourceId = r.source.id;
-    }
-    const rows = await this.citations.list({
-      sessionKey: f.session_id,
-      agentId: f.agent_id,
-      userId: f.user_id,
-      projectId: f.project_id,
-      status: f.status,
-      sourceId,
-      customSourceId,
-      includeSuperseded: f.include_superseded,
-      afterId: f.after_id,
-      limit: f.limit + 1,
-    });
-    const more = rows.length > f.limit;
-    const page = rows.slice(0, f.limit);
-    return { citations: await Promise.all(page.map((r) => this.record(r))), next_after_id: more ? (page[page.length - 1]?.citation_id ?? null) : null };
+  async list(f: CitationListAsk): Promise<{ citations: CitationRecord[]; next_after_id: number | null }> {
+    const filter = citationListFilter(f, f.source === undefined ? undefined : await this.resolve(f.source));
+    const { page, nextAfterId } = citationListPage(await this.citations.list(filter), f.limit);
+    return { citations: await Promise.all(page.map((r) => this.record(r))), next_after_id: nextAfterId };
   }
 
   async format(citationId: number): Promise<{ citation_id: number; style: 'inline'; text: string }> {
