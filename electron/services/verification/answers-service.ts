@@ -16,13 +16,11 @@ import type {
 import { AppError } from '../../../shared/contract/errors.ts';
 import { SourceRef, type ImportedAnswer } from '../../../shared/imports/model.ts';
 import { VerificationRiskFlag, type VerificationResult } from '../../../shared/verification/result-schema.ts';
-import { citationStatus, VERIFIED_SCORE } from '../../../shared/verification/index.ts';
 import { answerOffline } from '../answerers/offline.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
 import { answerWithModel, resolveModelSettings, type ModelSettings } from '../answerers/openai-compatible.ts';
 import type { AnchoringStore } from '../store/anchoring-store.ts';
 import type { AnswersStore, CitationRow } from '../store/answers-store.ts';
-import { searchableQuote } from '../../../shared/anchoring/index.ts';
 import { parseJson } from '../../../shared/json-or.ts';
 import { parseAnswerFile } from './parse-answer-file.ts';
 import { verificationResult } from './verification-output.ts';
@@ -36,6 +34,7 @@ import { referenceText } from './source-names.ts';
 import { AnswerReads, storedRiskFlags } from './answer-reads.ts';
 import { AnswerCards } from './answer-cards.ts';
 import { readAnswerDetail, readAnswerList } from './answer-detail.ts';
+import { reanchorCitation } from './reanchor.ts';
 import type { EvidenceStore } from '../store/evidence-store.ts';
 
 export interface AnswersServiceOptions {
@@ -365,59 +364,7 @@ export class AnswersService {
    * using the stored anchor's prefix and suffix to choose between repeats, and says what moved.
    */
   reanchor(citationId: number, targetSourceId?: number): ReanchorResult {
-    const c = this.store.citation(citationId);
-    if (!c) throw new AppError('CITATION_NOT_FOUND', `There is no citation with id ${citationId} in this workspace.`);
-    const old = this.store.latestResult(citationId);
-    const fromSourceId = old?.source_id ?? c.source_id;
-    const fromSource = fromSourceId !== null ? this.anchoring.source(fromSourceId) : undefined;
-    const from =
-      fromSource && old
-        ? { sourceId: fromSource.id, sha256: fromSource.sha256, fileName: fromSource.file_name, page: old.page, pageLabel: old.page_label, segmentId: old.segment_id, start: old.start_offset, end: old.end_offset }
-        : null;
-    let target = targetSourceId !== undefined ? this.anchoring.source(targetSourceId) : fromSourceId !== null ? this.verifier.newestVersion(fromSourceId) : null;
-    if (targetSourceId !== undefined && !target) throw new AppError('SOURCE_NOT_FOUND', `There is no source with id ${targetSourceId} in this workspace.`);
-    if (!target && fromSource) target = fromSource;
-    const quote = c.quote ?? old?.quote ?? null;
-    if (!target || !quote) {
-      return { citationId, from, to: null, found: false, moved: false, message: !quote ? 'The citation has no quote to find again.' : 'The citation has no known source to look in.' };
-    }
-    const stored = parseJson<StoredClaimedLocator>(c.claimed_locator, {});
-    // The old anchor's context chooses between repeats; the old page is a hint, not a requirement.
-    const hintLocator = old?.page ? { page: old.page } : {};
-    const { match } = this.verifier.anchor(target.id, searchableQuote(quote), hintLocator, {
-      prefix: old?.prefix ?? stored.quotePrefix,
-      suffix: old?.suffix ?? stored.quoteSuffix,
-    });
-    const status = citationStatus({ quote, sourceKnown: true, match, claimed: old?.page ? { pages: [old.page] } : null });
-    if (!match || match.score < 0.75) {
-      return {
-        citationId,
-        from,
-        to: null,
-        found: false,
-        moved: true,
-        message: `The quote is not in ${target.file_name} (source #${target.id})${from?.page ? `; it was on p. ${from.page} of the old version` : ''}.`,
-      };
-    }
-    const to = {
-      sourceId: target.id,
-      sha256: target.sha256,
-      fileName: target.file_name,
-      page: match.page ?? null,
-      pageLabel: match.segment.pageLabel,
-      segmentId: match.segment.id,
-      start: match.start,
-      end: match.endSegment ? (match.endOffset ?? match.end) : match.end,
-      status,
-      score: match.score,
-      method: match.method,
-    };
-    const samePlace = from !== null && from.page === to.page && (from.page !== null || (from.start === to.start && from.end === to.end));
-    const where = (p: number | null, label: string | null) => (p === null ? 'its passage' : `p. ${label && label !== String(p) ? `${label} (${p})` : p}`);
-    const message = samePlace
-      ? `Still on ${where(to.page, to.pageLabel)} in ${target.file_name}${match.score < VERIFIED_SCORE ? ` (partial, score ${match.score.toFixed(2)})` : ''}.`
-      : `Moved: ${from ? where(from.page, from.pageLabel) : 'unknown'} → ${where(to.page, to.pageLabel)} in ${target.file_name}${match.score < VERIFIED_SCORE ? ` (partial, score ${match.score.toFixed(2)})` : ''}.`;
-    return { citationId, from, to, found: match.score >= VERIFIED_SCORE - 1e-9, moved: !samePlace, message };
+    return reanchorCitation({ store: this.store, anchoring: this.anchoring, verifier: this.verifier }, citationId, targetSourceId);
   }
 
   /** Runs of an answer, oldest first (for history views and tests). */
