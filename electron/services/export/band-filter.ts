@@ -43,13 +43,25 @@ interface Matrix {
   f: number;
 }
 
+/** The part of pdf.js's graphics state the filter reads while a page is drawn. */
+interface GraphicsState {
+  x: number;
+  y: number;
+  textRise: number;
+  textMatrix: number[] | null;
+  textRenderingMode: number;
+  fillColor?: unknown;
+  strokeColor?: unknown;
+  lineWidth?: number;
+}
+
 /** What of pdf.js's render task the filter reads; every field may be absent in another version. */
 interface RenderInternals {
   _internalRenderTask?: {
     operatorList?: { fnArray?: number[]; argsArray?: (unknown[] | null)[] };
     gfx?: {
       ctx?: { getTransform?(): Matrix };
-      current?: { x: number; y: number; textRise: number; textMatrix: number[] | null; textRenderingMode: number; fillColor?: unknown; strokeColor?: unknown; lineWidth?: number };
+      current?: GraphicsState;
       pendingClip?: unknown;
     };
   };
@@ -97,7 +109,7 @@ export function bandFilter(ops: BandOps, height: number, margin: number): { filt
    * for the paths after it), no clip waits on it, and its box, widened by the line's width, lies
    * wholly off the canvas.
    */
-  const pathInBand = (args: unknown[] | null | undefined, m: Matrix, cur: NonNullable<NonNullable<RenderInternals['_internalRenderTask']>['gfx']>['current'] & object, pendingClip: unknown): boolean => {
+  const pathInBand = (args: unknown[] | null | undefined, m: Matrix, cur: GraphicsState, pendingClip: unknown): boolean => {
     const [paint, , box] = args ?? [];
     if (typeof paint !== 'number' || !paints.has(paint) || pendingClip) return true;
     if (typeof cur.fillColor !== 'string' || typeof cur.strokeColor !== 'string') return true;

@@ -153,7 +153,6 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
       } else all.push(job);
     }
     if (all.length === 0) continue;
-    all.sort((a, b) => a.ask.page - b.ask.page);
     const bytes = sourceBytes(src, deps);
     if (!bytes) {
       for (const job of all) settle(job, { note: `The excerpt is left out: neither ${src.fileName} nor a snapshot of it could be opened to render.` });
