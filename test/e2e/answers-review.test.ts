@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 /** One citation of each kind the review desk must tell apart, in a Markdown answer. */
 const CITED = {
@@ -44,13 +45,6 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
     await page.screenshot({ path: file });
     expect(fs.statSync(file).size).toBeGreaterThan(10_000);
   };
-  /** Picks files through the Import button, as the analyst does: the browser's own file chooser. */
-  const importThroughPicker = async (files: string[]) => {
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles(files);
-  };
-
   beforeAll(async () => {
     app = await openAppInChromium();
     page = app.page;
@@ -77,14 +71,14 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
 
   it('refuses a file in no known format, naming the file and the code', async () => {
     const bad = writeFile(docs, 'shopping-list.txt', 'eggs\nmilk\n');
-    await importThroughPicker([bad]);
+    await importThroughPicker(page, [bad]);
     const alert = page.getByRole('alert').filter({ hasText: 'shopping-list.txt' });
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/^✖ Could not import shopping-list\.txt: .+ANSWER_FORMAT_UNKNOWN$/);
   });
 
   it('imports a Markdown answer through the file picker and lists it with its ledger', async () => {
-    await importThroughPicker([writeFile(docs, 'hr-answer.md', MARKDOWN)]);
+    await importThroughPicker(page, [writeFile(docs, 'hr-answer.md', MARKDOWN)]);
     await page.getByText('Imported hr-answer.md: markdown, 6 citations').waitFor();
     // The imported answer opens for review at once.
     await card('1').waitFor();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { POLICY_PAGES } from '../support/policy-workspace.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 /**
  * One sentence, two markers: each citation's card shows the clause its marker closes, and each is
@@ -41,9 +42,7 @@ describe('a sentence with two markers in Chromium: each card shows its own claus
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('1 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles(writeFile(docs, 'two-markers.md', MARKDOWN));
+    await importThroughPicker(page, writeFile(docs, 'two-markers.md', MARKDOWN));
     await page.getByText('Imported two-markers.md: markdown, 2 citations').waitFor();
     await card('1').waitFor();
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { nativeAnswer } from '../support/policy-workspace.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 const PAGES = 60;
 const LINES = 12;
@@ -48,9 +49,7 @@ describe('the export dialog on a 720-citation answer: preview, progress, cancel,
       const l = Math.floor(i / PAGES) + 1;
       return { marker: String(i + 1), claim: `Class ${p * 100 + l} records are kept ${l + 1} years.`, quote: line(p, l), source: { file: 'Records.pdf' }, locator: { page: p } };
     });
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles([writeFile(docs, 'records-answer.json', nativeAnswer(citations, 'How long are records kept?'))]);
+    await importThroughPicker(page, [writeFile(docs, 'records-answer.json', nativeAnswer(citations, 'How long are records kept?'))]);
     await page.getByRole('article', { name: 'Citation [1]' }).waitFor({ timeout: 300_000 });
 
     await page.getByRole('button', { name: 'Export…' }).click();

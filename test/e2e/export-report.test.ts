@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 const QUOTES = {
   leave: 'Employees receive 14 days of annual leave per calendar year.',
@@ -67,9 +68,7 @@ describe('exporting a reviewed answer from the dialog in Chromium at 1280×800 (
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('2 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles([writeFile(docs, 'hr-answer.md', MARKDOWN)]);
+    await importThroughPicker(page, [writeFile(docs, 'hr-answer.md', MARKDOWN)]);
     await card('1').waitFor();
     await card('1').getByRole('button', { name: '✓ Accept…' }).click();
     await card('1').getByRole('button', { name: 'Accept [1]' }).click();

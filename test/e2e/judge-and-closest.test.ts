@@ -5,6 +5,7 @@ import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/a
 import { judgeAnswer, judgePrompt, startModelEndpoint } from '../support/model-endpoint.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { POLICY_PAGES } from '../support/policy-workspace.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 const TYPO = { marker: '1', quote: 'Employees recieve 14 days of annual leave per calender year.' };
 const MISSING = { marker: '2', quote: 'Unused leave is carried over to the following year.', closest: 'Unused leave lapses on 31 March of the following year.', page: 3 };
@@ -65,9 +66,7 @@ describe('the card shows how a quote was found and what the judge thinks; a quot
     await expect.poll(() => judge.isChecked()).toBe(true);
     const stored = await app.services.dispatch('workspace.settings', {});
     expect(stored.ok && (stored.value as { modelJudge: boolean }).modelJudge).toBe(true);
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles([writeFile(docs, 'leave.json', ANSWER)]);
+    await importThroughPicker(page, [writeFile(docs, 'leave.json', ANSWER)]);
     await card(TYPO.marker).waitFor();
     expect(server.received.length).toBeGreaterThan(0);
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { writeFile } from '../support/pdf-fixtures.ts';
 import { makeScannedPdf } from '../support/scan-fixtures.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 const LINES = ['Memorandum of the board meeting held on 12 May 2024.', 'The board approved the purchase of the warehouse', 'for a price of 1.2 million euros, to be paid in June.', 'The chair thanked the staff for their work.'];
 const QUOTE = 'approved the purchase of the warehouse for a price of 1.2 million euros';
@@ -42,9 +43,7 @@ describe('a quote on a scanned page, highlighted on the scan in Chromium', () =>
     await page.getByText('1 added').waitFor({ timeout: OCR_TIMEOUT });
 
     await page.getByRole('tab', { name: /Answers/ }).click();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles(writeFile(docs, 'board.md', MARKDOWN));
+    await importThroughPicker(page, writeFile(docs, 'board.md', MARKDOWN));
     const card = page.getByRole('article', { name: 'Citation [1]' });
     await card.waitFor();
     await expect.poll(() => card.locator('.places').textContent()).toContain('Foundp. 1 · on OCR text');

@@ -8,6 +8,7 @@ import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/a
 import { buildDeck, buildWorkbook } from '../support/office-fixtures.ts';
 import { nativeAnswer } from '../support/policy-workspace.ts';
 import { writeFile } from '../support/pdf-fixtures.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 type DroppedFile = { name: string; base64: string; type: string };
 
@@ -65,9 +66,7 @@ describe('PowerPoint and Excel sources in Chromium', () => {
 
   it('verifies the citations and opens a slide-table cell on its slide, marked', async () => {
     await page.getByRole('tab', { name: /Answers/ }).click();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles(writeFile(path.join(app.services.dir, 'answers'), 'revenue-answer.json', ANSWER));
+    await importThroughPicker(page, writeFile(path.join(app.services.dir, 'answers'), 'revenue-answer.json', ANSWER));
     await card('4').waitFor();
     for (const m of ['1', '2', '3', '4']) await expect.poll(() => card(m).locator('[data-role=status]').getAttribute('data-code')).toBe('verified');
     await expect.poll(() => card('2').locator('.places').textContent()).toContain('slide 2 · table 1, row North, column FY2024');

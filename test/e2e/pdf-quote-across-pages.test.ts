@@ -6,6 +6,7 @@ import { makePdf, writeFile, type PageSpec } from '../support/pdf-fixtures.ts';
 import { callHandler } from '../support/workspace.ts';
 import type { AnswerDetail, AnswerSummaryData } from '../../shared/contract/answer-schemas.ts';
 import type { PageText } from '../../shared/contract/schemas.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 /** A sentence broken by the page break: its first words end page 1, the rest opens page 2. */
 const BEFORE = 'the old site';
@@ -60,9 +61,7 @@ describe('a PDF quote over a page break, highlighted on both pages in Chromium',
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('1 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles(writeFile(docs, 'old-site.md', MARKDOWN));
+    await importThroughPicker(page, writeFile(docs, 'old-site.md', MARKDOWN));
     const card = page.getByRole('article', { name: 'Citation [1]' });
     await card.waitFor();
     expect(await card.locator('.places').textContent()).toContain('Foundpp. 1–2');
@@ -105,9 +104,7 @@ describe('a PDF quote over a page break, highlighted on both pages in Chromium',
     const added = await app.services.ingest.ingest({ paths: [writeFile(docs, 'estates-plan-footed.pdf', await makePdf(FOOTED, 'Estates plan'))] });
     expect(added.files.map((f) => f.ok)).toEqual([true]);
     await page.getByRole('button', { name: '‹ All answers' }).click();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles(writeFile(docs, 'old-site-footed.md', markdown('estates-plan-footed.pdf')));
+    await importThroughPicker(page, writeFile(docs, 'old-site-footed.md', markdown('estates-plan-footed.pdf')));
     const card = page.getByRole('article', { name: 'Citation [1]' });
     await expect.poll(async () => (await card.locator('.source-name').textContent()) ?? '').toContain('estates-plan-footed.pdf');
     expect(await card.locator('.places').textContent()).toContain('Foundpp. 1–2');

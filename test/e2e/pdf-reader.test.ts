@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { writeFile } from '../support/pdf-fixtures.ts';
 import { makeReaderPdf, readerLabel } from '../support/reader-fixtures.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 const PAGES = 40;
 const FRONT = 4;
@@ -168,9 +169,7 @@ describe('the PDF reader in Chromium: continuous pages, zoom, find, thumbnails, 
 
   it('still opens a cited quote at its place, highlighted, after all this, and keeps it through a zoom', async () => {
     await page.getByRole('tab', { name: /Answers/ }).click();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles(writeFile(docs, 'petty-cash.md', ANSWER));
+    await importThroughPicker(page, writeFile(docs, 'petty-cash.md', ANSWER));
     const card = page.getByRole('article', { name: 'Citation [1]' });
     await card.waitFor();
     await pageBox().fill('i');

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 const MARKDOWN = `Question: How much leave do employees get?
 
@@ -43,9 +44,7 @@ describe('the review trail on the desk, in Chromium', () => {
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('2 added').waitFor();
     await page.getByRole('tab', { name: /Answers/ }).click();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles(writeFile(docs, 'leave.md', MARKDOWN));
+    await importThroughPicker(page, writeFile(docs, 'leave.md', MARKDOWN));
     await card('1').waitFor();
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppInChromium, SCREENSHOTS, type AppInChromium } from '../support/app-in-chromium.ts';
 import { writeFile } from '../support/pdf-fixtures.ts';
 import { articlePage, HTML, startWebServer, type TestWebServer } from '../support/web-server.ts';
+import { importThroughPicker } from '../support/policy-answers-window.ts';
 
 const PARAS = [
   'Revenue grew by twelve percent in the third quarter, driven by strong demand for analytics services across Europe and Asia.',
@@ -67,9 +68,7 @@ describe('an archived web page in Chromium', () => {
     });
     const file = writeFile(path.join(app.services.dir, 'answers'), 'web-answer.json', answer);
     await page.getByRole('tab', { name: /Answers/ }).click();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Import answer…' }).click();
-    await (await chooser).setFiles([file]);
+    await importThroughPicker(page, [file]);
     const card = page.getByRole('article', { name: 'Citation [1]' });
     await card.waitFor();
     await card.locator('blockquote').click();
