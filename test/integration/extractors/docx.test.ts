@@ -24,7 +24,7 @@ import {
   extractDocx,
   scanZip,
 } from '../../../electron/services/ingest/extractors/docx.ts';
-import { renderBlockText, type Token } from '../../../electron/services/ingest/extractors/html.ts';
+import { renderBlockText, type Token } from '../../../electron/services/ingest/extractors/html-block-text.ts';
 import { forgeDeclaredSize } from '../../support/zip-fixtures.ts';
 import { findPhrase as find, appErrorOf as failure } from '../../support/extraction-assertions.ts';
 

@@ -7,7 +7,9 @@ import { AppError } from '../../../../shared/contract/errors.ts';
 import type { Warning } from '../../../../shared/contract/schemas.ts';
 import { hasProperties } from '../../../../shared/domain/document-properties.ts';
 import type { ExtractContext, ExtractedSegment, Extractor } from '../extracted.ts';
-import { blockTypeInContext, packageVersion, splitHtmlBlocks, type BlockRule, type ElementInfo } from './html.ts';
+import { blockTypeInContext } from './html.ts';
+import { splitHtmlBlocks, type BlockRule, type ElementInfo } from './html-blocks.ts';
+import { packageVersion } from './package-version.ts';
 import { normaliseWordXml } from './word-markup.ts';
 import {
   DEFAULT_ZIP_LIMITS,

@@ -2,7 +2,7 @@
 // document drops navigation, adverts and footers, so blocks and citations are about the page's
 // content. Deterministic for the same bytes and versions, so the viewer re-derives the same blocks.
 import { createRequire } from 'node:module';
-import { packageVersion } from './html.ts';
+import { packageVersion } from './package-version.ts';
 
 type ReaderLibs = { Readability: typeof import('@mozilla/readability').Readability; parseHTML: typeof import('linkedom').parseHTML };
 let libs: ReaderLibs | null = null;
