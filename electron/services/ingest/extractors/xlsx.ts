@@ -3,7 +3,6 @@
 // numfmt), with its A1 address and the labels of its header row and column. The formula itself is
 // kept beside the value. A sheet that cannot be read costs that sheet, with a warning, never the
 // workbook. Nothing is calculated and no macro is read: cached values are what Excel last saved.
-import { format as formatNumber, isDateFormat } from 'numfmt';
 import type { Warning } from '../../../../shared/contract/schemas.ts';
 import type { SheetCell, SheetGrid } from '../../../../shared/contract/content-schemas.ts';
 import { columnName } from '../../../../shared/domain/sheet-cells.ts';
@@ -12,6 +11,7 @@ import type { ExtractedSegment, Extractor } from '../extracted.ts';
 import { OoxmlPackage, refusesFile, relId, throwIfAborted, walkXml } from './ooxml-package.ts';
 import type { PackageKind, ZipLimits } from './ooxml-zip.ts';
 import { decryptedPackage } from './ooxml-decrypt.ts';
+import { display, readStyles, type Styles } from './xlsx-number-formats.ts';
 
 export const XLSX: PackageKind = {
   label: 'Excel workbook (.xlsx)',
@@ -33,51 +33,11 @@ export const XLSX_METHOD = `ooxml-xlsx@1+numfmt@${NUMFMT_VERSION}`;
 /** Cells read per workbook at most: beyond it a sheet's text is cut, with a warning. */
 export const MAX_CELLS = 500_000;
 
-/** The built-in number formats (ECMA-376 §18.8.30), by id; a workbook lists only its own. */
-const BUILTIN_FORMATS: Record<number, string> = {
-  0: 'General',
-  1: '0',
-  2: '0.00',
-  3: '#,##0',
-  4: '#,##0.00',
-  9: '0%',
-  10: '0.00%',
-  11: '0.00E+00',
-  12: '# ?/?',
-  13: '# ??/??',
-  14: 'mm-dd-yy',
-  15: 'd-mmm-yy',
-  16: 'd-mmm',
-  17: 'mmm-yy',
-  18: 'h:mm AM/PM',
-  19: 'h:mm:ss AM/PM',
-  20: 'h:mm',
-  21: 'h:mm:ss',
-  22: 'm/d/yy h:mm',
-  37: '#,##0 ;(#,##0)',
-  38: '#,##0 ;[Red](#,##0)',
-  39: '#,##0.00;(#,##0.00)',
-  40: '#,##0.00;[Red](#,##0.00)',
-  45: 'mm:ss',
-  46: '[h]:mm:ss',
-  47: 'mmss.0',
-  48: '##0.0E+0',
-  49: '@',
-};
-
-/** Days between the 1900 and 1904 date systems' day zero. */
-const DAYS_1904 = 1462;
-
 export interface Workbook {
   sheets: SheetGrid[];
   unreadable: { sheet: string; reason: string }[];
   /** Cells left out past MAX_CELLS. */
   cut: number;
-}
-
-interface Styles {
-  /** Per cellXfs index: the number format code. */
-  formats: string[];
 }
 
 /** Excel escapes characters XML cannot hold as _xHHHH_ in strings. */
@@ -110,27 +70,6 @@ function readSharedStrings(xml: string | null): string[] {
   return out;
 }
 
-function readStyles(xml: string | null): Styles {
-  const custom = new Map<number, string>();
-  const formats: string[] = [];
-  if (xml === null) return { formats };
-  let inXfs = false;
-  walkXml(xml, {
-    open(name, a) {
-      if (name === 'numFmt' && a['numFmtId'] && a['formatCode'] !== undefined) custom.set(Number(a['numFmtId']), a['formatCode']);
-      else if (name === 'cellXfs') inXfs = true;
-      else if (name === 'xf' && inXfs) {
-        const id = Number(a['numFmtId'] ?? 0);
-        formats.push(custom.get(id) ?? BUILTIN_FORMATS[id] ?? 'General');
-      }
-    },
-    close(name) {
-      if (name === 'cellXfs') inXfs = false;
-    },
-  });
-  return { formats };
-}
-
 /** "B12" → { row: 12, col: 2 }; null for anything else. */
 export function parseAddress(ref: string): { row: number; col: number } | null {
   const m = /^\$?([A-Z]{1,3})\$?(\d{1,7})$/i.exec(ref);
@@ -138,19 +77,6 @@ export function parseAddress(ref: string): { row: number; col: number } | null {
   let col = 0;
   for (const ch of (m[1] ?? '').toUpperCase()) col = col * 26 + (ch.charCodeAt(0) - 64);
   return { row: Number(m[2]), col };
-}
-
-/** A numeric cell as Excel shows it; a format numfmt cannot read falls back to General. */
-function display(value: number, code: string, date1904: boolean): string {
-  const serial = date1904 && isDateFormat(code) ? value + DAYS_1904 : value;
-  let text: string;
-  try {
-    text = formatNumber(code, serial, { throws: false });
-  } catch {
-    text = formatNumber('General', value);
-  }
-  // Alignment padding (`_)`, `* `) is layout, not text.
-  return text.trim();
 }
 
 interface RawCell {
