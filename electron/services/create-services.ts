@@ -294,6 +294,11 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.list': async () => library.answersInView(await answers.listFrom(evidence)),
     'answers.detail': async ({ id }) => library.decorate(await answers.detail(evidence, id)),
     'answers.get': async ({ id }) => library.named(await answers.cards.open(evidence, id)),
+    'answers.open': async ({ id, filter, pageSize }) => {
+      const opening = library.named(await answers.cards.opening(evidence, id, filter, pageSize));
+      const cards = library.cardsInView(opening.first.rows.map((r) => r.citation));
+      return { ...opening, first: { ...opening.first, rows: opening.first.rows.map((r, i) => ({ ...r, citation: cards[i] ?? r.citation })) } };
+    },
     'answers.cards': async ({ id, filter, limit, after }) => {
       const page = await answers.cards.page(evidence, id, filter, limit, after);
       const cards = library.cardsInView(page.rows.map((r) => r.citation));

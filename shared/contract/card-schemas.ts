@@ -4,6 +4,7 @@ import { CLAIM_VERDICTS, type ClaimVerdict } from '../verification/verdict.ts';
 import { RESULT_RISK_FLAG_CODES } from '../verification/result-schema.ts';
 import { AnswerData, CitationDetail, RunData } from './answer-schemas.ts';
 import { keysetPage, PageCursor, PageLimit } from './list-schemas.ts';
+import { PackedMarks } from './packed-marks.ts';
 
 /**
  * The citation cards as pages (issue 16): an answer of 5,000 citations is opened by its header, its
@@ -78,7 +79,24 @@ export const CardListSummary = z.object({
 });
 export type CardListSummary = z.infer<typeof CardListSummary>;
 
+/**
+ * What the first screen of an answer needs, in one call (issue 16): its header, text and counts, its
+ * markers packed, and its card list under a filter (shape and first page). Three calls ran one
+ * after another in the host, and the page drew nothing until the last was back.
+ */
+export const AnswerOpening = AnswerOpen.omit({ marks: true }).extend({
+  marks: PackedMarks,
+  list: CardListSummary,
+  first: CardPage,
+});
+export type AnswerOpening = z.infer<typeof AnswerOpening>;
+
 export const cardsContract = {
+  /** An answer opened for the desk: header, text, counts, packed markers, and its first page of cards under a filter. */
+  'answers.open': {
+    input: z.object({ id: z.number().int().positive(), filter: CardFilter.default('all'), pageSize: PageLimit.default(50) }),
+    output: AnswerOpening,
+  },
   /** An answer opened: header, text, markers and counts (the cards come by answers.cards). */
   'answers.get': { input: z.object({ id: z.number().int().positive() }), output: AnswerOpen },
   /** One page of an answer's citation cards, filtered, in answer order, after a keyset cursor. */

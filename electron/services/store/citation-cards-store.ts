@@ -21,19 +21,30 @@ export interface CardKeyRow {
   decision: 'accepted' | 'rejected' | 'flagged' | null;
 }
 
+/** Each citation's newest result (the latest run's, or for an agent session's citation its own last run's). */
+const NEWEST_RESULT = 'LEFT JOIN citation_results r ON r.id = (SELECT x.id FROM citation_results x WHERE x.citation_id = c.id ORDER BY x.run_id DESC LIMIT 1)';
+/** Each citation's decision in force (the newest trail row's, none when cleared). */
+const DECISION_ROW = 'LEFT JOIN review_decisions d ON d.id = (SELECT max(y.id) FROM review_decisions y WHERE y.citation_id = c.id)';
+const DECISION = "CASE WHEN d.decision IN ('accepted', 'rejected', 'flagged') THEN d.decision END";
+/** An answer's current citations: those no later row supersedes. */
+const CURRENT = 'WHERE c.answer_id = ? AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)';
+
 /**
- * An answer's current citations (those no later row supersedes), each with its newest result and the
- * decision in force, as one derived table `k`; its `WHERE c.answer_id = ?` seeks citations_answer.
+ * An answer's current citations, each with its newest result and the decision in force, as one
+ * derived table `k`; its `WHERE c.answer_id = ?` seeks citations_answer.
  * PostgreSQL's engine has its own spelling of it for its planner (postgres/pg-cards.ts).
  */
 const CARD_KEYS = `SELECT c.id, c.ordinal, c.marker, r.id AS result_id, r.status, r.verdict,
     CASE WHEN r.segment_id IS NULL THEN NULL WHEN sg.page IS NOT NULL THEN 'page' WHEN sg.paragraph IS NOT NULL THEN 'block' WHEN sg.line_start IS NOT NULL THEN 'line' END AS unit,
-    CASE WHEN d.decision IN ('accepted', 'rejected', 'flagged') THEN d.decision END AS decision
-  FROM citations c
-  LEFT JOIN citation_results r ON r.id = (SELECT x.id FROM citation_results x WHERE x.citation_id = c.id ORDER BY x.run_id DESC LIMIT 1)
+    ${DECISION} AS decision
+  FROM citations c ${NEWEST_RESULT}
   LEFT JOIN segments sg ON sg.id = r.segment_id
-  LEFT JOIN review_decisions d ON d.id = (SELECT max(y.id) FROM review_decisions y WHERE y.citation_id = c.id)
-  WHERE c.answer_id = ? AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)`;
+  ${DECISION_ROW}
+  ${CURRENT}`;
+/** What the counts read of `k` alone (no marker's place): SQLite joins every table named, read or not. */
+const CARD_STATES = `SELECT c.id, r.status, r.verdict, ${DECISION} AS decision FROM citations c ${NEWEST_RESULT} ${DECISION_ROW} ${CURRENT}`;
+/** The current citations' markers alone (what a risk flag names). */
+const CARD_MARKERS = `SELECT c.id, c.marker FROM citations c ${CURRENT}`;
 
 const inList = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
 /** A problem card, over `k` (the same SQL on both engines). */
@@ -129,13 +140,13 @@ export class CitationCardsStore {
   counts(answerId: number, flags: string): Record<string, number> {
     // One pass over the answer's cards, grouped by all that a filter reads (a few dozen groups at most).
     const groups = this.statements
-      .get(`SELECT k.status, k.verdict, k.decision IS NULL AS unreviewed, ${PROBLEM} AS problem, count(*) AS n FROM (${CARD_KEYS}) k GROUP BY 1, 2, 3, 4`)
+      .get(`SELECT k.status, k.verdict, k.decision IS NULL AS unreviewed, ${PROBLEM} AS problem, count(*) AS n FROM (${CARD_STATES}) k GROUP BY 1, 2, 3, 4`)
       .all(answerId) as CardCountGroup[];
     // The flags' markers read once into a table of their own, then joined (not re-read per card).
     const flagged = this.statements
       .get(
         `WITH fm AS MATERIALIZED (SELECT DISTINCT json_extract(f.value, '$.code') AS code, m.value AS marker FROM json_each(?) f, json_each(f.value, '$.markers') m)
-         SELECT fm.code, count(DISTINCT k.id) AS n FROM (${CARD_KEYS}) k JOIN fm ON fm.marker = k.marker GROUP BY fm.code`,
+         SELECT fm.code, count(DISTINCT k.id) AS n FROM (${CARD_MARKERS}) k JOIN fm ON fm.marker = k.marker GROUP BY fm.code`,
       )
       .all(flags, answerId) as { code: string; n: number }[];
     return cardCounts(groups, flagged);

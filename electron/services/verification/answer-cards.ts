@@ -9,7 +9,9 @@
  * segments they name), then AnswerReads builds each card as it builds the full answer's.
  */
 import type { CitationDetail } from '../../../shared/contract/answer-schemas.ts';
-import type { AnswerOpen, CardFilter, CardListSummary, CardPage, CitationMark } from '../../../shared/contract/card-schemas.ts';
+import type { AnswerOpen, AnswerOpening, CardFilter, CardListSummary, CardPage, CitationMark } from '../../../shared/contract/card-schemas.ts';
+import { packMarks } from '../../../shared/contract/packed-marks.ts';
+import { cardKeyPage, cardPageStarts, type CardKeyPage } from '../store/citation-cards-store.ts';
 import type { CardKeyRow, EvidenceStore, ReviewRow, SegmentRow, SourceRefRow } from '../store/evidence-store.ts';
 import { answerNotFound, AnswerReads, type AnswerRowReads } from './answer-reads.ts';
 import type { VerifyJobs } from './verify-batches.ts';
@@ -52,9 +54,42 @@ export class AnswerCards {
   }
 
   async open(store: CardStore, answerId: number): Promise<AnswerOpen> {
+    const { open } = await this.opened(store, answerId);
+    return open;
+  }
+
+  /**
+   * The answer's first screen in one call (issue 16): header, text, counts and packed markers, and
+   * the list under `filter` with its first page of cards. Every current citation is read once for
+   * the markers; the whole list's shape and first page are cut from those rows, not read again.
+   */
+  async opening(store: CardStore, answerId: number, filter: CardFilter, pageSize: number): Promise<AnswerOpening> {
+    const { open, keys, flags } = await this.opened(store, answerId);
+    let shape: { ids: number[]; pageStarts: string[] };
+    let first: CardKeyPage;
+    if (filter === 'all') {
+      shape = { ids: keys.map((k) => k.id), pageStarts: cardPageStarts(keys, pageSize) };
+      first = cardKeyPage(keys.slice(0, pageSize + 1), pageSize);
+    } else {
+      const f = filter.startsWith('flag:') ? flags : '[]';
+      [shape, first] = await Promise.all([store.cards.shape(answerId, filter, f, pageSize), store.cards.page(answerId, filter, f, pageSize)]);
+    }
+    const cards = await this.cards(store, first.rows.map((r) => r.row));
+    const { marks, ...head } = open;
+    return {
+      ...head,
+      marks: packMarks(marks),
+      list: { total: shape.ids.length, pageSize, pageStarts: shape.ids.length === 0 ? [] : [null, ...shape.pageStarts], ids: shape.ids },
+      first: { rows: first.rows.map((r, i) => ({ citation: cards[i] as CitationDetail, cursor: r.cursor })), next: first.next },
+    };
+  }
+
+  /** An answer's header, markers and counts, with the key rows they were read from and its latest run's flags. */
+  private async opened(store: CardStore, answerId: number): Promise<{ open: AnswerOpen; keys: CardKeyRow[]; flags: string }> {
     const a = await this.head(store, answerId);
     const [runs, keys] = await Promise.all([store.answers.runs(answerId), store.cards.keys(answerId)]);
     const last = runs[runs.length - 1];
+    const flags = last?.risk_flags ?? '[]';
     const marks: CitationMark[] = keys.map((k) => ({
       id: k.id,
       marker: k.marker,
@@ -64,13 +99,14 @@ export class AnswerCards {
       decision: k.decision,
     }));
     const reads = new AnswerReads(NO_ROWS, { source: notGiven, segment: notGiven }, { opinions: notGiven, closest: notGiven }, this.jobs);
-    return {
+    const open: AnswerOpen = {
       answer: { id: a.id, format: a.format, origin: a.origin, question: a.question, answerText: a.answer_text, createdAt: a.created_at },
       run: last ? reads.runData(last) : null,
       runCount: runs.length,
       marks,
-      counts: await store.cards.counts(answerId, last?.risk_flags ?? '[]'),
+      counts: await store.cards.counts(answerId, flags),
     };
+    return { open, keys, flags };
   }
 
   async page(store: CardStore, answerId: number, filter: CardFilter, limit: number, after?: string): Promise<CardPage> {

@@ -2,7 +2,7 @@
  * Keyset pages of citation cards (issue 16, Done-when 3), on both engines (issue 13, Done-when 1):
  * every filter walked page by page against what the full answer says, with decisions and new
  * citations landing between pages, and cursors of other lists refused. The answers are imported
- * locally; on PostgreSQL the workspace is then moved and answers.get, answers.cards,
+ * locally; on PostgreSQL the workspace is then moved and answers.get, answers.open, answers.cards,
  * answers.cardsSummary and answers.detail read PostgreSQL as a reviewer of the project, under
  * row-level security; the decisions between pages are written there too (answers.review).
  */
@@ -15,7 +15,8 @@ import { PgStore } from '../../../electron/services/store/postgres/pg-store.ts';
 import { ensureProject, grantInProject } from '../../../electron/services/store/postgres/team.ts';
 import type { AnswerDetail, CitationDetail } from '../../../shared/contract/answer-schemas.ts';
 import type { CiteResult } from '../../../shared/contract/citation-schemas.ts';
-import { CARD_FILTERS, PROBLEM_STATUSES, PROBLEM_VERDICTS, type AnswerOpen, type CardFilter, type CardListSummary, type CardPage } from '../../../shared/contract/card-schemas.ts';
+import { CARD_FILTERS, PROBLEM_STATUSES, PROBLEM_VERDICTS, type AnswerOpen, type AnswerOpening, type CardFilter, type CardListSummary, type CardPage } from '../../../shared/contract/card-schemas.ts';
+import { unpackMarks } from '../../../shared/contract/packed-marks.ts';
 import { describeEngines, ENGINE_PROJECT, type Opened } from '../../support/engines.ts';
 import { addSmallSources, bigAnswer } from '../../support/scale-workspace.ts';
 import { callHandler, testPlatform, type TestServices } from '../../support/workspace.ts';
@@ -145,6 +146,25 @@ describeEngines('citation cards in keyset pages', (engine) => {
     expect(cards).toEqual(detail.citations);
   });
 
+  it('opens the answer in one call (answers.open) with what answers.get, answers.cardsSummary and answers.cards give, under each filter', async () => {
+    const { services, prepared } = await open();
+    const id = prepared.answerId;
+    const { marks, ...head } = await callHandler<AnswerOpen>(services, 'answers.get', { id });
+    // The decisions of the fixture are among the marks, so every packed field is exercised.
+    expect(marks.filter((m) => m.decision !== null)).toHaveLength(4);
+    for (const filter of CARD_FILTERS) {
+      const opening = await callHandler<AnswerOpening>(services, 'answers.open', { id, filter, pageSize: 17 });
+      const { marks: packed, list, first, ...rest } = opening;
+      expect(rest, filter).toEqual(head);
+      expect(unpackMarks(packed), filter).toEqual(marks);
+      expect(list, filter).toEqual(await callHandler<CardListSummary>(services, 'answers.cardsSummary', { id, filter, pageSize: 17 }));
+      expect(first, filter).toEqual(await page(services, id, filter, 17));
+    }
+    // Its packing is smaller than the marks as objects.
+    const opening = await callHandler<AnswerOpening>(services, 'answers.open', { id });
+    expect(JSON.stringify(opening.marks).length * 3).toBeLessThan(JSON.stringify(marks).length);
+  });
+
   it('skips none when decisions take cards out of the filter between pages', async () => {
     const { services, prepared } = await open();
     const id = prepared.answerId;
@@ -225,6 +245,7 @@ describeEngines('citation cards in keyset pages', (engine) => {
         // Row-level security hides the answer and its citations: the pages read as absent.
         for (const [name, input] of [
           ['answers.get', { id }],
+          ['answers.open', { id }],
           ['answers.cards', { id, filter: 'all', limit: 50 }],
           ['answers.cardsSummary', { id, filter: 'all', pageSize: 50 }],
         ] as const) {

@@ -41,6 +41,10 @@ function where(p: Params, filter: CardFilter, flags: string): string {
   return flagged(p, flags, value);
 }
 
+const NEWEST_RESULT = (cols: string) => `LEFT JOIN LATERAL (SELECT ${cols} FROM citation_results x WHERE x.citation_id = c.id ORDER BY x.run_id DESC LIMIT 1) r ON true`;
+const DECISION_ROW = 'LEFT JOIN LATERAL (SELECT y.decision FROM review_decisions y WHERE y.citation_id = c.id ORDER BY y.id DESC LIMIT 1) d ON true';
+const DECISION = "CASE WHEN d.decision IN ('accepted', 'rejected', 'flagged') THEN d.decision END";
+const CURRENT = 'WHERE c.answer_id = $1 AND c.id NOT IN (SELECT n.supersedes_id FROM citations n WHERE n.supersedes_id IS NOT NULL)';
 /**
  * SQLite's key rows (`cardKeysSql`), written for PostgreSQL's planner under row-level security,
  * where every row a plan visits pays its policy's function calls: the newest result and decision
@@ -50,13 +54,17 @@ function where(p: Params, filter: CardFilter, flags: string): string {
  */
 export const PG_CARD_KEYS = `SELECT c.id, c.ordinal, c.marker, r.id AS result_id, r.status, r.verdict,
     CASE WHEN r.segment_id IS NULL THEN NULL WHEN sg.page IS NOT NULL THEN 'page' WHEN sg.paragraph IS NOT NULL THEN 'block' WHEN sg.line_start IS NOT NULL THEN 'line' END AS unit,
-    CASE WHEN d.decision IN ('accepted', 'rejected', 'flagged') THEN d.decision END AS decision
+    ${DECISION} AS decision
   FROM citations c
-  LEFT JOIN LATERAL (SELECT x.id, x.status, x.verdict, x.segment_id FROM citation_results x WHERE x.citation_id = c.id ORDER BY x.run_id DESC LIMIT 1) r ON true
+  ${NEWEST_RESULT('x.id, x.status, x.verdict, x.segment_id')}
   LEFT JOIN segments sg ON sg.id = r.segment_id
-  LEFT JOIN LATERAL (SELECT y.decision FROM review_decisions y WHERE y.citation_id = c.id ORDER BY y.id DESC LIMIT 1) d ON true
-  WHERE c.answer_id = $1 AND c.id NOT IN (SELECT n.supersedes_id FROM citations n WHERE n.supersedes_id IS NOT NULL)`;
+  ${DECISION_ROW}
+  ${CURRENT}`;
 const KEYS = `(${PG_CARD_KEYS}) k`;
+/** What the counts read of `k` alone, as SQLite's engine counts them (no marker's place). */
+const STATES = `(SELECT c.id, r.status, r.verdict, ${DECISION} AS decision FROM citations c ${NEWEST_RESULT('x.status, x.verdict')} ${DECISION_ROW} ${CURRENT}) k`;
+/** The current citations' markers alone (what a risk flag names). */
+const MARKERS = `(SELECT c.id, c.marker FROM citations c ${CURRENT}) k`;
 const CITATION_SELECT = 'SELECT c.*, u.reference AS unknown_reference FROM citations c LEFT JOIN unknown_sources u ON u.id = c.unknown_source_id';
 
 export function pgCards(ctx: PgContext): CardsArea {
@@ -103,11 +111,11 @@ export function pgCards(ctx: PgContext): CardsArea {
     async counts(answerId, flags) {
       const fm = `SELECT DISTINCT f->>'code' AS code, m AS marker FROM jsonb_array_elements(${arrayOf('$2::jsonb')}) f, jsonb_array_elements_text(${arrayOf("f->'markers'")}) m`;
       const [groups, byFlag] = await Promise.all([
-        pgRead<CardCountGroup>(ctx, "count an answer's cards", `SELECT k.status, k.verdict, k.decision IS NULL AS unreviewed, ${PROBLEM} AS problem, count(*) AS n FROM ${KEYS} GROUP BY 1, 2, 3, 4`, [answerId]),
+        pgRead<CardCountGroup>(ctx, "count an answer's cards", `SELECT k.status, k.verdict, k.decision IS NULL AS unreviewed, ${PROBLEM} AS problem, count(*) AS n FROM ${STATES} GROUP BY 1, 2, 3, 4`, [answerId]),
         pgRead<{ code: string; n: number }>(
           ctx,
           "count an answer's flagged cards",
-          `WITH fm AS MATERIALIZED (${fm}) SELECT fm.code, count(DISTINCT k.id) AS n FROM ${KEYS} JOIN fm ON fm.marker = k.marker GROUP BY fm.code`,
+          `WITH fm AS MATERIALIZED (${fm}) SELECT fm.code, count(DISTINCT k.id) AS n FROM ${MARKERS} JOIN fm ON fm.marker = k.marker GROUP BY fm.code`,
           [answerId, flags],
         ),
       ]);

@@ -43,7 +43,7 @@ function filterText(f: CardFilter): string {
 /** Which cards are shown: all, not yet reviewed, problems, or one status or verdict; each with its count. */
 export function CardFilterBar({ counts }: { counts: CardCounts }) {
   const { filter, setFilter } = useAnswers();
-  // Counted in SQL when the answer was opened (answers.get).
+  // Counted in SQL when the answer was opened (answers.open).
   const count = (f: CardFilter) => counts[f] ?? 0;
   const option = (f: CardFilter) => {
     const n = count(f);

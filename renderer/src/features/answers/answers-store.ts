@@ -9,7 +9,8 @@ import { useViewer } from '../viewer/viewer-store.ts';
 import { closestPlan, openPlan, type OpenPlan } from './selectors.ts';
 import { withTrailRow, type CardFilter } from './review-trail.ts';
 import { useHousekeeping } from '../housekeeping/housekeeping-store.ts';
-import { useCards } from './cards-store.ts';
+import { CARD_PAGE, useCards } from './cards-store.ts';
+import { unpackMarks } from '../../../../shared/contract/packed-marks.ts';
 
 /** The outcome of an import or a question, shown until the next one. */
 export interface Notice {
@@ -121,10 +122,29 @@ export function listFilter(s: Pick<AnswersState, 'filter' | 'flagFilter'>): List
   return s.flagFilter !== null ? `flag:${s.flagFilter}` : s.filter;
 }
 
-/** Opens an answer by its header, markers and counts; its first page of cards is asked for beside them and drawn when it comes. */
-async function openAnswer(id: number, filter: ListFilter): Promise<AnswerOpen> {
-  void useCards.getState().load(id, filter);
-  return client.call('answers.get', { id });
+/** An answer as answers.open brings it, and the call that hands its cards to the list (made beside setting `detail`, so the page draws once). */
+interface Opening {
+  detail: AnswerOpen;
+  showCards(): void;
+}
+
+/**
+ * Opens an answer in one call (answers.open): its header, markers and counts, and its card list
+ * under `filter` with the first page. One answer for the first screen: the host reads once.
+ * The open answer's own list (a decision recorded, citations arrived) keeps its other pages held.
+ */
+async function openAnswer(id: number, filter: ListFilter): Promise<Opening> {
+  const cards = useCards.getState();
+  // Open already: the list the cards hold (a filter just chosen is its own load's to fill).
+  const again = cards.answerId === id;
+  const listed = again ? cards.filter : filter;
+  const fill = again ? null : cards.begin(id, filter);
+  const { marks, list, first, ...head } = await client.call('answers.open', { id, filter: listed, pageSize: CARD_PAGE });
+  const rows = first.rows.map((r) => r.citation);
+  return {
+    detail: { ...head, marks: unpackMarks(marks) },
+    showCards: () => (fill ? fill(list, rows) : void useCards.getState().refill(id, listed, list, rows)),
+  };
 }
 
 type Set = (partial: Partial<AnswersState>) => void;
@@ -189,8 +209,11 @@ export const useAnswers = create<AnswersState>((set, get) => ({
       return;
     }
     try {
-      const detail = await openAnswer(id, 'all');
-      if (get().selectedId === id) set({ detail, currentId: detail.marks[0]?.id ?? null });
+      const { detail, showCards } = await openAnswer(id, 'all');
+      if (get().selectedId === id) {
+        showCards();
+        set({ detail, currentId: detail.marks[0]?.id ?? null });
+      }
     } catch (e) {
       if (get().selectedId === id) set({ detail: null, detailError: describe(e).text });
     }
@@ -202,7 +225,7 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     if (files.length === 0) return;
     set({ busy: 'import', notices: [] });
     const notices: Notice[] = [];
-    // The import replies with a summary; the answer opens through answers.get, as a selection does.
+    // The import replies with a summary; the answer opens through answers.open, as a selection does.
     let last: AnswerImported | null = null;
     for (const file of files) {
       try {
@@ -231,7 +254,8 @@ export const useAnswers = create<AnswersState>((set, get) => ({
     set({ busy: 'ask', notices: [] });
     try {
       const asked = await client.call('answers.ask', { question });
-      const detail = await openAnswer(asked.answer.id, 'all');
+      const { detail, showCards } = await openAnswer(asked.answer.id, 'all');
+      showCards();
       set({
         detail,
         filter: 'all',
@@ -341,10 +365,10 @@ export const useAnswers = create<AnswersState>((set, get) => ({
         reloading.set(answerId, false);
         await get().refresh();
         if (get().selectedId !== answerId) continue;
-        const detail = await client.call('answers.get', { id: answerId }).catch(() => null);
-        if (detail && get().selectedId === answerId) {
-          set({ detail, currentId: get().currentId ?? detail.marks[0]?.id ?? null });
-          await useCards.getState().reload();
+        const opening = await openAnswer(answerId, listFilter(get())).catch(() => null);
+        if (opening && get().selectedId === answerId) {
+          opening.showCards();
+          set({ detail: opening.detail, currentId: get().currentId ?? opening.detail.marks[0]?.id ?? null });
         }
       } while (reloading.get(answerId));
     } finally {
@@ -356,9 +380,11 @@ export const useAnswers = create<AnswersState>((set, get) => ({
   reopen: async () => {
     const id = get().selectedId;
     if (id === null) return;
-    const cards = useCards.getState();
-    const [detail] = await Promise.all([client.call('answers.get', { id }).catch(() => null), cards.answerId === id ? cards.reload() : cards.load(id, listFilter(get()))]);
-    if (detail && get().selectedId === id) set({ detail, currentId: get().currentId ?? detail.marks[0]?.id ?? null });
+    const opening = await openAnswer(id, listFilter(get())).catch(() => null);
+    if (opening && get().selectedId === id) {
+      opening.showCards();
+      set({ detail: opening.detail, currentId: get().currentId ?? opening.detail.marks[0]?.id ?? null });
+    }
   },
   toggleExpanded: (id) => set({ expanded: { ...get().expanded, [id]: !get().expanded[id] } }),
   setDraft: (draft) => set({ draft, reviewError: null }),

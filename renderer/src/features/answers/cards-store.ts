@@ -21,8 +21,16 @@ interface CardsState {
   error: string | null;
   /** The list of `answerId` under `filter`: its shape and first page, fetched side by side. */
   load(answerId: number | null, filter: CardFilter): Promise<void>;
-  /** The shape and the pages held, fetched again (a decision recorded, citations arrived). */
-  reload(): Promise<void>;
+  /**
+   * The list of `answerId` under `filter` as answers.open brings it: emptied now, then given its
+   * shape and first page by the function returned (ignored if another list was asked for meanwhile).
+   */
+  begin(answerId: number, filter: CardFilter): (summary: CardListSummary, first: readonly CitationDetail[]) => void;
+  /**
+   * The list held, again (a decision recorded, citations arrived): its shape and first page as
+   * answers.open brought them for `answerId` under `filter`, the other pages held fetched again.
+   */
+  refill(answerId: number, filter: CardFilter, summary: CardListSummary, first: readonly CitationDetail[]): Promise<void>;
   /** Fetches the pages covering list positions first..last that are not held yet. */
   ensureRows(first: number, last: number): Promise<void>;
   /** A card held now, if any. */
@@ -89,16 +97,24 @@ export const useCards = create<CardsState>((set, get) => {
       }
     },
 
-    reload: async () => {
-      const { answerId, filter, window } = get();
-      if (answerId === null) return;
+    begin: (answerId, filter) => {
+      const gen = ++generation;
+      set({ answerId, filter, summary: null, window: emptyWindow(CARD_PAGE), error: null });
+      return (summary, first) => {
+        if (gen === generation) set({ summary, window: first.length > 0 ? holdPage(emptyWindow<CitationDetail>(CARD_PAGE), 0, first, MAX_PAGES) : emptyWindow(CARD_PAGE) });
+      };
+    },
+
+    refill: async (answerId, filter, summary, first) => {
+      // Another answer or filter asked for meanwhile: its own load fills the list.
+      if (get().answerId !== answerId || get().filter !== filter) return;
       const gen = ++generation;
       try {
-        const summary = await client.call('answers.cardsSummary', { id: answerId, filter, pageSize: CARD_PAGE });
-        const held = [...window.pages.keys()].filter((k) => k < summary.pageStarts.length);
+        const held = [...get().window.pages.keys()].filter((k) => k > 0 && k < summary.pageStarts.length);
         const pages = await Promise.all(held.map(async (k) => [k, await fetchPage(answerId, filter, summary, k)] as const));
         if (gen !== generation) return;
-        set({ summary, window: pages.reduce((w, [k, rows]) => holdPage(w, k, rows, MAX_PAGES), emptyWindow<CitationDetail>(CARD_PAGE)) });
+        const start = first.length > 0 ? holdPage(emptyWindow<CitationDetail>(CARD_PAGE), 0, first, MAX_PAGES) : emptyWindow<CitationDetail>(CARD_PAGE);
+        set({ summary, window: pages.reduce((w, [k, rows]) => holdPage(w, k, rows, MAX_PAGES), start) });
       } catch (e) {
         if (gen === generation) set({ error: String(e instanceof Error ? e.message : e) });
       }
