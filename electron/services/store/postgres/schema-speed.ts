@@ -8,8 +8,8 @@
  *   per query (an InitPlan and a hashed subplan), and a row of a project's work is read as its
  *   parent row is, instead of calling two or three SECURITY DEFINER functions for every row. What
  *   each level may read is unchanged (postgres-roles.test.ts).
- * - The segments' GIN indexes (full text, trigrams) with a short pending list: every search
- *   scanned the whole list, which grew to 4 MB until the next vacuum.
+ * - The segments' full-text GIN index with a short pending list: every search scanned the whole
+ *   list, which grew to 4 MB until the next vacuum.
  * - The audit entries of one write are appended in one call, which also returns the transaction's
  *   id (read before COMMIT, so a lost COMMIT reply can be settled): the chain's lock is held over
  *   fewer round trips, and the many writers that take turns on it wait less.
@@ -47,12 +47,12 @@ const projectReads = PROJECT_READS.map(([table, rule]) => `
 export const SPEED_SCHEMA_SQL = `
       CREATE INDEX citations_supersedes ON citations(supersedes_id) WHERE supersedes_id IS NOT NULL;
 
-      -- The segments' GIN indexes keep a short pending list: every search reads the whole list,
-      -- which at the default 4 MB grew until a vacuum came (7 ms of a 7.4 ms search at 10,000
+      -- The full-text index keeps a short pending list: every search reads the whole list, which
+      -- at the default 4 MB grew until a vacuum came (7 ms of a 7.4 ms search at 10,000
       -- segments); at 256 kB an ingest merges it into the index as it goes, in bulk (with no list
-      -- at all, an ingest took seven times as long).
+      -- at all, an ingest took seven times as long). The trigram index, five times the entries
+      -- and read only to place a quote, keeps the default: its merges would slow every ingest.
       ALTER INDEX segments_tsv SET (gin_pending_list_limit = 256);
-      ALTER INDEX segments_trgm SET (gin_pending_list_limit = 256);
       SELECT gin_clean_pending_list('segments_tsv'::regclass), gin_clean_pending_list('segments_trgm'::regclass);
 
       -- The projects a member holds one of the levels in (the policies' one question per query).
