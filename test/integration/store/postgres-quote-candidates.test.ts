@@ -1,12 +1,10 @@
 // pg_trgm where it helps (issue 13): a quote copied with slips (a typo, a changed word, other
 // punctuation) that full-text search no longer finds is found by trigram word similarity through
 // the trigram index; the segment that holds it comes first; an unrelated quote finds nothing.
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { quoteCandidates } from '../../../electron/services/store/postgres/pg-quote-candidates.ts';
-import type { PgNewSource } from '../../../electron/services/store/postgres/pg-store.ts';
 import { pgEvidenceStore } from '../../../electron/services/store/postgres/pg-evidence-store.ts';
-import { withPgTeam } from '../../support/pg-team.ts';
+import { pgTextSource, withPgTeam } from '../../support/pg-team.ts';
 
 const ctx = withPgTeam();
 
@@ -18,25 +16,9 @@ const MINUTES = [
 ];
 const LETTERS = ['We write to confirm that the invoice of 12 March remains unpaid and is now overdue.', 'Please treat this letter as formal notice under clause 14 of the agreement.'];
 
-function source(name: string, paragraphs: readonly string[]): { src: PgNewSource; bytes: Buffer } {
-  const bytes = Buffer.from(paragraphs.join('\n\n'));
-  return {
-    bytes,
-    src: {
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      kind: 'text',
-      fileName: `${name}.txt`,
-      byteSize: bytes.byteLength,
-      pageCount: null,
-      title: name,
-      extractionMethod: 'text',
-      segments: paragraphs.map((text, i) => ({ text, locator: { kind: 'text', paragraph: i + 1 } })),
-    },
-  };
-}
-
 async function add(name: string, paragraphs: readonly string[]): Promise<number> {
-  const { src, bytes } = source(name, paragraphs);
+  const bytes = Buffer.from(paragraphs.join('\n\n'));
+  const src = pgTextSource(name, bytes, paragraphs);
   return (
     await ctx.team.admin.addSource(src, async function* () {
       yield bytes;
