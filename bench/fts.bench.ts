@@ -12,7 +12,7 @@ import { rng } from '../test/support/random.ts';
 import { percentile, type BenchSection } from './report.ts';
 
 /** Seeded pseudo-prose: a Zipf-like vocabulary, so some words are common and most are rare. */
-function vocabulary(n: number, random: () => number): string[] {
+export function vocabulary(n: number, random: () => number): string[] {
   const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'te', 'vo', 'dri', 'pla', 'sto', 'gre', 'qua', 'zen', 'bor', 'fil'];
   const words = new Set<string>();
   while (words.size < n) {

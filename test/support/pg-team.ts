@@ -59,25 +59,29 @@ export async function pgTeam(db: TestDatabase): Promise<PgTeam> {
   };
 }
 
+/** The source record of a text file's `bytes`, one segment a paragraph. */
+export function pgTextSource(name: string, bytes: Buffer, paragraphs: readonly string[]): PgNewSource {
+  return {
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    kind: 'text',
+    fileName: `${name}.txt`,
+    byteSize: bytes.byteLength,
+    pageCount: null,
+    title: name,
+    extractionMethod: 'text',
+    segments: paragraphs.map((p, i) => ({ text: p, locator: { kind: 'text', paragraph: i + 1 } })),
+  };
+}
+
 /** A text document of `size` bytes (made of numbered sentences) and its source record. */
 export function pgDocument(name: string, size = 4096): { src: PgNewSource; bytes: Buffer; pieces: (pieceSize?: number) => AsyncIterable<Uint8Array> } {
   let text = '';
   for (let i = 0; text.length < size; i++) text += `${name} sentence ${i} says the quarterly revenue grew by ${i % 97} percent. `;
   const bytes = Buffer.from(text.slice(0, size), 'utf8');
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
   const paragraphs = bytes.toString('utf8').split('. ').slice(0, 50);
   return {
     bytes,
-    src: {
-      sha256,
-      kind: 'text',
-      fileName: `${name}.txt`,
-      byteSize: bytes.byteLength,
-      pageCount: null,
-      title: name,
-      extractionMethod: 'text',
-      segments: paragraphs.map((p, i) => ({ text: p, locator: { kind: 'text', paragraph: i + 1 } })),
-    },
+    src: pgTextSource(name, bytes, paragraphs),
     pieces: (pieceSize = 64 * 1024) =>
       (async function* () {
         for (let at = 0; at < bytes.byteLength; at += pieceSize) yield bytes.subarray(at, at + pieceSize);

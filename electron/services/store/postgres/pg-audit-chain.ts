@@ -1,7 +1,8 @@
 /**
  * The audit chain in PostgreSQL: the same entries and hashes as SQLite's ChainStore (shared/audit),
- * appended through evidesk_audit_append under one advisory lock held to the end of the writing
- * transaction, so many writers at once still make one chain; verified by the same walk.
+ * appended through evidesk_audit_append (a write's entries in one call since migration 8) under
+ * one advisory lock held to the end of the writing transaction, so many writers at once still make
+ * one chain; verified by the same walk.
  */
 import type pg from 'pg';
 import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, entryHash, rowHash, type ChainTable } from '../../../../shared/audit/canonical.ts';
@@ -9,6 +10,7 @@ import { walkChain, type ChainReport } from '../../../../shared/audit/chain-walk
 import type { AuditHead } from '../../../../shared/audit/head.ts';
 import { chainEntryOf, type AuditEntryRow } from '../audit-chain-store.ts';
 import { sha256Text } from '../audit-head-file.ts';
+import { noteTransactionId } from './pg-resilience.ts';
 
 export interface PgEntry {
   action: string;
@@ -27,6 +29,7 @@ export async function appendEntries(client: pg.ClientBase, entries: readonly PgE
   const head = (await client.query<{ seq: number; hash: string }>('SELECT seq, hash FROM evidesk_audit_head()')).rows[0];
   let seq = head?.seq ?? 0;
   let prevHash = head?.hash ?? AUDIT_GENESIS;
+  const cols = { seq: [] as number[], prev: [] as string[], action: [] as string[], payload: [] as string[], hash: [] as string[], table: [] as (string | null)[], rowId: [] as (number | null)[], rowHash: [] as (string | null)[] };
   for (const e of entries) {
     seq++;
     const payload = JSON.stringify(e.payload ?? {});
@@ -34,9 +37,29 @@ export async function appendEntries(client: pg.ClientBase, entries: readonly PgE
     const rowId = table !== null ? Number(e.row?.id) : null;
     const hashOfRow = table !== null && e.row !== undefined ? rowHash(table, e.row, sha256Text) : null;
     const hash = entryHash({ seq, prevHash, action: e.action, table, rowId, rowHash: hashOfRow, payload, createdAt: now }, sha256Text);
-    await client.query('SELECT evidesk_audit_append($1, $2, $3, $4, $5, $6, $7, $8, $9)', [seq, prevHash, e.action, payload, now, hash, table, rowId, hashOfRow]);
+    cols.seq.push(seq);
+    cols.prev.push(prevHash);
+    cols.action.push(e.action);
+    cols.payload.push(payload);
+    cols.hash.push(hash);
+    cols.table.push(table);
+    cols.rowId.push(rowId);
+    cols.rowHash.push(hashOfRow);
     prevHash = hash;
   }
+  // All of them in one round trip (migration 8), each checked as evidesk_audit_append checks it.
+  const appended = await client.query<{ xid: string | null }>('SELECT evidesk_audit_append_all($1, $2, $3, $4, $5, $6, $7, $8, $9) AS xid', [
+    cols.seq,
+    cols.prev,
+    cols.action,
+    cols.payload,
+    now,
+    cols.hash,
+    cols.table,
+    cols.rowId,
+    cols.rowHash,
+  ]);
+  noteTransactionId(client, appended.rows[0]?.xid ?? null);
 }
 
 export interface PgChainReport extends ChainReport {

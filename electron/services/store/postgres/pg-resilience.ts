@@ -111,6 +111,19 @@ async function outcomeOf(pool: pg.Pool, xid: string, policy: RetryPolicy): Promi
   return 'unknown';
 }
 
+/** Transaction ids a transaction's last statement already returned (the audit append does), by connection. */
+const knownXids = new WeakMap<pg.ClientBase, string>();
+
+/**
+ * Records the id of the transaction open on `client`, read by one of its statements, so that
+ * runTransaction need not ask for it in a round trip of its own before COMMIT. Only a write that
+ * is the transaction's last (or whose later statements write nothing new) should note it; an id,
+ * once assigned, is the transaction's for good.
+ */
+export function noteTransactionId(client: pg.ClientBase, xid: string | null): void {
+  if (xid !== null) knownXids.set(client, xid);
+}
+
 /**
  * Runs `fn` as one transaction on a connection of `pool`, tried again as the policy says when the
  * connection is lost or PostgreSQL asks for a retry. `fn` may run more than once and must do all
@@ -139,12 +152,13 @@ export async function runTransaction<T>(pool: pg.Pool, who: Who, operation: stri
     client.on('error', onError);
     let xid: string | null = null;
     let written: { value: T } | undefined;
+    knownXids.delete(client);
     try {
       await client.query('BEGIN');
       const value = await fn(client);
       written = { value };
       // Read before COMMIT: if COMMIT's reply is lost, this id says whether it happened.
-      xid = (await client.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS xid')).rows[0]?.xid ?? null;
+      xid = knownXids.get(client) ?? (await client.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS xid')).rows[0]?.xid ?? null;
       await client.query('COMMIT');
       client.off('error', onError);
       client.release();

@@ -250,8 +250,13 @@ export class PgStore {
   async addCitation(n: PgNewCitation, now = new Date().toISOString()): Promise<{ id: number }> {
     return this.tx('add a citation', async (c) => {
       // Citations into one answer at once take turns, so each gets the next ordinal.
-      await c.query('SELECT pg_advisory_xact_lock($1, $2)', [CITATION_LOCK_CLASS, n.answerId]);
-      const session = (await c.query<{ id: number; user_id: string; project_id: string }>('SELECT id, user_id, project_id FROM agent_sessions WHERE answer_id = $1', [n.answerId])).rows[0];
+      // The lock and the session in one round trip (the session row never changes).
+      const session = (
+        await c.query<{ id: number | null; user_id: string; project_id: string }>(
+          'SELECT s.id, s.user_id, s.project_id FROM pg_advisory_xact_lock($1, $2) LEFT JOIN agent_sessions s ON s.answer_id = $2',
+          [CITATION_LOCK_CLASS, n.answerId],
+        )
+      ).rows.find((r) => r.id !== null);
       const citation = (
         await c.query<Record<string, unknown> & { id: number }>(
           `INSERT INTO citations (answer_id, ordinal, marker, claim, quote, source_id, claimed_locator, method, created_at)
