@@ -83,6 +83,7 @@ async function load(which: 'A' | 'B'): Promise<Load> {
         setTimeout(() => {
           w.__firstRow ??= performance.now();
           performance.mark('first-row');
+          console.debug('first-row');
         }, 0),
       );
     };
@@ -90,8 +91,10 @@ async function load(which: 'A' | 'B'): Promise<Load> {
   });
   const traceFile = path.join(DIR, `ab-${which}.trace.json`);
   await browser.startTracing(page, { path: traceFile, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing'] });
-  await page.goto(hosts[which].url);
-  await page.waitForFunction(() => (window as unknown as { __firstRow?: number }).__firstRow !== undefined, undefined, { timeout: 120_000 });
+  // Waited for on the console: Playwright's own waits would run its injected script in the page as it draws.
+  const said = page.waitForEvent('console', { predicate: (m) => m.text() === 'first-row', timeout: 120_000 });
+  await page.goto(hosts[which].url, { waitUntil: 'commit' });
+  await said;
   const result = await page.evaluate(() => {
     const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const firstRow = (window as unknown as { __firstRow: number }).__firstRow;
