@@ -70,7 +70,11 @@ async function watchInPage(page: Page, selectors: Record<string, string>): Promi
           pending.delete(name);
           const el = document.querySelector(selector);
           const box = el?.getBoundingClientRect();
-          if (box && box.width > 0 && box.height > 0) seen[name] ??= performance.now();
+          if (box && box.width > 0 && box.height > 0 && seen[name] === undefined) {
+            seen[name] = performance.now();
+            // Said on the console too, so the bench can wait for it without evaluating anything in the page.
+            console.debug(`evidesk-scale: ${name}`);
+          }
         }, 0),
       );
     };
@@ -82,6 +86,15 @@ async function watchInPage(page: Page, selectors: Record<string, string>): Promi
     new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true });
     document.addEventListener('click', (e) => void (seen.click = e.timeStamp), true);
   }, selectors);
+}
+
+/**
+ * Resolves once `watchInPage` has taken the mark `name`, told by the page's console: waiting this way
+ * runs nothing in the page, where Playwright's own waits first evaluate its injected script on the
+ * page's main thread, as the page draws its first screen (a task of 40 to 200 ms in the figure).
+ */
+function markSaid(page: Page, name: string): Promise<unknown> {
+  return page.waitForEvent('console', { predicate: (m) => m.text() === `evidesk-scale: ${name}`, timeout: 120_000 });
 }
 
 /** A mark `watchInPage` took, once it is there. */
@@ -141,12 +154,13 @@ export const bench: Bench = async () => {
     };
     const t1 = performance.now();
     const wall1 = Date.now();
-    await page.goto(host.url);
-    await page.locator('tr[data-source-id]').first().waitFor({ timeout: 120_000 });
+    const firstRowSaid = markSaid(page, 'firstRow');
+    await page.goto(host.url, { waitUntil: 'commit' });
+    await firstRowSaid;
     const firstScreenAt = Date.now();
     const firstScreenWaited = performance.now() - t1;
     figures.push({ name: `time to the first screen (${SOURCES.toLocaleString('en-US')} sources listed; from navigation start to the first row drawn)`, value: await seenAt(page, 'firstRow'), unit: 'ms', goal: { op: '<=', value: 1000, of: 'value' } });
-    notes.push(`First screen as Playwright waited for it (from page.goto, polling): ${Math.round(firstScreenWaited)} ms.`);
+    notes.push(`First screen as the bench waited for it (from page.goto to the page's console saying so): ${Math.round(firstScreenWaited)} ms.`);
     figures.push({ name: 'DOM elements in the library list', value: await elements('[data-testid=source-table]'), unit: '', goal: { op: '<=', value: 3000, of: 'value' } });
     // The last row, by keyboard: a page fetched by its key, deep in the list.
     await page.getByRole('grid', { name: 'Sources' }).focus();

@@ -16,8 +16,9 @@ import { DECISIONS, TRAIL_DECISIONS } from '../review/trail.ts';
 export const AnswerId = z.number().int().positive();
 export const CitationId = z.number().int().positive();
 
-/** Largest answer file accepted, in characters (the CLI refuses larger files before reading them). */
-export const MAX_ANSWER_CHARS = 20_000_000;
+// In a module of its own, zod-free, for the page's first screen (issue 16).
+import { MAX_ANSWER_CHARS } from './answer-limits.ts';
+export { MAX_ANSWER_CHARS };
 
 /**
  * An answer file as its text, never as a path: no caller, the renderer least of all, asks the

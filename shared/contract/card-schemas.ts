@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CITATION_STATUSES, type CitationStatus } from '../verification/status.ts';
-import { CLAIM_VERDICTS, type ClaimVerdict } from '../verification/verdict.ts';
+import { CITATION_STATUSES } from '../verification/status.ts';
+import { CLAIM_VERDICTS } from '../verification/verdict.ts';
 import { RESULT_RISK_FLAG_CODES } from '../verification/result-schema.ts';
 import { AnswerData, CitationDetail, RunData } from './answer-schemas.ts';
 import { keysetPage, PageCursor, PageLimit } from './list-schemas.ts';
@@ -24,9 +24,8 @@ export const CARD_FILTERS = [
 export const CardFilter = z.enum(CARD_FILTERS);
 export type CardFilter = z.infer<typeof CardFilter>;
 
-/** What counts as a problem: a quote not placed or only partly, a weak or unbacked claim (or a flagged card). */
-export const PROBLEM_STATUSES: readonly CitationStatus[] = ['partial', 'not_found', 'source_unknown'];
-export const PROBLEM_VERDICTS: readonly ClaimVerdict[] = ['weak', 'contradicted', 'not_found'];
+// In a module of its own, zod-free, for the page's first screen (issue 16).
+export { PROBLEM_STATUSES, PROBLEM_VERDICTS } from './card-problems.ts';
 
 /** How many citations each filter shows, computed in SQL (a filter showing none is left out). */
 export const CardCounts = z.record(z.string(), z.number().int().nonnegative());

@@ -9,14 +9,8 @@
 import { z } from 'zod';
 import type { CitationStatus } from './status.ts';
 import { extractDates, extractNumbers, type ClaimVerdict } from './verdict.ts';
-
-/** What the judge may answer. */
-export const JUDGE_VERDICTS = ['supported', 'not_supported', 'contradicted'] as const;
-export type JudgeVerdict = (typeof JUDGE_VERDICTS)[number];
-
-/** How asking the judge went: only `answered` carries a verdict. */
-export const JUDGE_OUTCOMES = ['answered', 'timeout', 'malformed', 'failed', 'restricted'] as const;
-export type JudgeOutcome = (typeof JUDGE_OUTCOMES)[number];
+import { JUDGE_OUTCOMES, JUDGE_VERDICTS, judgeSilence, type JudgeVerdict } from './judge-words.ts';
+export { JUDGE_OUTCOMES, JUDGE_VERDICTS, judgeSilence, type JudgeOutcome, type JudgeVerdict } from './judge-words.ts';
 
 /** The one reply accepted: a JSON object with exactly these two fields. */
 export const JudgeReply = z.strictObject({
@@ -33,17 +27,6 @@ export const JudgeOpinion = z.strictObject({
   reason: z.string().nullable(),
 });
 export type JudgeOpinion = z.infer<typeof JudgeOpinion>;
-
-/** Why the judge gave no verdict, in words ("the model judge …"). */
-export function judgeSilence(o: Pick<JudgeOpinion, 'outcome'>): string {
-  const why: Record<Exclude<JudgeOutcome, 'answered'>, string> = {
-    timeout: 'did not answer in time',
-    malformed: 'gave an answer that could not be read',
-    failed: 'could not be reached',
-    restricted: 'was not asked: the source is restricted and is never sent to a model',
-  };
-  return why[o.outcome === 'answered' ? 'malformed' : o.outcome];
-}
 
 /** Statuses whose evidence may be judged: the quote was placed (or none was given, and a passage stands in). */
 export const JUDGED_STATUSES: ReadonlySet<CitationStatus> = new Set(['verified', 'verified_elsewhere', 'partial', 'no_quote']);

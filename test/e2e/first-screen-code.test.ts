@@ -25,7 +25,7 @@ describe('the first screen loads only its own code (issue 16)', () => {
     await app?.close();
   });
 
-  it('keeps pdf.js, the DOCX sanitiser and the export dialog out of the scripts the page starts with', () => {
+  it('keeps pdf.js, the DOCX sanitiser, the export dialog and zod out of the scripts the page starts with', () => {
     const scripts = firstScreenScripts();
     expect(scripts.length).toBeGreaterThan(0);
     const code = scripts.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
@@ -33,8 +33,50 @@ describe('the first screen loads only its own code (issue 16)', () => {
     expect(code).not.toContain('GlobalWorkerOptions');
     expect(code).not.toContain('DOMPurify');
     expect(code).not.toContain('Export report');
+    // Nor zod: the contract's schemas are built when first needed (an event, a link), not before the first rows.
+    expect(code).not.toContain('$ZodType');
     // The whole bundle was 1.2 MB with pdf.js in it.
     expect(code.length).toBeLessThan(600_000);
+  });
+
+  it("asks for the library's first page from the page's first script, before the app's code has arrived, and draws it without asking again", async () => {
+    const page = await app.browser.newPage();
+    const calls: { name: string; input: { after?: string } }[] = [];
+    let pageAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (pageAsked = resolve));
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!url.pathname.startsWith('/api/')) return;
+      calls.push({ name: url.pathname.slice(5), input: JSON.parse(request.postData() ?? '{}') as { after?: string } });
+      if (url.pathname === '/api/sources.page') pageAsked();
+    });
+    // The app's own script is held back until the first page has been asked for: only the page's
+    // first script can ask by then (without it, the list would never be drawn and the wait fail).
+    await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+      await asked;
+      await route.continue();
+    });
+    await page.goto(app.host.url);
+    await page.locator('tr[data-source-id]').first().waitFor();
+    expect(await page.locator('tr[data-source-id]').first().textContent()).toContain('HR_Policy.pdf');
+    // The library took that reply: one first page (no cursor) in all, asked before any other call.
+    expect(calls[0]?.name).toBe('sources.page');
+    expect(calls.filter((c) => c.name === 'sources.page' && !c.input.after)).toHaveLength(1);
+    await page.close();
+  });
+
+  it("draws the first page when the page's first script cannot be fetched (the library asks itself)", async () => {
+    const page = await app.browser.newPage();
+    await page.route('**/first-page.js', (route) => route.abort());
+    const pages: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/sources.page') pages.push(request.postData() ?? '');
+    });
+    await page.goto(app.host.url);
+    await page.locator('tr[data-source-id]').first().waitFor();
+    expect(await page.locator('tr[data-source-id]').first().textContent()).toContain('HR_Policy.pdf');
+    expect(pages.length).toBeGreaterThanOrEqual(1);
+    await page.close();
   });
 
   it('opens a PDF whose reader code arrives late; when it cannot arrive, says so and fetches it again on "Open again"', async () => {

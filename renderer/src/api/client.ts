@@ -2,7 +2,7 @@ import type { HandlerInput, HandlerName, HandlerOutput } from '../../../shared/c
 import type { Envelope } from '../../../shared/contract/envelope.ts';
 import type { ErrorCode } from '../../../shared/contract/errors.ts';
 import type { IngestResult } from '../../../shared/contract/schemas.ts';
-import { AppEvent } from '../../../shared/contract/events.ts';
+import type { AppEvent } from '../../../shared/contract/events.ts';
 import type { EvidenceBridge } from './bridge.ts';
 import { HOST_DOWN_TEXT, markHost } from './host-status.ts';
 
@@ -38,9 +38,22 @@ function unwrap<T>(envelope: Envelope<unknown>): T {
   throw new ClientError(envelope.error.code, envelope.error.message, envelope.error.details);
 }
 
-function parseEvent(raw: unknown): AppEvent | null {
-  const parsed = AppEvent.safeParse(raw);
-  return parsed.success ? parsed.data : null;
+/** The events' schema (zod), fetched with the first event: the first screen's code holds no schema (issue 16). */
+let eventSchema: Promise<typeof import('../../../shared/contract/events.ts')> | null = null;
+
+/** An event checked against its schema, null if it is none; events keep their order (one promise, first come first served). */
+function parseEvent(raw: unknown): Promise<AppEvent | null> {
+  eventSchema ??= import('../../../shared/contract/events.ts');
+  return eventSchema.then(
+    (m) => {
+      const parsed = m.AppEvent.safeParse(raw);
+      return parsed.success ? parsed.data : null;
+    },
+    () => {
+      eventSchema = null; // the code could not be fetched (host down): asked again with the next event
+      return null;
+    },
+  );
 }
 
 function electronClient(bridge: EvidenceBridge): Client {
@@ -49,8 +62,7 @@ function electronClient(bridge: EvidenceBridge): Client {
     call: async (name, input) => unwrap(await bridge.invoke(name, input)),
     onEvent: (listener) =>
       bridge.onEvent((raw) => {
-        const event = parseEvent(raw);
-        if (event) listener(event);
+        void parseEvent(raw).then((event) => event && listener(event));
       }),
     sourceUrl: (id) => `app://source/${id}`,
     pathForFile: (file) => bridge.getPathForFile(file) || null,
@@ -89,8 +101,9 @@ function httpClient(): Client {
         source.onerror = () => markHost(true);
         source.onopen = () => markHost(false);
         source.onmessage = (message: MessageEvent<string>) => {
-          const event = parseEvent(JSON.parse(message.data) as unknown);
-          if (event) for (const l of listeners) l(event);
+          void parseEvent(JSON.parse(message.data) as unknown).then((event) => {
+            if (event) for (const l of listeners) l(event);
+          });
         };
       }
       return () => {

@@ -1,7 +1,8 @@
 import { create } from 'zustand';
 import type { ResultRiskFlagCode } from '../../../../shared/verification/result-schema.ts';
 import type { AnswerOpen, CardFilter as ListFilter } from '../../../../shared/contract/card-schemas.ts';
-import { MAX_ANSWER_CHARS, type AnswerImported, type AnswerSummaryData, type ReviewData, type ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
+import type { AnswerImported, AnswerSummaryData, ReviewData, ReviewDecision } from '../../../../shared/contract/answer-schemas.ts';
+import { MAX_ANSWER_CHARS } from '../../../../shared/contract/answer-limits.ts';
 import type { ErrorCode } from '../../../../shared/contract/errors.ts';
 import { client, ClientError } from '../../api/client.ts';
 import { useLibrary } from '../library/library-store.ts';

@@ -5,7 +5,7 @@ import { decisionInForce } from '../../../../shared/review/trail.ts';
 import { CITATION_STATUSES, type CitationStatus } from '../../../../shared/verification/status.ts';
 import { CLAIM_VERDICTS, type ClaimVerdict } from '../../../../shared/verification/verdict.ts';
 
-import { PROBLEM_STATUSES, PROBLEM_VERDICTS } from '../../../../shared/contract/card-schemas.ts';
+import { PROBLEM_STATUSES, PROBLEM_VERDICTS } from '../../../../shared/contract/card-problems.ts';
 import type { Label } from './selectors.ts';
 
 export { acceptNeedsNote } from '../../../../shared/review/trail.ts';

@@ -8,7 +8,8 @@ import { findMarkers } from '../../../../shared/imports/sentences.ts';
 import type { ResultRiskFlagCode, VerificationSummary } from '../../../../shared/verification/result-schema.ts';
 import type { CitationStatus } from '../../../../shared/verification/status.ts';
 import type { ClaimVerdict } from '../../../../shared/verification/verdict.ts';
-import { judgeSilence, type JudgeOpinion, type JudgeVerdict } from '../../../../shared/verification/judge.ts';
+import type { JudgeOpinion } from '../../../../shared/verification/judge.ts';
+import { judgeSilence, type JudgeVerdict } from '../../../../shared/verification/judge-words.ts';
 
 type MatchMethod = 'exact' | 'normalised' | 'fuzzy';
 import type { FlowTarget, Highlight } from '../viewer/viewer-store.ts';

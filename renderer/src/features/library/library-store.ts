@@ -4,11 +4,14 @@ import type { IngestProgress, IngestWalk } from '../../../../shared/contract/eve
 import type { Health } from '../../../../shared/contract/schemas.ts';
 import type { SourceFilter, SourceListSummary, SourceSort, SortDirection } from '../../../../shared/contract/list-schemas.ts';
 import { client, ClientError } from '../../api/client.ts';
+import { takeEarlyCall } from '../../api/early-calls.ts';
 import { emptyWindow, heldRows, holdPage, pagesCovering, type PageWindow } from '../../app/page-window.ts';
 
 /** Rows per page, and how many pages the renderer holds at most (issue 16: never the whole library). */
 export const LIBRARY_PAGE = 100;
 const MAX_PAGES = 6;
+/** The library as the first screen lists it (first-page.ts asks for its first page with this query). */
+const FIRST_QUERY: LibraryQuery = { filter: {}, sort: 'added', dir: 'desc' };
 
 export interface LibraryQuery {
   filter: SourceFilter;
@@ -68,6 +71,12 @@ const inFlight = new Set<string>();
 /** Whether a summary has come once: only the first screen draws its first page before it. */
 let summarised = false;
 
+/** A query's first page (no cursor), asked for before its summary. */
+async function firstPage(query: LibraryQuery): Promise<SourceSummary[]> {
+  const page = await client.call('sources.page', { ...query, limit: LIBRARY_PAGE });
+  return page.rows.map((r) => r.source);
+}
+
 async function fetchPage(query: LibraryQuery, summary: SourceListSummary, k: number): Promise<SourceSummary[]> {
   const after = summary.pageStarts[k];
   const page = await client.call('sources.page', { ...query, limit: summary.pageSize, ...(after ? { after } : {}) });
@@ -77,7 +86,7 @@ async function fetchPage(query: LibraryQuery, summary: SourceListSummary, k: num
 export const useLibrary = create<LibraryState>((set, get) => ({
   sources: [],
   count: 0,
-  query: { filter: {}, sort: 'added', dir: 'desc' },
+  query: FIRST_QUERY,
   summary: null,
   firstRows: 0,
   window: emptyWindow(LIBRARY_PAGE),
@@ -134,12 +143,15 @@ export const useLibrary = create<LibraryState>((set, get) => ({
       // The first screen: the first page starts at no cursor, so it is asked for before the summary,
       // whose counts and page starts take a pass over the whole library, and drawn as soon as it comes
       // (issue 16: the first screen waits only for an indexed, bounded query). A new filter or sort
-      // waits for its summary, so the keyboard never moves through a list of unknown length.
+      // waits for its summary, so the keyboard never moves through a list of unknown length. The page's
+      // first script (first-page.ts) may have asked for that page already, while this code loaded.
+      const early = query === FIRST_QUERY ? earlyFirstPage : null;
+      earlyFirstPage = null;
       const first =
         get().summary === null && !summarised
-          ? client.call('sources.page', { ...query, limit: LIBRARY_PAGE }).then((page) => {
-              const rows = page.rows.map((r) => r.source);
-              if (gen === generation && get().summary === null) {
+          ? // Asked before the summary is (the host answers in turn), unless asked already.
+            (early ? early.then((rows) => rows ?? firstPage(query)) : firstPage(query)).then((rows) => {
+              if (gen === generation && get().summary === null && get().sources !== rows) {
                 const window = holdPage(emptyWindow<SourceSummary>(LIBRARY_PAGE), 0, rows, MAX_PAGES);
                 set({ window, sources: rows, firstRows: rows.length });
               }
@@ -236,3 +248,16 @@ export const useLibrary = create<LibraryState>((set, get) => ({
     }
   },
 }));
+
+/**
+ * The first page as the page's first script asked for it (first-page.ts), while this code loaded:
+ * drawn as soon as it comes if the library's first refresh has not begun (then often before React's
+ * first render, which then lays out the rows at once), else taken by that refresh. Null once taken.
+ */
+let earlyFirstPage: Promise<SourceSummary[] | null> | null =
+  takeEarlyCall('sources.page', { ...FIRST_QUERY, limit: LIBRARY_PAGE })?.then((page) => page?.rows.map((r) => r.source) ?? null) ?? null;
+void earlyFirstPage?.then((rows) => {
+  if (!rows || generation !== 0) return;
+  const window = holdPage(emptyWindow<SourceSummary>(LIBRARY_PAGE), 0, rows, MAX_PAGES);
+  useLibrary.setState({ window, sources: rows, firstRows: rows.length });
+});

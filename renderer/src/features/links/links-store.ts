@@ -1,6 +1,5 @@
 import { create } from 'zustand';
 import type { LinkResolution } from '../../../../shared/contract/link-schemas.ts';
-import { parseCitationLink } from '../../../../shared/links/citation-link.ts';
 import { client, ClientError } from '../../api/client.ts';
 import { useAnswers } from '../answers/answers-store.ts';
 import { useLibrary } from '../library/library-store.ts';
@@ -53,7 +52,15 @@ export const useLinks = create<LinksState>((set, get) => ({
 
   openLink: async (raw) => {
     // Refused here first, so a hostile link never reaches the services: a plain sentence, the code in the tooltip.
-    const parsed = parseCitationLink(raw);
+    // The link's schema (zod) is fetched with the first link: the first screen's code holds none (issue 16).
+    let links: typeof import('../../../../shared/links/citation-link.ts');
+    try {
+      links = await import('../../../../shared/links/citation-link.ts');
+    } catch (e) {
+      set({ notice: { tone: 'error', text: 'This link cannot be opened now: the app could not load its code for links. Try again.', code: (e as Error).message }, search: null });
+      return;
+    }
+    const parsed = links.parseCitationLink(raw);
     if (!parsed.ok) {
       showNothing();
       set({ notice: { tone: 'error', text: `This link cannot be opened: ${parsed.problem.reason}.`, code: `LINK_INVALID (${parsed.problem.kind})` }, search: null });
