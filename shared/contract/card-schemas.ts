@@ -4,7 +4,7 @@ import { CLAIM_VERDICTS } from '../verification/verdict.ts';
 import { RESULT_RISK_FLAG_CODES } from '../verification/result-schema.ts';
 import { AnswerData, CitationDetail, RunData } from './answer-schemas.ts';
 import { keysetPage, PageCursor, PageLimit } from './list-schemas.ts';
-import { PackedMarks } from './packed-marks.ts';
+import type { PackedMarks } from './packed-marks.ts';
 
 /**
  * The citation cards as pages (issue 16): an answer of 5,000 citations is opened by its header, its
@@ -83,8 +83,15 @@ export type CardListSummary = z.infer<typeof CardListSummary>;
  * markers packed, and its card list under a filter (shape and first page). Three calls ran one
  * after another in the host, and the page drew nothing until the last was back.
  */
+/** An answer's markers packed for the wire (packed-marks.ts packs and unpacks them). */
+export const PackedMarksSchema = z.object({
+  ids: z.array(z.number().int().positive()),
+  markers: z.array(z.string()),
+  codes: z.string(),
+}) satisfies z.ZodType<PackedMarks>;
+
 export const AnswerOpening = AnswerOpen.omit({ marks: true }).extend({
-  marks: PackedMarks,
+  marks: PackedMarksSchema,
   list: CardListSummary,
   first: CardPage,
 });

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { CITATION_STATUSES } from '../verification/status.ts';
 import { CLAIM_VERDICTS } from '../verification/verdict.ts';
 import type { CitationMark } from './card-schemas.ts';
@@ -7,15 +6,15 @@ import type { CitationMark } from './card-schemas.ts';
  * An answer's markers packed for the wire (issue 16): an answer of 5,000 citations sent its markers
  * as 5,000 objects, about 500 kB of JSON on the way to its first card. Packed, they are its ids, its
  * marker labels and one string of four letters a marker (status, verdict, unit, decision), a
- * sixth of that; the renderer unpacks them into the same marks.
+ * sixth of that; the renderer unpacks them into the same marks. zod-free: the renderer's first
+ * screen loads this (the wire schema is card-schemas.ts's PackedMarksSchema).
  */
-export const PackedMarks = z.object({
-  ids: z.array(z.number().int().positive()),
-  markers: z.array(z.string()),
+export interface PackedMarks {
+  ids: number[];
+  markers: string[];
   /** Four characters a mark, each the value's place in its list ('0', '1', …) or '-' for none. */
-  codes: z.string(),
-});
-export type PackedMarks = z.infer<typeof PackedMarks>;
+  codes: string;
+}
 
 const UNITS = ['page', 'block', 'line'] as const;
 const DECISIONS = ['accepted', 'rejected', 'flagged'] as const;
