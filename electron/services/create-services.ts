@@ -129,7 +129,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const pool = new WorkerPool({ ...launch, ...options.pool });
   const settings = new WorkspaceSettingsService(new SettingsStore(db));
   const ingestSettings = () => ({ ...ingestSettingsFrom(settings.get()), ...options.ingest });
-  const ingest = new IngestService(sources, blobs, events, ingestSettings, pool);
+  const ingest = new IngestService(evidence.ingest, blobs, events, ingestSettings, pool);
   // The viewer's conversions get a worker of their own: opening a document never waits behind an ingest.
   const viewPool = new WorkerPool({ ...launch, ...options.pool, size: 1 });
   // Listing the library comes before opening a document: the viewer's child starts then, so the
