@@ -10,6 +10,7 @@ import { SourceWatcher } from './health/source-watcher.ts';
 import { HealthService, type HealthSettings } from './health/health-service.ts';
 import { rerunOcr } from './ingest/ocr-rerun.ts';
 import { IngestService, type IngestSettings } from './ingest/ingest-service.ts';
+import { ingestRequest } from './ingest/ingest-request.ts';
 import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
 import { AppExport } from './export/app-export.ts';
 import type { Platform } from './platform.ts';
@@ -213,14 +214,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       mode: platform.mode,
       model: answers.modelName(),
     }),
-    'sources.ingest': (input) =>
-      ingest.ingest({
-        paths: input.paths,
-        ...(input.password !== undefined ? { password: input.password } : {}),
-        ...(input.followSymlinks !== undefined ? { followSymlinks: input.followSymlinks } : {}),
-        ...(input.ocr !== undefined ? { ocr: input.ocr } : {}),
-        ...(input.ocrLanguages !== undefined ? { ocrLanguages: input.ocrLanguages } : {}),
-      }),
+    'sources.ingest': (input) => ingest.ingest(ingestRequest(input)),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'sources.ocr': ({ id, languages, password }) =>
       rerunOcr(

@@ -16,6 +16,7 @@ import { SharedCitationReads } from './citations/shared-citation-reads.ts';
 import { EventBus } from './events.ts';
 import { HealthService } from './health/health-service.ts';
 import { IngestService } from './ingest/ingest-service.ts';
+import { ingestRequest } from './ingest/ingest-request.ts';
 import { WorkerPool } from './ingest/worker-pool.ts';
 import { BlobStore } from './store/blobs.ts';
 import { ingestSettingsFrom } from './workspace/settings.ts';
@@ -88,14 +89,7 @@ export function createSharedServices(store: PgStore, workspaceDir: string): Shar
     'citations.get': ({ citation_id }) => citationReads.get(citation_id),
     'citations.list': (input) => citationReads.list(input),
     'citations.format': ({ citation_id }) => citationReads.format(citation_id),
-    'sources.ingest': (input) =>
-      ingest.ingest({
-        paths: input.paths,
-        ...(input.password !== undefined ? { password: input.password } : {}),
-        ...(input.followSymlinks !== undefined ? { followSymlinks: input.followSymlinks } : {}),
-        ...(input.ocr !== undefined ? { ocr: input.ocr } : {}),
-        ...(input.ocrLanguages !== undefined ? { ocrLanguages: input.ocrLanguages } : {}),
-      }),
+    'sources.ingest': (input) => ingest.ingest(ingestRequest(input)),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'citations.cite': () => {
       throw notOnSharedDatabase('Citing', { operation: 'citations.cite' }, 'evidesk mcp without --database');
