@@ -20,8 +20,8 @@ ${COMMANDS.map((c) => `  ${c.usage}`).join('\n')}
 
 Every command takes --workspace DIR (default: $EVIDESK_WORKSPACE, else the app's user-data folder)
 and --json (machine-readable output). --database postgres://… (default: $EVIDESK_DATABASE_URL) runs
-search, check, audit verify and mcp (its reading tools) on a shared workspace as the member the URL
-names; other commands refuse while one is given. Exit codes: 0 all done, 1 some files or items
+ingest (files; an admin adds sources), search, check, audit verify and mcp (its reading tools) on a
+shared workspace as the member the URL names; other commands refuse while one is given. Exit codes: 0 all done, 1 some files or items
 failed, 2 usage error, 3 the command failed.`;
 }
 

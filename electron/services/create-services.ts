@@ -10,6 +10,7 @@ import { SourceWatcher } from './health/source-watcher.ts';
 import { HealthService, type HealthSettings } from './health/health-service.ts';
 import { rerunOcr } from './ingest/ocr-rerun.ts';
 import { IngestService, type IngestSettings } from './ingest/ingest-service.ts';
+import { ingestRequest } from './ingest/ingest-request.ts';
 import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
 import { AppExport } from './export/app-export.ts';
 import type { Platform } from './platform.ts';
@@ -129,7 +130,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   const pool = new WorkerPool({ ...launch, ...options.pool });
   const settings = new WorkspaceSettingsService(new SettingsStore(db));
   const ingestSettings = () => ({ ...ingestSettingsFrom(settings.get()), ...options.ingest });
-  const ingest = new IngestService(sources, blobs, events, ingestSettings, pool);
+  const ingest = new IngestService(evidence.ingest, blobs, events, ingestSettings, pool);
   // The viewer's conversions get a worker of their own: opening a document never waits behind an ingest.
   const viewPool = new WorkerPool({ ...launch, ...options.pool, size: 1 });
   // Listing the library comes before opening a document: the viewer's child starts then, so the
@@ -213,14 +214,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
       mode: platform.mode,
       model: answers.modelName(),
     }),
-    'sources.ingest': (input) =>
-      ingest.ingest({
-        paths: input.paths,
-        ...(input.password !== undefined ? { password: input.password } : {}),
-        ...(input.followSymlinks !== undefined ? { followSymlinks: input.followSymlinks } : {}),
-        ...(input.ocr !== undefined ? { ocr: input.ocr } : {}),
-        ...(input.ocrLanguages !== undefined ? { ocrLanguages: input.ocrLanguages } : {}),
-      }),
+    'sources.ingest': (input) => ingest.ingest(ingestRequest(input)),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'sources.ocr': ({ id, languages, password }) =>
       rerunOcr(

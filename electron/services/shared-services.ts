@@ -1,7 +1,9 @@
 /**
  * The services over a shared (PostgreSQL) workspace (issue 13), as far as their areas are on the
- * shared store: search, source health (this member's paths), the audit chain and the citation
- * tools' reads. They answer
+ * shared store: search, source health (this member's paths), the audit chain, the citation
+ * tools' reads, and ingest (files extracted here, stored through the shared store's ingest area,
+ * each document one transaction; the limits are the defaults, as the workspace settings are not
+ * shared yet). They answer
  * through the same contract and dispatcher as createServices, so a caller gets the same shapes
  * and coded errors; every other operation is refused with SHARED_DATABASE_UNSUPPORTED, never run
  * on a local workspace instead. Nothing here opens the local SQLite database.
@@ -13,6 +15,12 @@ import { checkData } from './audit/audit-service.ts';
 import { SharedCitationReads } from './citations/shared-citation-reads.ts';
 import { EventBus } from './events.ts';
 import { HealthService } from './health/health-service.ts';
+import { IngestService } from './ingest/ingest-service.ts';
+import { ingestRequest } from './ingest/ingest-request.ts';
+import { WorkerPool } from './ingest/worker-pool.ts';
+import { BlobStore } from './store/blobs.ts';
+import { ingestSettingsFrom } from './workspace/settings.ts';
+import { DEFAULT_WORKSPACE_SETTINGS } from '../../shared/contract/schemas.ts';
 import { SearchService } from './search/search-service.ts';
 import type { EvidenceStore } from './store/evidence-store.ts';
 import { pgAgentCitations } from './store/postgres/pg-agent-citations.ts';
@@ -29,6 +37,8 @@ export const SHARED_HANDLERS = [
   'citations.get',
   'citations.list',
   'citations.format',
+  'sources.ingest',
+  'sources.cancelIngest',
 ] as const satisfies readonly HandlerName[];
 
 export interface SharedServices {
@@ -52,6 +62,9 @@ export function createSharedServices(store: PgStore, workspaceDir: string): Shar
   const search = new SearchService(evidence.search);
   const health = new HealthService(evidence.health, new EventBus(), workspaceDir);
   const citationReads = new SharedCitationReads(evidence, pgAgentCitations({ pool: store.pool, who: store.who }));
+  // Extraction children start at the first file; the local folder is only what a folder walk leaves out.
+  const pool = new WorkerPool();
+  const ingest = new IngestService(evidence.ingest, new BlobStore(workspaceDir), new EventBus(), () => ingestSettingsFrom(DEFAULT_WORKSPACE_SETTINGS), pool);
   const refused = Object.fromEntries(
     HANDLER_NAMES.map((name) => [
       name,
@@ -76,6 +89,8 @@ export function createSharedServices(store: PgStore, workspaceDir: string): Shar
     'citations.get': ({ citation_id }) => citationReads.get(citation_id),
     'citations.list': (input) => citationReads.list(input),
     'citations.format': ({ citation_id }) => citationReads.format(citation_id),
+    'sources.ingest': (input) => ingest.ingest(ingestRequest(input)),
+    'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
     'citations.cite': () => {
       throw notOnSharedDatabase('Citing', { operation: 'citations.cite' }, 'evidesk mcp without --database');
     },
@@ -83,5 +98,12 @@ export function createSharedServices(store: PgStore, workspaceDir: string): Shar
       throw notOnSharedDatabase('Registering a source', { operation: 'citations.registerSource' }, 'evidesk mcp without --database');
     },
   };
-  return { evidence, dispatch: createDispatcher(handlers), close: () => evidence.close() };
+  return {
+    evidence,
+    dispatch: createDispatcher(handlers),
+    close: async () => {
+      await pool.close();
+      await evidence.close();
+    },
+  };
 }

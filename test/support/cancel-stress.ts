@@ -45,7 +45,7 @@ const settings = { maxFileBytes: 1 << 30, snapshots: true, extractionTimeoutMs: 
 /** The real ingest service over the test workspace, with a pool of its own (for its stats and grace period). */
 export function stressIngest(services: TestServices, graceMs?: number, children = 2): { ingest: IngestService; pool: WorkerPool } {
   const pool = new WorkerPool({ size: children, ...(graceMs !== undefined ? { graceMs } : {}) });
-  const ingest = new IngestService(services.sources, new BlobStore(services.workspaceDir), services.events, () => settings, pool);
+  const ingest = new IngestService(services.evidence.ingest, new BlobStore(services.workspaceDir), services.events, () => settings, pool);
   return { ingest, pool };
 }
 

@@ -1,4 +1,4 @@
-// Ingest a file through the services and read back what was stored, so that tests check the text
+// Ingest a file through the services and read back what was stored (through the engine in use), so that tests check the text
 // at each locator rather than what an extractor returned in memory.
 import { expect } from 'vitest';
 import type { IngestFileResult } from '../../shared/contract/schemas.ts';
@@ -31,8 +31,8 @@ export interface StoredHit {
  * The one stored segment holding `phrase`, and [start, end) such that the stored text there is the
  * phrase (checked here, so callers need only check the locator).
  */
-export function storedPhrase(services: TestServices, sourceId: number, phrase: string): StoredHit {
-  const hits = services.sources.segments(sourceId).filter((s) => s.text.includes(phrase));
+export async function storedPhrase(services: TestServices, sourceId: number, phrase: string): Promise<StoredHit> {
+  const hits = (await storedSegments(services, sourceId)).filter((s) => s.text.includes(phrase));
   expect(hits.map((s) => s.text), `"${phrase}" is stored in exactly one segment`).toHaveLength(1);
   const seg = hits[0];
   if (!seg) throw new Error('unreachable');
@@ -41,9 +41,14 @@ export function storedPhrase(services: TestServices, sourceId: number, phrase: s
   return { seg, start, end: start + phrase.length };
 }
 
+/** A source's stored segments in order, read through the engine in use (SQLite or PostgreSQL). */
+export function storedSegments(services: TestServices, sourceId: number): Promise<SegmentRow[]> {
+  return services.evidence.sources.segments(sourceId);
+}
+
 /** Every stored segment's text, in order. */
-export function storedTexts(services: TestServices, sourceId: number): string[] {
-  return services.sources.segments(sourceId).map((s) => s.text);
+export async function storedTexts(services: TestServices, sourceId: number): Promise<string[]> {
+  return (await storedSegments(services, sourceId)).map((s) => s.text);
 }
 
 /** The 1-based line on which a hit starts, counted from its segment's first line. */

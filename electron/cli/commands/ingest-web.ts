@@ -2,7 +2,8 @@
 import type { ErrorData } from '../../../shared/contract/errors.ts';
 import type { WebRegisterResult } from '../../../shared/contract/web-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
-import { call, type CommandContext } from '../command.ts';
+import type { Dispatch } from '../../../shared/contract/dispatcher.ts';
+import { call } from '../command.ts';
 
 export type WebRow = ({ ok: true } & WebRegisterResult) | { ok: false; url: string; error: ErrorData };
 
@@ -18,11 +19,11 @@ const OUTCOME_WORDS: Record<WebRegisterResult['outcome'], string> = {
 };
 
 /** One after the other: a failure is a row, the rest go on. */
-export async function registerUrls(ctx: CommandContext, urls: readonly string[]): Promise<WebRow[]> {
+export async function registerUrls(services: { dispatch: Dispatch }, urls: readonly string[]): Promise<WebRow[]> {
   const rows: WebRow[] = [];
   for (const url of urls) {
     try {
-      rows.push({ ok: true, ...(await call(ctx.services, 'sources.addUrl', { url })) });
+      rows.push({ ok: true, ...(await call(services, 'sources.addUrl', { url })) });
     } catch (e) {
       rows.push({ ok: false, url, error: e instanceof AppError ? e.toData() : { code: 'INTERNAL', message: String(e) } });
     }

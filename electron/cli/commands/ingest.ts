@@ -1,18 +1,21 @@
 import path from 'node:path';
-import { call, EXIT, flagString, type Command } from '../command.ts';
+import { call, EXIT, flagString, type SharedCommand } from '../command.ts';
 import { skippedSentence } from '../../../shared/domain/skipped.ts';
 import { table } from '../table.ts';
 import { isWebAddress, registerUrls, webRow } from './ingest-web.ts';
 import { ocrLanguages } from './ocr.ts';
 
-export const ingestCommand: Command = {
+export const ingestCommand: SharedCommand = {
   name: 'ingest',
+  // On a shared database (issue 13) files go into the shared pool as this member (admins add
+  // sources); web pages are refused there, each as a row of its own.
+  shared: true,
   usage:
     'ingest PATH|URL… [--password P] [--follow-symlinks] [--no-ocr] [--ocr-lang eng+deu]   add files and folders (recursive)\n' +
     '                                and archive web pages; a table per file; scanned PDF pages are read by OCR (English unless --ocr-lang)',
   valueFlags: ['password', 'ocr-lang'],
   run: async (ctx) => {
-    const { services, json, io, args } = ctx;
+    const { dispatch, json, io, args } = ctx;
     if (args.positionals.length === 0) {
       io.err('evidesk ingest: give at least one file or folder.');
       return EXIT.usage;
@@ -24,10 +27,10 @@ export const ingestCommand: Command = {
     // http(s) addresses are fetched once and archived (issue 11); everything else is a path.
     const urls = args.positionals.filter(isWebAddress);
     const paths = args.positionals.filter((p) => !isWebAddress(p));
-    const web = await registerUrls(ctx, urls);
+    const web = await registerUrls({ dispatch }, urls);
     const result =
       paths.length > 0
-        ? await call(services, 'sources.ingest', {
+        ? await call({ dispatch }, 'sources.ingest', {
             paths,
             ...(password !== undefined ? { password } : {}),
             ...(followSymlinks ? { followSymlinks } : {}),

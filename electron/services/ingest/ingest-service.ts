@@ -5,8 +5,8 @@ import type { IngestFileResult, IngestResult, SkippedEntry } from '../../../shar
 import type { EventBus } from '../events.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
 import type { BlobStore } from '../store/blobs.ts';
-import { GroupCommit, MAX_GROUP } from '../store/group-commit.ts';
-import type { SourcesStore } from '../store/sources-store.ts';
+import type { IngestArea } from '../store/evidence-store.ts';
+import { MAX_GROUP } from '../store/group-commit.ts';
 import type { ExtractedDocument } from './extracted.ts';
 import { kindForPath, SUPPORTED_TYPES_IN_WORDS } from './file-kinds.ts';
 import { walkPaths, type FoundFile } from './folder-walk.ts';
@@ -69,23 +69,22 @@ function wrap(committed: Promise<IngestFileResult>, bytes = 0): Extracted {
 }
 
 /**
- * Turns paths (files and folders) into stored sources. Each document is stored all-or-nothing;
- * documents stored close together share one transaction (GroupCommit), so small files are not
- * paced by the disk's flushes.
+ * Turns paths (files and folders) into stored sources, through the store's ingest area on either
+ * engine. Each document is stored all-or-nothing; on SQLite documents stored close together share
+ * one transaction (GroupCommit), so small files are not paced by the disk's flushes.
  */
 export class IngestService {
-  private readonly store: SourcesStore;
+  private readonly store: IngestArea;
   private readonly blobs: BlobStore;
   private readonly events: EventBus;
   /** Read at every batch, so a changed workspace setting applies to the next one. */
   private readonly settings: () => IngestSettings;
   private readonly pool: WorkerPool;
   private readonly running = new Map<string, AbortController>();
-  private readonly commits: GroupCommit;
 
-  constructor(store: SourcesStore, blobs: BlobStore, events: EventBus, settings: () => IngestSettings, pool: WorkerPool) {
+  /** `blobs` names the workspace folder a folder walk leaves out; the snapshots are the store's. */
+  constructor(store: IngestArea, blobs: BlobStore, events: EventBus, settings: () => IngestSettings, pool: WorkerPool) {
     this.store = store;
-    this.commits = new GroupCommit(store.db);
     this.blobs = blobs;
     this.events = events;
     this.settings = settings;
@@ -274,12 +273,11 @@ export class IngestService {
     settings: IngestSettings,
     progress: (phase: 'hashing' | 'extracting' | 'storing', page?: number, pageCount?: number, stage?: 'ocr') => void,
   ): Promise<Extracted> {
-    const existing = this.store.findBySha(sha256);
+    const existing = await this.store.findBySha(sha256);
     if (existing) {
-      return wrap(this.commits.run((): IngestFileResult => {
-        this.store.touchPath(existing.id, file, fileStat, new Date().toISOString());
-        return { ok: true, path: file, sourceId: existing.id, sha256, outcome: 'duplicate', segmentCount: existing.segment_count, warnings: [] };
-      }));
+      return wrap(this.store.seen(existing.id, file, fileStat).then(
+        (): IngestFileResult => ({ ok: true, path: file, sourceId: existing.id, sha256, outcome: 'duplicate', segmentCount: existing.segment_count, warnings: [] }),
+      ));
     }
 
     progress('extracting');
@@ -295,31 +293,16 @@ export class IngestService {
     if (req.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${name} was cancelled.`);
 
     progress('storing');
-    // The snapshot is written now and flushed with its group's others just before the commit:
-    // it is on disk before the row that names it is committed.
-    const staged = settings.snapshots ? await this.blobs.stage(sha256, bytes) : null;
-    const snapshot = staged?.path ?? null;
     const byteSize = bytes.length;
-    const prepare = staged ? () => staged.settle().catch(async (e: unknown) => {
-      await staged.discard();
-      throw e;
-    }) : undefined;
-    return wrap(this.commits.run((): IngestFileResult => {
-      const now = new Date().toISOString();
-      const predecessor = this.store.findByCurrentPath(file);
-      const sourceId = this.store.insert(
-        { sha256, fileName: name, byteSize, path: file, stat: fileStat, doc, snapshot, predecessorId: predecessor?.id ?? null },
-        now,
-      );
-      return {
-        ok: true,
-        path: file,
-        sourceId,
-        sha256,
-        outcome: predecessor ? 'new_version' : 'added',
-        segmentCount: doc.segments.length,
-        warnings: doc.warnings,
-      };
-    }, prepare), byteSize);
+    const { committed } = await this.store.add({ sha256, fileName: name, bytes, path: file, stat: fileStat, doc, snapshot: settings.snapshots });
+    return wrap(committed.then((stored): IngestFileResult => ({
+      ok: true,
+      path: file,
+      sourceId: stored.sourceId,
+      sha256,
+      outcome: stored.outcome,
+      segmentCount: stored.segmentCount,
+      warnings: stored.outcome === 'duplicate' ? [] : doc.warnings,
+    })), byteSize);
   }
 }

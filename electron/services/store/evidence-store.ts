@@ -2,7 +2,7 @@
  * The store interface the services depend on (issue 13): one async `EvidenceStore`, split by area,
  * implemented by the SQLite engine (sqlite-evidence-store.ts, today's synchronous stores wrapped)
  * and the PostgreSQL engine (postgres/pg-evidence-store.ts). An area is added here when a service
- * moves onto it and both engines implement it (search, health, sources, answers, reviews, cards); the
+ * moves onto it and both engines implement it (search, health, sources, answers, reviews, cards, ingest); the
  * rest of the services still use the SQLite stores directly (docs/postgres-store.md, "Next steps").
  *
  * Rules every engine keeps: reads return the same plain row types, ids as numbers; refusals are
@@ -17,6 +17,7 @@ import type { CheckSourceRow, CurrentPathRow } from './health-store.ts';
 import type { ClosestPassageRow, JudgeOpinionRow } from './result-extras-store.ts';
 import type { SearchOptions, SearchRow } from './search-store.ts';
 import type { FileStat, PathRow, SegmentRow, SourceRow } from './sources-store.ts';
+import type { ExtractedDocument } from '../ingest/extracted.ts';
 
 export type { AnswerListRow, AnswerRow, CheckSourceRow, CitationRow, ClosestPassageRow, CurrentPathRow, FileStat, JudgeOpinionRow, NewReview, PathRow };
 export type { ResultRow, ReviewRow, RunRow, SearchOptions, SearchRow, SegmentRow, SourceRefRow, SourceRow };
@@ -144,6 +145,54 @@ export interface ReviewsArea {
   append(review: NewReview, answerId: number, action: ReviewAction, now: string): Promise<ReviewRow>;
 }
 
+// --- ingest (source writes) -------------------------------------------------------------------
+
+/** One extracted document to store as a source, with the bytes it was read from. */
+export interface NewIngest {
+  sha256: string;
+  fileName: string;
+  /** The file's bytes (the snapshot): already in memory, as ingestion reads a file whole to hash it. */
+  bytes: Uint8Array;
+  /** Where the file was read (the member's own path on PostgreSQL). */
+  path: string;
+  stat: FileStat;
+  doc: ExtractedDocument;
+  /**
+   * Keep a snapshot (the workspace setting, on SQLite). PostgreSQL always keeps one: the snapshot
+   * is how every member opens a source whose file is on someone else's disk.
+   */
+  snapshot: boolean;
+}
+
+/** How a document was stored: 'duplicate' when the same bytes were already a source (even one stored a moment before). */
+export interface StoredSource {
+  sourceId: number;
+  outcome: 'added' | 'new_version' | 'duplicate';
+  segmentCount: number;
+}
+
+/**
+ * Source ingest writes (issue 13). Each document is one transaction: the source, its segments,
+ * its file's properties, its snapshot, its path and their audit entries are stored whole or not at
+ * all; a file at the path of a current source is its new version. The same bytes stored twice,
+ * even at the same moment (two batches, two members), are one source: the second is a duplicate
+ * whose path is recorded on the first.
+ */
+export interface IngestArea {
+  /** The source holding these bytes already (a duplicate is not extracted again). */
+  findBySha(sha256: string): Promise<SourceRow | undefined>;
+  /** A known source's bytes were seen at `path`: remembered (audited the first time). */
+  seen(sourceId: number, path: string, stat: FileStat): Promise<void>;
+  /**
+   * Hands a document to the engine; resolves once it is taken (on SQLite its snapshot written to
+   * a temporary file, the worker then going on while its group gathers), with `committed`
+   * settling once its transaction has.
+   */
+  add(doc: NewIngest): Promise<{ committed: Promise<StoredSource> }>;
+}
+
+// --- end ingest ----------------------------------------------------------------------------------
+
 export interface EvidenceStore {
   readonly engine: StoreEngine;
   readonly member: StoreMember;
@@ -153,6 +202,7 @@ export interface EvidenceStore {
   readonly answers: AnswersArea;
   readonly reviews: ReviewsArea;
   readonly cards: CardsArea;
+  readonly ingest: IngestArea;
   /** Releases the engine's connections (the SQLite engine closes its database only if it opened it). */
   close(): Promise<void>;
 }

@@ -79,7 +79,7 @@ export const SOURCE_SELECT = `
          (SELECT p.path FROM source_paths p WHERE p.source_id = s.id AND p.current = 1 ORDER BY p.last_seen_at DESC LIMIT 1) AS current_path
   FROM sources s`;
 
-function segmentLocator(seg: ExtractedSegment): Locator {
+export function segmentLocator(seg: ExtractedSegment): Locator {
   const loc: Locator = { start: 0, end: seg.text.length };
   if (seg.page !== undefined) loc.page = seg.page;
   if (seg.pageLabel !== undefined) loc.pageLabel = seg.pageLabel;

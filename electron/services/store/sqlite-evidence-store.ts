@@ -15,6 +15,7 @@ import { ResultExtrasStore } from './result-extras-store.ts';
 import { reviewEntryPayload } from './review-entry.ts';
 import { SearchStore } from './search-store.ts';
 import { SourcesStore } from './sources-store.ts';
+import { sqliteIngest } from './sqlite-ingest.ts';
 
 function sqliteSearch(store: SearchStore): SearchArea {
   return {
@@ -117,6 +118,7 @@ export function sqliteEvidenceStore(db: Db, ownsDb = false): EvidenceStore {
     answers: sqliteAnswers(answers, new ResultExtrasStore(answers)),
     reviews: sqliteReviews(answers),
     cards: sqliteCards(new CitationCardsStore(db), new CardRowsStore(db), answers),
+    ingest: sqliteIngest(db),
     close: async () => {
       if (ownsDb) db.close();
     },

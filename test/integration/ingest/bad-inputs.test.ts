@@ -1,21 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Document, Packer, Paragraph } from 'docx';
-import { afterEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { IngestFileResult } from '../../../shared/contract/schemas.ts';
+import type { ServicesOptions } from '../../../electron/services/create-services.ts';
+import { describeEngines, type EngineFixture, type Opened } from '../../support/engines.ts';
+import { sourceCount, storedState } from '../../support/engine-ingest.ts';
 import { makePdf, threePages, writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices, workspaceSnapshot } from '../../support/workspace.ts';
+import type { TestServices } from '../../support/workspace.ts';
 import { forgeDeclaredSize } from '../../support/zip-fixtures.ts';
 
-type Services = ReturnType<typeof openTestServices>;
-let services: Services | undefined;
-afterEach(() => services?.close());
-
-async function withGoodSource(options: Parameters<typeof openTestServices>[0] = {}): Promise<{ services: Services; docs: string; before: string }> {
-  services = openTestServices(options);
+/**
+ * A workspace on the engine (on PostgreSQL as an admin member) holding one good PDF, and what it
+ * stores then; `state()` reads what it stores now, to show a refusal stored nothing.
+ */
+async function withGoodSource(
+  engine: EngineFixture,
+  options: ServicesOptions = {},
+): Promise<{ services: TestServices; docs: string; before: string; state: () => Promise<string> }> {
+  const opened: Opened<undefined> = await engine.open(async () => undefined, { as: 'admin', ...options });
+  const services = opened.services;
+  expect(services.evidence.engine).toBe(engine.name);
   const docs = path.join(services.dir, 'docs');
   await services.ingest.ingest({ paths: [writeFile(docs, 'good.pdf', await makePdf(threePages()))] });
-  return { services, docs, before: workspaceSnapshot(services) };
+  const state = () => storedState(opened);
+  return { services, docs, before: await state(), state };
 }
 
 function failureOf(r: IngestFileResult | undefined): { code: string; message: string } {
@@ -28,25 +37,27 @@ async function smallDocx(): Promise<Uint8Array> {
   return new Uint8Array(await Packer.toBuffer(doc));
 }
 
-describe('bad inputs: own code, a message naming the file, the batch goes on, workspace unchanged', () => {
+// On both engines (issue 13): ingest writes through the engine in use, and a refusal leaves what
+// that engine stores (and the local workspace) unchanged.
+describeEngines('bad inputs: own code, a message naming the file, the batch goes on, workspace unchanged', (engine) => {
   it('a PDF whose text layer is mojibake (broken font encoding) is refused with TEXT_LAYER_UNUSABLE', async () => {
-    const { services: s, docs, before } = await withGoodSource();
+    const { services: s, docs, before, state } = await withGoodSource(engine);
     // Cyrillic set in cp1251 and read as Latin-1, as real broken PDFs show it.
     const garbled = ['Ïàêåò verbatim ïîçâîëÿåò âñòàâëÿòü òåêñò áåç èçìåíåíèé.', 'Çàãðóçêà è óñòàíîâêà ïàêåòîâ âûïîëíÿåòñÿ ïðîñòî.', 'Ðàáîòà ñ äîêóìåíòàìè òðåáóåò âíèìàíèÿ è òåðïåíèÿ.'];
     const file = writeFile(docs, 'russian.pdf', await makePdf([{ lines: garbled }, { lines: garbled }]));
     const e = failureOf((await s.ingest.ingest({ paths: [file] })).files[0]);
     expect(e.code).toBe('TEXT_LAYER_UNUSABLE');
     expect(e.message).toContain('russian.pdf');
-    expect(workspaceSnapshot(s)).toBe(before);
+    expect(await state()).toBe(before);
   });
 
   it('a DOCX that is not a ZIP, and a zip bomb, are refused without inflating anything', async () => {
-    const { services: s, docs, before } = await withGoodSource();
+    const { services: s, docs, before, state } = await withGoodSource(engine);
     const notZip = writeFile(docs, 'memo.docx', 'Dear team, this is a plain text memo.');
     const bomb = writeFile(docs, 'bomb.docx', forgeDeclaredSize(await smallDocx(), 'word/document.xml', 0xfffffff0));
     const refused = (await s.ingest.ingest({ paths: [notZip, bomb] })).files;
     expect(refused.map((f) => f.ok)).toEqual([false, false]);
-    expect(workspaceSnapshot(s)).toBe(before);
+    expect(await state()).toBe(before);
     const after = writeFile(docs, 'fine.docx', await smallDocx());
     const files = (await s.ingest.ingest({ paths: [notZip, bomb, after] })).files;
     expect(failureOf(files[0]).code).toBe('DOCX_INVALID');
@@ -55,21 +66,21 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
     expect(failureOf(files[1]).message).toContain('bomb.docx');
     expect(files[2]?.ok).toBe(true);
     const okId = files[2]?.ok ? files[2].sourceId : 0;
-    expect(s.sources.count()).toBe(2);
-    expect(s.sources.get(okId)?.file_name).toBe('fine.docx');
+    expect(await sourceCount(s)).toBe(2);
+    expect((await s.evidence.sources.get(okId))?.file_name).toBe('fine.docx');
   });
 
   it('text that is in no known encoding is refused with a clear error', async () => {
-    const { services: s, docs, before } = await withGoodSource();
+    const { services: s, docs, before, state } = await withGoodSource(engine);
     const binary = writeFile(docs, 'data.txt', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256)));
     const e = failureOf((await s.ingest.ingest({ paths: [binary] })).files[0]);
     expect(['UNSUPPORTED_TYPE', 'TEXT_ENCODING_UNKNOWN', 'WRONG_EXTENSION']).toContain(e.code);
     expect(e.message).toContain('data.txt');
-    expect(workspaceSnapshot(s)).toBe(before);
+    expect(await state()).toBe(before);
   });
 
   it('a file over the size limit gets FILE_TOO_LARGE; an unsupported type gets UNSUPPORTED_TYPE', async () => {
-    const { services: s, docs, before } = await withGoodSource({ ingest: { maxFileBytes: 1000 } });
+    const { services: s, docs, before, state } = await withGoodSource(engine, { ingest: { maxFileBytes: 1000 } });
     const big = writeFile(docs, 'big.txt', 'x'.repeat(5000));
     // Excel 97–2003 workbooks are not read (issue 14 reads .xlsx); an .xlsx that is not one says so.
     const odd = writeFile(docs, 'sheet.xls', 'not really a spreadsheet');
@@ -81,11 +92,11 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
     expect(failureOf(files[1]).message).toContain('sheet.xls');
     expect(failureOf(files[2]).code).toBe('OFFICE_INVALID');
     expect(failureOf(files[2]).message).toMatch(/"sheet\.xlsx" is not a valid Excel workbook \(\.xlsx\) \(not a ZIP archive\)\. It looks like plain text/);
-    expect(workspaceSnapshot(s)).toBe(before);
+    expect(await state()).toBe(before);
   });
 
   it('a folder lists hidden files and unsupported types as skipped, not silently', async () => {
-    const { services: s, docs } = await withGoodSource();
+    const { services: s, docs } = await withGoodSource(engine);
     const folder = path.join(docs, 'folder');
     writeFile(folder, '.hidden.pdf', 'x');
     writeFile(folder, 'picture.png', 'x');
@@ -99,7 +110,7 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
   });
 
   it('a symlink loop in a folder is walked once, not forever', async () => {
-    const { services: s, docs } = await withGoodSource();
+    const { services: s, docs } = await withGoodSource(engine);
     const folder = path.join(docs, 'looped');
     writeFile(folder, 'inside.md', '# Inside\n\nOnce only.\n');
     fs.symlinkSync(folder, path.join(folder, 'back-to-me'));
@@ -109,7 +120,7 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
   });
 
   it('a folder that contains the workspace skips the workspace and says so', async () => {
-    const { services: s } = await withGoodSource();
+    const { services: s } = await withGoodSource(engine);
     // openTestServices puts the workspace and docs/ side by side in services.dir.
     const result = await s.ingest.ingest({ paths: [s.dir] });
     expect(result.skipped).toContainEqual({ path: s.workspaceDir, reason: 'workspace' });
@@ -118,7 +129,7 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
   });
 
   it('a file that vanishes or turns unreadable mid-batch fails alone', async () => {
-    const { services: s, docs } = await withGoodSource({ pool: { size: 1 } });
+    const { services: s, docs } = await withGoodSource(engine, { pool: { size: 1 } });
     const paths: string[] = [];
     for (let i = 0; i < 4; i++) paths.push(writeFile(docs, `doc-${i}.pdf`, await makePdf([{ lines: [`Document number ${i}.`] }])));
     let struck = false;
@@ -138,17 +149,17 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
   });
 
   it('an extraction over the time limit is stopped with EXTRACTION_TIMEOUT, and the next file still goes in', async () => {
-    const { services: s, docs, before } = await withGoodSource({ ingest: { extractionTimeoutMs: 1 }, pool: { size: 1 } });
+    const { services: s, docs, before, state } = await withGoodSource(engine, { ingest: { extractionTimeoutMs: 1 }, pool: { size: 1 } });
     const slow = writeFile(docs, 'slow.pdf', await makePdf(Array.from({ length: 60 }, (_, i) => ({ lines: [`Page ${i + 1} of a long document.`] }))));
     const e = failureOf((await s.ingest.ingest({ paths: [slow] })).files[0]);
     expect(e.code).toBe('EXTRACTION_TIMEOUT');
     expect(e.message).toContain('slow.pdf');
     expect(e.message).toContain('not ingested');
-    expect(workspaceSnapshot(s)).toBe(before);
+    expect(await state()).toBe(before);
   });
 
   it('a cancelled batch stops, keeps what was stored, and stores nothing half-done', async () => {
-    const { services: s, docs } = await withGoodSource({ pool: { size: 1 } });
+    const { services: s, docs } = await withGoodSource(engine, { pool: { size: 1 } });
     const paths: string[] = [];
     for (let i = 0; i < 5; i++) paths.push(writeFile(docs, `c-${i}.pdf`, await makePdf(Array.from({ length: 30 }, (_, p) => ({ lines: [`File ${i} page ${p + 1}.`] })))));
     let batchId = '';
@@ -165,7 +176,7 @@ describe('bad inputs: own code, a message naming the file, the batch goes on, wo
     const stored = result.files.filter((f) => f.ok);
     expect(stored.length).toBeGreaterThanOrEqual(1);
     expect(stored.length).toBeLessThan(5);
-    for (const f of stored) if (f.ok) expect(s.sources.segments(f.sourceId)).toHaveLength(30);
-    expect(s.sources.count()).toBe(1 + stored.length);
+    for (const f of stored) if (f.ok) expect(await s.evidence.sources.segments(f.sourceId)).toHaveLength(30);
+    expect(await sourceCount(s)).toBe(1 + stored.length);
   });
 });

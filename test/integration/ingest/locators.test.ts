@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices } from '../../support/workspace.ts';
+import { describeEngines } from '../../support/engines.ts';
+import { storedSegments } from '../../support/stored-text.ts';
+import type { TestServices } from '../../support/workspace.ts';
 
 // Known text on known pages and blocks; each must be found at a locator whose [start, end) is it.
 const COLUMNS = [
@@ -10,15 +12,17 @@ const COLUMNS = [
   ['Right column starts anew.', 'Audits happen each quarter.', 'Right column ends the page.'],
 ];
 
-describe('locators: stored text at [start, end) equals the known text', () => {
-  let services: ReturnType<typeof openTestServices>;
-  beforeAll(() => {
-    services = openTestServices();
-  });
-  afterAll(() => services.close());
+// On both engines (issue 13): one empty workspace per engine for the suite (on PostgreSQL as an
+// admin member), ingested through the engine and read back from it.
+describeEngines('locators: stored text at [start, end) equals the known text', (engine) => {
+  let services: TestServices;
+  beforeAll(async () => {
+    services = (await engine.open(async () => undefined, { as: 'admin', scope: 'suite' })).services;
+    expect(services.evidence.engine).toBe(engine.name);
+  }, 120_000);
 
-  function locate(sourceId: number, phrase: string) {
-    for (const seg of services.sources.segments(sourceId)) {
+  async function locate(sourceId: number, phrase: string) {
+    for (const seg of await storedSegments(services, sourceId)) {
       const start = seg.text.indexOf(phrase);
       if (start >= 0) return { seg, start, end: start + phrase.length };
     }
@@ -43,7 +47,7 @@ describe('locators: stored text at [start, end) equals the known text', () => {
       ['Upside down but still readable.', 4],
     ];
     for (const [phrase, page] of expected) {
-      const hit = locate(r.sourceId, phrase);
+      const hit = await locate(r.sourceId, phrase);
       expect(hit, phrase).not.toBeNull();
       expect(hit?.seg.page).toBe(page);
       expect(hit?.seg.text.slice(hit.start, hit.end)).toBe(phrase);
@@ -52,7 +56,7 @@ describe('locators: stored text at [start, end) equals the known text', () => {
       expect(hit?.end).toBeLessThanOrEqual(locator.end);
     }
     // Every stored item start falls inside the page text, in order.
-    for (const seg of services.sources.segments(r.sourceId)) {
+    for (const seg of await storedSegments(services, r.sourceId)) {
       const starts = JSON.parse(seg.item_starts ?? '[]') as number[];
       expect(starts.every((s, i) => s <= seg.text.length && (i === 0 || s >= (starts[i - 1] ?? 0)))).toBe(true);
     }
@@ -75,13 +79,13 @@ describe('locators: stored text at [start, end) equals the known text', () => {
     const file = writeFile(path.join(services.dir, 'docx'), 'policy.docx', new Uint8Array(await Packer.toBuffer(doc)));
     const [r] = (await services.ingest.ingest({ paths: [file] })).files;
     if (!r?.ok) throw new Error(`ingest failed: ${JSON.stringify(r)}`);
-    const cell = locate(r.sourceId, 'Sick leave: 10 days');
+    const cell = await locate(r.sourceId, 'Sick leave: 10 days');
     expect(cell?.seg.text.slice(cell.start, cell.end)).toBe('Sick leave: 10 days');
     expect(JSON.parse(cell?.seg.heading_path ?? '[]')).toEqual(['Chapter 1', 'Section 1.2']);
     expect(cell?.seg.block_type).toBe('table_cell');
-    const bullet = locate(r.sourceId, 'First bullet point');
+    const bullet = await locate(r.sourceId, 'First bullet point');
     expect(bullet?.seg.block_type).toBe('list_item');
-    const paragraphs = services.sources.segments(r.sourceId).map((s) => s.paragraph);
+    const paragraphs = (await storedSegments(services, r.sourceId)).map((s) => s.paragraph);
     expect(paragraphs).toEqual(paragraphs.map((_, i) => i));
   });
 
@@ -92,7 +96,7 @@ describe('locators: stored text at [start, end) equals the known text', () => {
     for (const file of [utf8, latin1]) {
       const [r] = (await services.ingest.ingest({ paths: [file] })).files;
       if (!r?.ok) throw new Error(`ingest failed: ${JSON.stringify(r)}`);
-      const hit = locate(r.sourceId, 'Größe and café on line three.');
+      const hit = await locate(r.sourceId, 'Größe and café on line three.');
       expect(hit?.seg.text.slice(hit.start, hit.end)).toBe('Größe and café on line three.');
       const before = hit?.seg.text.slice(0, hit.start) ?? '';
       expect((hit?.seg.line_start ?? 0) + (before.match(/\n/g)?.length ?? 0)).toBe(3);

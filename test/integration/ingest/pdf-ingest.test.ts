@@ -1,18 +1,34 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { PgStore } from '../../../electron/services/store/postgres/pg-store.ts';
+import { describeEngines, type Opened } from '../../support/engines.ts';
+import { auditCheck, ownerSql } from '../../support/engine-rows.ts';
+import { sourceCount, storedState, withEngineDocs } from '../../support/engine-ingest.ts';
 import { FIXTURES_DIR, makePdf, threePages, writeFile } from '../../support/pdf-fixtures.ts';
-import { openTestServices, workspaceSnapshot } from '../../support/workspace.ts';
+import type { TestServices } from '../../support/workspace.ts';
 
-describe('PDF ingestion', () => {
-  let services: ReturnType<typeof openTestServices>;
+/** The snapshot stored for a source: the blob file on SQLite, the chunk rows read back as a stream on PostgreSQL. */
+async function snapshotBytes(opened: Opened<unknown>, sha256: string): Promise<Buffer> {
+  if (!opened.database) return fs.readFileSync(path.join(opened.services.workspaceDir, 'blobs', 'sha256', sha256.slice(0, 2), sha256));
+  const owner = await PgStore.connect(opened.database.ownerUrl);
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of owner.snapshot(sha256)) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  } finally {
+    await owner.close();
+  }
+}
+
+// On both engines (issue 13): ingest writes through the engine in use (on PostgreSQL as an admin
+// member), and what is stored is read back from it.
+describeEngines('PDF ingestion', (engine) => {
+  let opened: Opened<undefined>;
+  let services: TestServices;
   let docs: string;
-  beforeEach(() => {
-    services = openTestServices();
-    docs = path.join(services.dir, 'docs');
-  });
-  afterEach(() => services.close());
+  withEngineDocs(engine, (o) => ({ services, docs } = opened = o));
 
   it('stores one segment per page whose text items map back to exact offsets', async () => {
     const file = writeFile(docs, 'three.pdf', await makePdf(threePages()));
@@ -33,14 +49,14 @@ describe('PDF ingestion', () => {
     expect(itemStarts.every((s, i) => i === 0 || s > (itemStarts[i - 1] ?? -1))).toBe(true);
     expect(text.startsWith('Evidence Desk fixture, page 3 of 3.')).toBe(true);
     // The snapshot holds the same bytes.
-    const blob = path.join(services.workspaceDir, 'blobs', 'sha256', r.sha256.slice(0, 2), r.sha256);
-    expect(fs.readFileSync(blob).equals(fs.readFileSync(file))).toBe(true);
+    expect((await snapshotBytes(opened, r.sha256)).equals(fs.readFileSync(file))).toBe(true);
+    expect((await services.evidence.sources.get(r.sourceId))?.snapshot).toBe(`blobs/sha256/${r.sha256.slice(0, 2)}/${r.sha256}`);
   });
 
   it('gives each bad file a coded error naming it, goes on with the batch, and leaves the workspace unchanged', async () => {
     const good = writeFile(docs, 'good.pdf', await makePdf(threePages()));
     await services.ingest.ingest({ paths: [good] });
-    const before = workspaceSnapshot(services);
+    const before = await storedState(opened);
 
     const full = await makePdf(threePages(), 'to be cut');
     const truncated = writeFile(docs, 'truncated.pdf', full.subarray(0, Math.floor(full.length * 0.4)));
@@ -57,7 +73,7 @@ describe('PDF ingestion', () => {
     for (const e of errors) expect(e?.message).toContain(e?.file);
     expect(errors[2]?.message).toMatch(/password/);
     expect(errors[3]?.message).toMatch(/not a PDF/);
-    expect(workspaceSnapshot(services)).toBe(before);
+    expect(await storedState(opened)).toBe(before);
 
     // The batch goes on past bad files.
     const mixed = await services.ingest.ingest({ paths: [truncated, second] });
@@ -83,14 +99,43 @@ describe('PDF ingestion', () => {
     const again = await services.ingest.ingest({ paths: [b] });
     expect(again.files[0]).toMatchObject({ ok: true, outcome: 'duplicate' });
     const id = first.files[0]?.ok ? first.files[0].sourceId : 0;
-    expect(services.sources.count()).toBe(1);
-    expect(services.sources.paths(id).map((p) => p.path).sort()).toEqual([a, b].sort());
+    expect(await sourceCount(services)).toBe(1);
+    expect((await services.evidence.sources.paths(id)).map((p) => p.path).sort()).toEqual([a, b].sort());
 
     fs.writeFileSync(a, await makePdf([{ lines: ['Revised report, one page now.'] }]));
     const changed = await services.ingest.ingest({ paths: [a] });
     expect(changed.files[0]).toMatchObject({ ok: true, outcome: 'new_version' });
     const newId = changed.files[0]?.ok ? changed.files[0].sourceId : 0;
-    expect(services.sources.get(newId)?.predecessor_id).toBe(id);
+    expect((await services.evidence.sources.get(newId))?.predecessor_id).toBe(id);
+    // The new version is current at the path; the old one stays current only where its bytes still are.
+    expect((await services.evidence.sources.get(newId))?.current_path).toBe(a);
+    expect((await services.evidence.sources.paths(id)).map((p) => [p.path, p.current])).toEqual([
+      [a, 0],
+      [b, 1],
+    ]);
+    expect(await auditCheck(opened)).toMatchObject({ ok: true });
+  });
+
+  it('stores the same bytes ingested by two batches at the same moment as one source, with both paths and one chain', async () => {
+    const bytes = await makePdf(threePages());
+    const files = [1, 2, 3, 4].map((n) => writeFile(path.join(docs, `copy-${n}`), 'same.pdf', bytes));
+    // Four batches at once: each looks the bytes up before the others have stored them.
+    const batches = await Promise.all(files.map((f) => services.ingest.ingest({ paths: [f] })));
+    const results = batches.map((b) => b.files[0]);
+    expect(results.every((r) => r?.ok)).toBe(true);
+    const ids = new Set(results.map((r) => (r?.ok ? r.sourceId : 0)));
+    expect(ids.size).toBe(1);
+    expect(results.filter((r) => r?.ok && r.outcome === 'added')).toHaveLength(1);
+    expect(results.filter((r) => r?.ok && r.outcome === 'duplicate')).toHaveLength(3);
+    expect(await sourceCount(services)).toBe(1);
+    const [id] = [...ids];
+    expect((await services.evidence.sources.paths(id ?? 0)).map((p) => p.path).sort()).toEqual([...files].sort());
+    expect(await services.evidence.sources.segments(id ?? 0)).toHaveLength(3);
+    // One source entry, one entry per path, in one chain that verifies.
+    const entries = await ownerSql<{ action: string; table_name: string | null }>(opened, 'SELECT action, table_name FROM audit_log ORDER BY id');
+    expect(entries.filter((e) => e.table_name === 'sources').map((e) => e.action)).toEqual(['source.add']);
+    expect(entries.filter((e) => e.table_name === 'source_paths')).toHaveLength(4);
+    expect(await auditCheck(opened)).toMatchObject({ ok: true });
   });
 
   it('reports progress events per page', async () => {

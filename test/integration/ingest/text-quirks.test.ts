@@ -1,12 +1,13 @@
 // Text, Markdown and HTML files as they arrive from the wild: byte-order marks, Windows and old Mac
 // line endings, binary data under a text name, data exports and logs, front matter, web pages saved
 // with a <meta charset> their bytes do not follow. The stored text at each locator is the known text.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeEngines, type Opened } from '../../support/engines.ts';
+import { storedState, withEngineDocs } from '../../support/engine-ingest.ts';
 import type { SourceContent } from '../../../shared/contract/content-schemas.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
-import { ingestFailure, ingestOne, lineOf, storedPhrase, storedTexts } from '../../support/stored-text.ts';
-import { callHandler, workspaceSnapshot, type TestServices } from '../../support/workspace.ts';
-import { withDocsWorkspace } from '../verification/docs-workspace.ts';
+import { ingestFailure, ingestOne, lineOf, storedPhrase, storedSegments, storedTexts } from '../../support/stored-text.ts';
+import { callHandler, type TestServices } from '../../support/workspace.ts';
 
 const LINES = ['First line of the memo.', 'Größe, café and “quotes” on line two.', '', 'Line four after a blank line.'];
 
@@ -15,14 +16,16 @@ function utf16(text: string, endian: 'le' | 'be'): Buffer {
   return endian === 'le' ? le : le.swap16();
 }
 
-describe('text files from the wild', () => {
+// On both engines (issue 13): ingest writes through the engine in use, the text is read back from it.
+describeEngines('text files from the wild', (engine) => {
+  let opened: Opened<undefined>;
   let services: TestServices;
   let docs: string;
-  withDocsWorkspace((opened) => ({ services, docs } = opened));
+  withEngineDocs(engine, (o) => ({ services, docs } = opened = o));
 
-  function expectLines(sourceId: number, expected: [string, number][]): void {
+  async function expectLines(sourceId: number, expected: [string, number][]): Promise<void> {
     for (const [phrase, line] of expected) {
-      const hit = storedPhrase(services, sourceId, phrase);
+      const hit = await storedPhrase(services, sourceId, phrase);
       expect(lineOf(hit), phrase).toBe(line);
     }
   }
@@ -37,21 +40,21 @@ describe('text files from the wild', () => {
     ];
     for (const [name, bytes] of files) {
       const r = await ingestOne(services, writeFile(docs, name, bytes));
-      const texts = storedTexts(services, r.sourceId);
+      const texts = await storedTexts(services, r.sourceId);
       expect(texts, name).toEqual([`${LINES[0]}\n${LINES[1]}`, LINES[3]]);
       expect(texts.join('').includes('\uFEFF') || texts.join('').includes('\r'), name).toBe(false);
-      expectLines(r.sourceId, [
+      await expectLines(r.sourceId, [
         [LINES[0] ?? '', 1],
         [LINES[1] ?? '', 2],
         [LINES[3] ?? '', 4],
       ]);
-      const second = storedPhrase(services, r.sourceId, LINES[1] ?? '');
+      const second = await storedPhrase(services, r.sourceId, LINES[1] ?? '');
       expect(JSON.parse(second.seg.locator)).toMatchObject({ line: 1, lineEnd: 2 });
     }
   });
 
   it('refuses binary data under a text name, with or without a BOM in front, and stores nothing', async () => {
-    const before = workspaceSnapshot(services);
+    const before = await storedState(opened);
     const binary = Buffer.from([...Buffer.from('header'), 0, 1, 2, 3, 0, 0, 5, 6, ...Buffer.from('more'), 0, 0, 0, 7]);
     for (const [name, bytes] of [
       ['dump.txt', binary],
@@ -62,17 +65,17 @@ describe('text files from the wild', () => {
       expect(e.code, name).toBe('UNSUPPORTED_TYPE');
       expect(e.message).toContain(`"${name}" contains binary data`);
     }
-    expect(workspaceSnapshot(services)).toBe(before);
+    expect(await storedState(opened)).toBe(before);
   });
 
   it('ingests .csv, .tsv and .log files as plain text located by line; refuses .json as unsupported', async () => {
     const csv = await ingestOne(services, writeFile(docs, 'leave.csv', 'employee,days\r\nAda,14\r\nGrace,21\r\n'));
-    expectLines(csv.sourceId, [['Grace,21', 3]]);
+    await expectLines(csv.sourceId, [['Grace,21', 3]]);
     const tsv = await ingestOne(services, writeFile(docs, 'leave.tsv', 'employee\tdays\nAda\t14\n'));
-    expectLines(tsv.sourceId, [['Ada\t14', 2]]);
+    await expectLines(tsv.sourceId, [['Ada\t14', 2]]);
     const log = await ingestOne(services, writeFile(docs, 'audit.log', '2024-05-01 login ok\n\n2024-05-02 \x1b[31mpayment refused\x1b[0m\n'));
-    expectLines(log.sourceId, [['payment refused', 3]]);
-    expect(services.sources.get(log.sourceId)?.kind).toBe('text');
+    await expectLines(log.sourceId, [['payment refused', 3]]);
+    expect((await services.evidence.sources.get(log.sourceId))?.kind).toBe('text');
     const e = await ingestFailure(services, writeFile(docs, 'answer.json', '{"format":"evidence-desk/answer@1"}'));
     expect(e.code).toBe('UNSUPPORTED_TYPE');
     expect(e.message).toMatch(/answer\.json.*plain text \(\.txt, \.csv, \.tsv, \.log\)/);
@@ -80,18 +83,18 @@ describe('text files from the wild', () => {
 
   it('keeps YAML front matter as one block; "---" followed by a blank line is a rule, not front matter', async () => {
     const front = await ingestOne(services, writeFile(docs, 'post.md', '---\ntitle: "Leave policy"\ndate: 2024-05-01\n---\n\n# Annual leave\n\nStaff get 14 days.\n'));
-    expect(services.sources.get(front.sourceId)?.title).toBe('Leave policy');
-    expect(storedTexts(services, front.sourceId)).toEqual(['---\ntitle: "Leave policy"\ndate: 2024-05-01\n---', '# Annual leave', 'Staff get 14 days.']);
+    expect((await services.evidence.sources.get(front.sourceId))?.title).toBe('Leave policy');
+    expect(await storedTexts(services, front.sourceId)).toEqual(['---\ntitle: "Leave policy"\ndate: 2024-05-01\n---', '# Annual leave', 'Staff get 14 days.']);
     const rule = await ingestOne(services, writeFile(docs, 'notes.md', '---\n\nFirst paragraph.\n\n---\n\nSecond paragraph.\n'));
-    expect(storedTexts(services, rule.sourceId)).toEqual(['---', 'First paragraph.', '---', 'Second paragraph.']);
-    expectLines(rule.sourceId, [['Second paragraph.', 7]]);
+    expect(await storedTexts(services, rule.sourceId)).toEqual(['---', 'First paragraph.', '---', 'Second paragraph.']);
+    await expectLines(rule.sourceId, [['Second paragraph.', 7]]);
   });
 });
 
-describe('HTML pages from the wild', () => {
+describeEngines('HTML pages from the wild', (engine) => {
   let services: TestServices;
   let docs: string;
-  withDocsWorkspace((opened) => ({ services, docs } = opened));
+  withEngineDocs(engine, (opened) => ({ services, docs } = opened));
 
   const page = (meta: string, body: string): string => `<!doctype html><html><head>${meta}<title>Policy</title></head><body>${body}</body></html>`;
   const BODY = '<p>Café “déjà vu” – 14 days</p>';
@@ -104,7 +107,7 @@ describe('HTML pages from the wild', () => {
     ];
     for (const [name, bytes, warning] of cases) {
       const r = await ingestOne(services, writeFile(docs, name, bytes));
-      expect(storedTexts(services, r.sourceId), name).toEqual(['Café “déjà vu” – 14 days']);
+      expect(await storedTexts(services, r.sourceId), name).toEqual(['Café “déjà vu” – 14 days']);
       if (warning) expect(r.warnings.map((w) => w.message).join('\n'), name).toMatch(warning);
       else expect(r.warnings, name).toEqual([]);
     }
@@ -114,7 +117,7 @@ describe('HTML pages from the wild', () => {
     const text = '日本語の方針：年次休暇は十四日です。';
     const sjis = new Uint8Array([...Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"></head><body><p>'), ...SHIFT_JIS_POLICY, ...Buffer.from('</p></body></html>')]);
     const r = await ingestOne(services, writeFile(docs, 'policy-ja.html', sjis));
-    expect(storedTexts(services, r.sourceId)).toEqual([text]);
+    expect(await storedTexts(services, r.sourceId)).toEqual([text]);
   });
 
   it('drops script, style, noscript and template; keeps nav and footer text, <pre> line breaks, <br>, cells, definitions and entities', async () => {
@@ -131,7 +134,7 @@ describe('HTML pages from the wild', () => {
       ].join('\n'),
     );
     const r = await ingestOne(services, writeFile(docs, 'page.html', html));
-    expect(storedTexts(services, r.sourceId)).toEqual([
+    expect(await storedTexts(services, r.sourceId)).toEqual([
       'Home | Policies',
       'First line\nsecond line',
       '  indented   code\n\nafter a blank',
@@ -141,7 +144,7 @@ describe('HTML pages from the wild', () => {
       'Monthly, pro rata.',
       '© 2024 Example Corp · Privacy',
     ]);
-    const cell = storedPhrase(services, r.sourceId, '14\u00a0days & more');
+    const cell = await storedPhrase(services, r.sourceId, '14\u00a0days & more');
     expect(JSON.parse(cell.seg.locator)).toMatchObject({ paragraph: 4, start: 0 });
     expect(cell.seg.block_type).toBe('table_cell');
   });
@@ -153,7 +156,7 @@ describe('HTML pages from the wild', () => {
       '<div id="content"><h2>Article 1</h2>Employees get 14 days.<br><br>Requests go to HR.<h2>Article 2</h2>Carry-over is capped at five days.<p>A proper paragraph.</p>Closing words.</div>',
     );
     const r = await ingestOne(services, writeFile(docs, 'articles.html', html));
-    const segments = services.sources.segments(r.sourceId);
+    const segments = await storedSegments(services, r.sourceId);
     expect(segments.map((s) => [s.paragraph, s.text, JSON.parse(s.heading_path ?? '[]')])).toEqual([
       [0, 'Article 1', []],
       [1, 'Employees get 14 days.\n\nRequests go to HR.', ['Article 1']],
@@ -162,7 +165,9 @@ describe('HTML pages from the wild', () => {
       [4, 'A proper paragraph.', ['Article 2']],
       [5, 'Closing words.', ['Article 2']],
     ]);
-    // The viewer shows the same blocks, by construction.
+    // The viewer shows the same blocks, by construction (sources.content reads the local copy only:
+    // on PostgreSQL it is not on the interface yet, docs/postgres-store.md).
+    if (engine.name !== 'sqlite') return;
     const content = await callHandler<SourceContent>(services, 'sources.content', { id: r.sourceId });
     if (content.view !== 'blocks') throw new Error(`expected blocks, got ${content.view}`);
     expect(content.blocks.map((b) => [b.paragraph, b.text])).toEqual(segments.map((s) => [s.paragraph, s.text]));

@@ -175,9 +175,10 @@ describe('evidesk --database on a shared workspace', () => {
     const refused = await cli(['--workspace', folder, '--database', reviewerUrl, 'sources', '--json']);
     expect(refused.code).toBe(3);
     expect(refused.json).toMatchObject({ ok: false, error: { code: 'SHARED_DATABASE_UNSUPPORTED', details: { command: 'sources', from: '--database' } } });
-    const fromEnv = await cli(['--workspace', folder, 'ingest', path.join(local, 'workspace.sqlite')], { EVIDESK_DATABASE_URL: reviewerUrl });
+    // (ingest runs on a shared database now: postgres-cli-ingest.test.ts)
+    const fromEnv = await cli(['--workspace', folder, 'ocr', path.join(local, 'workspace.sqlite')], { EVIDESK_DATABASE_URL: reviewerUrl });
     expect(fromEnv.code).toBe(3);
-    expect(fromEnv.err).toBe('evidesk ingest: evidesk ingest is not available on a shared database yet; it works on a local workspace (run it with EVIDESK_DATABASE_URL unset). [SHARED_DATABASE_UNSUPPORTED]');
+    expect(fromEnv.err).toBe('evidesk ocr: evidesk ocr is not available on a shared database yet; it works on a local workspace (run it with EVIDESK_DATABASE_URL unset). [SHARED_DATABASE_UNSUPPORTED]');
     expect(fs.readdirSync(folder)).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import type { EvidenceStore } from '../evidence-store.ts';
 import { pgAnswers } from './pg-answers.ts';
 import { pgCards } from './pg-cards.ts';
 import { pgHealth } from './pg-health.ts';
+import { pgIngest } from './pg-ingest.ts';
 import { pgReviews } from './pg-reviews.ts';
 import { pgSearch } from './pg-search.ts';
 import { pgSources } from './pg-sources.ts';
@@ -22,6 +23,7 @@ export function pgEvidenceStore(store: PgStore): EvidenceStore {
     answers: pgAnswers(ctx),
     reviews: pgReviews(ctx),
     cards: pgCards(ctx),
+    ingest: pgIngest(ctx),
     close: () => store.close(),
   };
 }

@@ -6,7 +6,8 @@
 import type { PathRow, SegmentRow, SourceRefRow, SourceRow, SourcesArea } from '../evidence-store.ts';
 import { pgRead, type PgContext } from './pg-tx.ts';
 
-const SOURCE_SELECT = `
+/** A source with its segment count and this member's current path, as SQLite's SOURCE_SELECT has them. */
+export const SOURCE_SELECT = `
   SELECT s.id, s.sha256, s.kind, s.file_name, s.byte_size, s.page_count, s.title, s.extraction_method, s.warnings,
          s.predecessor_id, s.snapshot, s.restricted, s.added_at,
          (SELECT count(*) FROM segments g WHERE g.source_id = s.id) AS segment_count,
