@@ -10,6 +10,9 @@ import type { Dispatch, Handlers } from '../../shared/contract/dispatcher.ts';
 import { AppError } from '../../shared/contract/errors.ts';
 import { EventBus } from './events.ts';
 import type { IngestService } from './ingest/ingest-service.ts';
+import type { LaunchExtractor } from './ingest/extractor-process.ts';
+import { WorkerPool } from './ingest/worker-pool.ts';
+import { SourceContentService } from './sources/source-content.ts';
 import type { SessionFeed } from './citations/session-feed.ts';
 import { sharedDeskHandlers, sharedPlaceOf, type SharedPlace } from './shared-desk-handlers.ts';
 import { SharedLive } from './shared-live.ts';
@@ -65,7 +68,15 @@ export function sharedPlaceLine(place: SharedPlace): string {
 }
 
 /** Connects as the URL's member and builds the desk over it; the caller closes it. */
-export async function openSharedDesk(url: string, workspaceDir: string, mode: WorkspaceInfo['mode'], log: (line: string) => void = () => undefined): Promise<SharedDesk> {
+export interface SharedDeskOptions {
+  /** Starts an extraction child (Electron's utilityProcess); a Node fork by default. */
+  launch?: LaunchExtractor;
+  /** Where the desk notes what it cannot tell the page (a console). */
+  log?: (line: string) => void;
+}
+
+export async function openSharedDesk(url: string, workspaceDir: string, mode: WorkspaceInfo['mode'], options: SharedDeskOptions = {}): Promise<SharedDesk> {
+  const log = options.log ?? (() => undefined);
   if (!isPostgresUrl(url)) {
     throw new AppError('INVALID_INPUT', 'The shared database must be a postgres:// URL.', { field: 'database' });
   }
@@ -76,9 +87,15 @@ export async function openSharedDesk(url: string, workspaceDir: string, mode: Wo
     const events = new EventBus();
     const live = new SharedLive(store, events, log);
     const files = new SharedSourceFiles(pgSources({ pool: store.pool, who: store.who }), (sha) => store.snapshot(sha), workspaceDir);
+    // The viewer's conversions in a child of their own, as on the local desk.
+    const viewPool = new WorkerPool({ ...(options.launch ? { launch: options.launch } : {}), size: 1 });
+    const timeoutMs = () => DEFAULT_WORKSPACE_SETTINGS.extractionTimeoutSeconds * 1000;
     const shared = createSharedServices(store, workspaceDir, {
       events,
-      more: ({ evidence, health }) => sharedDeskHandlers({ evidence, health, files, place, mode }),
+      more: ({ evidence, health }) => {
+        const content = new SourceContentService(evidence.sources, files, viewPool, timeoutMs);
+        return sharedDeskHandlers({ evidence, content, health, files, place, mode });
+      },
     });
     return {
       workspaceDir,
@@ -96,6 +113,7 @@ export async function openSharedDesk(url: string, workspaceDir: string, mode: Wo
       checkHealth: () => shared.health.checkAll(),
       close: async () => {
         await live.close();
+        await viewPool.close();
         await shared.close();
       },
     };

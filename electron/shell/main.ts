@@ -109,7 +109,11 @@ function openWindows(services: DeskServices): void {
 /** The app on a shared workspace (issue 13): the member the URL names; a refusal is said in a dialog. */
 async function openShared(url: string): Promise<void> {
   try {
-    const desk = await openSharedDesk(url, resolveWorkspaceDir(process.argv), 'electron', (line) => void process.stderr.write(`${line}\n`));
+    const platform = electronPlatform(() => mainWindow);
+    const desk = await openSharedDesk(url, resolveWorkspaceDir(process.argv), 'electron', {
+      log: (line) => void process.stderr.write(`${line}\n`),
+      ...(platform.launchExtractor ? { launch: platform.launchExtractor } : {}),
+    });
     desk.checkHealth().catch((e: unknown) => process.stderr.write(`Source health check failed: ${(e as Error).message}\n`));
     openWindows(desk);
     app.on('will-quit', () => void desk.close());
