@@ -46,9 +46,6 @@ const NOT_YET: Partial<Record<HandlerName, string>> = {
   'sources.addUrl': 'Adding a web page',
   'sources.ocr': 'Reading a scan again',
   'sources.setRestricted': 'Marking sources restricted',
-  'sources.relink': 'Relinking a source',
-  'sources.relinkMany': 'Relinking sources',
-  'sources.searchFolder': 'Searching a folder for missing files',
   'sources.find': 'Finding words in a document',
   'answers.import': 'Importing an answer',
   'answers.importSummary': 'Importing an answer',
@@ -125,6 +122,13 @@ export function sharedDeskHandlers({ evidence, content, health, files, place, mo
           .map((s) => ({ page: s.page as number, label: s.page_label, chars: s.text.length, noTextLayer: s.no_text_layer === 1, ocrConfidence: s.ocr_method === null ? null : (s.ocr_confidence ?? 0) })),
       };
     },
+    // Relinking records this member's own path (the health area's, on the shared store).
+    'sources.relink': async ({ id, path, searchedDir }) => {
+      const done = await health.relink(id, path, searchedDir);
+      return { source: summarize(await storedSourceRow(evidence.sources, id)), path: done.path, previousPath: done.previousPath, suggestions: done.suggestions };
+    },
+    'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
+    'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
     'sources.pageText': ({ id, page }) => pageTextOf(evidence.sources, id, page),
     'sources.content': ({ id }) => content.get(id),
     'answers.list': () => readAnswerList(evidence, NO_JOBS),

@@ -17,6 +17,8 @@ import { openSharedDesk, type SharedDesk } from '../../electron/services/shared-
 import { FEED_APPLICATION_NAME } from '../../electron/services/store/postgres/pg-changes.ts';
 import { migrateWorkspace } from '../../electron/services/store/postgres/pg-workspace-migrate.ts';
 import { grantInProject } from '../../electron/services/store/postgres/team.ts';
+import { PgStore } from '../../electron/services/store/postgres/pg-store.ts';
+import { pgDocument } from '../support/pg-team.ts';
 import type { HandlerName, HandlerOutput } from '../../shared/contract/contract.ts';
 import { screenshot, SCREENSHOTS } from '../support/app-in-chromium.ts';
 import { ensureBuilt, RENDERER_DIR, ROOT } from '../support/build.ts';
@@ -146,6 +148,51 @@ describe('the desk on a shared workspace, in Chromium', () => {
     // Nothing was written: still one answer.
     expect(await call(bob, 'answers.list', {})).toHaveLength(1);
     await screenshot(page, 'shared-workspace-refusal.png');
+  });
+
+  it("lists the shared pool's sources, finds passages in them, and shows a source an admin adds meanwhile", async () => {
+    await page.getByRole('tab', { name: /Sources/ }).click();
+    const table = page.getByRole('grid', { name: 'Sources' });
+    await table.getByText('onboarding-notes.txt').waitFor();
+    await page.getByRole('tab', { name: 'Search' }).click();
+    await page.getByLabel('Words to find (put a phrase in quotes)').fill('"probation period"');
+    await expect.poll(() => page.getByTestId('search-hit').allTextContents(), { timeout: 30_000 }).toEqual([expect.stringContaining('onboarding-notes.txt')]);
+    // An admin adds a document from another client: alice's library shows it without a reload.
+    const owner = await server.owner();
+    const password = randomBytes(9).toString('hex');
+    try {
+      await grantInProject(owner, { login: `${server.loginPrefix}admin`, level: 'admin', password });
+    } finally {
+      await owner.end();
+    }
+    const admin = await PgStore.connect(server.urlFor(`${server.loginPrefix}admin`, password));
+    try {
+      const doc = pgDocument('quarterly-report');
+      await admin.addSource(doc.src, doc.pieces());
+    } finally {
+      await admin.close();
+    }
+    await page.getByRole('tab', { name: /Sources/ }).click();
+    await table.getByText('quarterly-report.txt').waitFor({ timeout: 30_000 });
+    await page.getByRole('tab', { name: /Answers/ }).click();
+  });
+
+  it("relinks a source to this member's own copy, leaving a teammate's paths as they were", async () => {
+    const mine = writeFile(path.join(tempDir(), 'alice-docs'), 'onboarding-notes.txt', NOTES_TEXT);
+    const id = (await call(bob, 'sources.list', {})).find((s) => s.fileName === 'onboarding-notes.txt')?.id ?? 0;
+    await page.getByRole('tab', { name: /Sources/ }).click();
+    await page.getByRole('button', { name: 'Check files' }).click();
+    await page.getByRole('button', { name: 'Relink onboarding-notes.txt' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Relink onboarding-notes.txt' });
+    await dialog.getByLabel('New location of the file (full path)').fill(mine);
+    await dialog.getByRole('button', { name: 'Relink', exact: true }).click();
+    await dialog.getByText('Relinked to').waitFor();
+    await page.keyboard.press('Escape');
+    const hers = await call(alice, 'sources.get', { id });
+    expect(hers.knownPaths.filter((p) => p.current).map((p) => p.path)).toEqual([mine]);
+    expect(hers.servedFrom).toBe('original');
+    expect((await call(bob, 'sources.get', { id })).knownPaths.map((p) => p.path)).not.toContain(mine);
+    await page.getByRole('tab', { name: /Answers/ }).click();
   });
 
   it('says when the live connection is lost, and shows what changed once it is back', async () => {
