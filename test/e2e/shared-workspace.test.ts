@@ -195,6 +195,33 @@ describe('the desk on a shared workspace, in Chromium', () => {
     await page.getByRole('tab', { name: /Answers/ }).click();
   });
 
+  it("shows an agent's new session in the answers list and its citations on the cards as they are made", async () => {
+    const notesId = (await call(bob, 'sources.list', {})).find((s) => s.fileName === 'onboarding-notes.txt')?.id ?? 0;
+    const owner = await server.owner();
+    const password = randomBytes(9).toString('hex');
+    try {
+      await grantInProject(owner, { login: `${server.loginPrefix}agent`, level: 'agent', password, project: PROJECT });
+    } finally {
+      await owner.end();
+    }
+    const agent = await PgStore.connect(server.urlFor(`${server.loginPrefix}agent`, password));
+    try {
+      const session = await agent.openSession({ sessionKey: 'starter-kit', projectKey: PROJECT, userId: 'research-bot', question: 'What do new starters receive?' });
+      const item = page.getByRole('list', { name: 'Answers' }).getByRole('button', { name: /What do new starters receive/ });
+      await item.waitFor({ timeout: 30_000 });
+      await item.click();
+      await page.getByText(/0 citations so far/).waitFor();
+      await agent.addCitation({ answerId: session.answerId, marker: '1', claim: 'Starters get a laptop.', quote: 'New starters receive a laptop on their first day.', sourceId: notesId, locator: { line: 3 } });
+      await card('1').waitFor({ timeout: 30_000 });
+      await agent.addCitation({ answerId: session.answerId, marker: '2', claim: 'Facilities issue badges.', quote: 'Access badges are issued by the facilities team.', sourceId: notesId, locator: { line: 4 } });
+      await card('2').waitFor({ timeout: 30_000 });
+      expect(await page.getByText(/● Live: 2 citations so far/).count()).toBe(1);
+    } finally {
+      await agent.close();
+    }
+    await page.getByRole('button', { name: /All answers/ }).click();
+  });
+
   it('says when the live connection is lost, and shows what changed once it is back', async () => {
     const answerId = (await call(bob, 'answers.list', {}))[0]?.id ?? 0;
     await page.getByRole('list', { name: 'Answers' }).getByRole('button', { name: /How long is probation/ }).click();
