@@ -8,6 +8,7 @@
  */
 import { DEFAULT_WORKSPACE_SETTINGS, type WorkspaceInfo } from '../../shared/contract/schemas.ts';
 import type { HandlerName } from '../../shared/contract/contract.ts';
+import { AppError } from '../../shared/contract/errors.ts';
 import type { Handlers } from '../../shared/contract/dispatcher.ts';
 import { APP_VERSION, summary } from './create-services.ts';
 import type { HealthService } from './health/health-service.ts';
@@ -140,7 +141,7 @@ export function sharedDeskHandlers({ evidence, content, health, files, place, mo
     'answers.undoReview': ({ citationId }) => review.undo(citationId),
     'answers.reviewer': () => ({ name: place.login }),
     'answers.setReviewer': () => {
-      throw notOnSharedDatabase(`Another reviewer name (decisions on ${place.server}/${place.database} are recorded under your login ${place.login})`, {
+      throw new AppError('SHARED_DATABASE_UNSUPPORTED', `On a shared database your decisions are recorded under your login ${place.login}: another reviewer name cannot be set.`, {
         operation: 'answers.setReviewer',
         login: place.login,
       });

@@ -131,6 +131,15 @@ describe('the desk on a shared workspace, in Chromium', () => {
     await expect.poll(async () => ((await decisionPill('2').count()) === 0 ? 'none' : await decisionPill('2').textContent()), { timeout: 30_000 }).toMatch(/Accepted/);
     // The source opens from the shared snapshot (alice has no copy of her own) with the quote marked.
     await expect.poll(() => page.locator('.flow-viewer mark.quote-highlight').allTextContents(), { timeout: 30_000 }).toEqual(['Reviews take place at the end of month three.']);
+    // The name is the login on a shared database: another one is refused with a sentence.
+    const name = page.getByRole('textbox', { name: 'Reviewer' });
+    expect(await name.inputValue()).toBe(logins.alice);
+    await name.fill('Someone Else');
+    await name.press('Enter');
+    await expect.poll(() => page.locator('label.reviewer-name').getAttribute('title')).toBe(
+      `The name was not saved: On a shared database your decisions are recorded under your login ${logins.alice}: another reviewer name cannot be set.`,
+    );
+    await name.fill(logins.alice);
     const trail = await call(bob, 'answers.detail', { id: (await call(bob, 'answers.list', {}))[0]?.id ?? 0 });
     const two = trail.citations.find((c) => c.marker === '2');
     expect(two?.review?.reviewer).toBe(logins.alice);
@@ -180,9 +189,17 @@ describe('the desk on a shared workspace, in Chromium', () => {
   it("relinks a source to this member's own copy, leaving a teammate's paths as they were", async () => {
     const mine = writeFile(path.join(tempDir(), 'alice-docs'), 'onboarding-notes.txt', NOTES_TEXT);
     const id = (await call(bob, 'sources.list', {})).find((s) => s.fileName === 'onboarding-notes.txt')?.id ?? 0;
-    await page.getByRole('tab', { name: /Sources/ }).click();
-    await page.getByRole('button', { name: 'Check files' }).click();
-    await page.getByRole('button', { name: 'Relink onboarding-notes.txt' }).click();
+    // Alice has no copy of her own yet: to her, the file is missing.
+    try {
+      await page.getByRole('tab', { name: /Sources/ }).click();
+      await page.getByRole('button', { name: 'Check files' }).click();
+      await page.getByText(/Checked \d+ files?: 0 ok, \d+ missing/).waitFor();
+      await page.getByRole('grid', { name: 'Sources' }).getByRole('button', { name: 'Relink onboarding-notes.txt' }).click();
+    } catch (e) {
+      // What the page showed, to look at when this step fails.
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'shared-workspace-relink-failed.png') });
+      throw e;
+    }
     const dialog = page.getByRole('dialog', { name: 'Relink onboarding-notes.txt' });
     await dialog.getByLabel('New location of the file (full path)').fill(mine);
     await dialog.getByRole('button', { name: 'Relink', exact: true }).click();
