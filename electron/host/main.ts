@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServices } from '../services/create-services.ts';
+import { databaseFromArgv, openSharedDesk, sharedPlaceLine } from '../services/shared-desk.ts';
 import { resolveWorkspaceDir } from '../services/workspace/location.ts';
 import { browserPlatform } from './browser-platform.ts';
 import { removeHostFile, writeHostFile } from './host-file.ts';
@@ -11,8 +12,34 @@ function option(argv: readonly string[], name: string): string | undefined {
   return i >= 0 ? argv[i + 1] : undefined;
 }
 
+/**
+ * Browser mode on a shared workspace (issue 13): the desk over the member's connection; the local
+ * folder holds only what is this member's own (its snapshot cache). Teammates' writes arrive live.
+ */
+async function runSharedBrowserMode(url: string, argv: readonly string[], staticDir: string): Promise<void> {
+  const workspaceDir = resolveWorkspaceDir(argv);
+  const log = (line: string) => void process.stderr.write(`${line}\n`);
+  const desk = await openSharedDesk(url, workspaceDir, 'browser', { log });
+  desk.checkHealth().catch((e: unknown) => log(`Source health check failed: ${(e as Error).message}`));
+  const port = Number(option(argv, '--port') ?? process.env.EVIDESK_PORT ?? 0);
+  const host = await startHost({ services: desk, staticDir, port });
+  process.stdout.write(
+    `Evidence Desk is serving browser mode.\n  ${sharedPlaceLine(desk.place)}\n  Open: ${host.url}\n(The token in that URL is this session's key; the page keeps it in a cookie. Ctrl+C stops.)\n`,
+  );
+  const stop = () => {
+    void host.close().then(async () => {
+      await desk.close();
+      process.exit(0);
+    });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
 /** Browser mode: the same services and renderer, served on 127.0.0.1 with a random token. */
 export async function runBrowserMode(argv: readonly string[], staticDir: string): Promise<void> {
+  const database = databaseFromArgv(argv);
+  if (database) return runSharedBrowserMode(database.url, argv, staticDir);
   const workspaceDir = resolveWorkspaceDir(argv);
   const services = createServices(browserPlatform, workspaceDir);
   // Source health at open (DESIGN.md §7), in the background: the page shows 'unchecked' until it lands.

@@ -6,14 +6,15 @@ import { toErrorData } from '../../shared/contract/errors.ts';
 import { MAX_ANSWER_CHARS } from '../../shared/contract/answer-schemas.ts';
 import { fail, ok } from '../../shared/contract/envelope.ts';
 import { parseRange } from '../services/sources/byte-range.ts';
-import type { Services } from '../services/create-services.ts';
+import type { DeskServices } from '../services/shared-desk.ts';
 import { BodyBudget, readBodyWithin } from './request-body.ts';
 import { CONTENT_SECURITY_POLICY, checkRequest, tokenCookie } from './security.ts';
 import { contentTypeFor, resolveInside } from './static-files.ts';
 import { receiveUpload } from './upload.ts';
 
 export interface HostOptions {
-  services: Services;
+  /** The local workspace's services, or a shared workspace's desk (issue 13). */
+  services: DeskServices;
   /** The built renderer (dist/renderer). */
   staticDir: string;
   port?: number;
@@ -65,7 +66,8 @@ function handlerName(pathname: string): string | null {
  */
 export async function startHost(options: HostOptions): Promise<Host> {
   const { services, staticDir } = options;
-  // Citations agents make in other processes (evidesk mcp) reach the page as events.
+  // Citations agents make in other processes (evidesk mcp), or a teammate's rows on a shared
+  // workspace, reach the page as events.
   services.citations.feed.start();
   const token = options.token ?? randomBytes(24).toString('base64url');
   const maxBody = options.maxBodyBytes ?? MAX_BODY;

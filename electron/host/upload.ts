@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { AppError } from '../../shared/contract/errors.ts';
 import type { IngestResult } from '../../shared/contract/schemas.ts';
-import type { Services } from '../services/create-services.ts';
+import type { DeskServices } from '../services/shared-desk.ts';
 import { inboxDir } from '../services/workspace/inbox.ts';
 import { kindForPath, SUPPORTED_TYPES_IN_WORDS } from '../services/ingest/file-kinds.ts';
 
@@ -34,7 +34,7 @@ export function safeUploadName(raw: string | null): string {
  * Receives one upload (`POST /upload?name=FILE`, the raw bytes as the body) and ingests it. A body
  * over the cap, or a client gone mid-way, leaves no file behind.
  */
-export async function receiveUpload(req: http.IncomingMessage, url: URL, services: Services): Promise<IngestResult> {
+export async function receiveUpload(req: http.IncomingMessage, url: URL, services: Pick<DeskServices, 'handlers' | 'workspaceDir' | 'ingest'>): Promise<IngestResult> {
   const name = safeUploadName(url.searchParams.get('name'));
   const settings = await services.handlers['workspace.settings']({});
   const maxBytes = settings.maxFileMb * 1024 * 1024;
@@ -75,8 +75,15 @@ export async function receiveUpload(req: http.IncomingMessage, url: URL, service
     if (e instanceof AppError) throw e;
     throw new AppError('CANCELLED', `The upload of ${name} stopped before its end (${(e as Error).message}).`, { file: name });
   }
-  const result = await services.ingest.ingest({ paths: [target] });
-  // A document that could not be read keeps no copy in the inbox: nothing refers to it.
+  // A document that could not be read, or an ingest refused (a shared workspace), keeps no copy in
+  // the inbox: nothing refers to it.
+  let result: IngestResult;
+  try {
+    result = await services.ingest.ingest({ paths: [target] });
+  } catch (e) {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    throw e;
+  }
   if (!result.files.some((f) => f.ok)) await fs.promises.rm(dir, { recursive: true, force: true });
   return result;
 }

@@ -19,6 +19,7 @@ import { SourceFiles } from './sources/source-files.ts';
 import { SourceContentService } from './sources/source-content.ts';
 import { setRestricted } from './sources/restriction.ts';
 import { SourceList } from './sources/source-list.ts';
+import { pageTextOf, storedSourceRow } from './sources/page-text.ts';
 import { BlobStore } from './store/blobs.ts';
 import { openDatabase, schemaVersion, type Db } from './store/database.ts';
 import { SearchStore } from './store/search-store.ts';
@@ -93,7 +94,7 @@ export interface Services {
 }
 
 /** `health` is the last known one (HealthService); 'unchecked' until a check has seen the source. */
-function summary(row: SourceRow, health: Health, inboxDir?: string, web?: WebFetchStore): SourceSummary {
+export function summary(row: SourceRow, health: Health, inboxDir?: string, web?: WebFetchStore): SourceSummary {
   const uploaded = inboxDir !== undefined && row.current_path !== null && row.current_path.startsWith(inboxDir + path.sep);
   const fetched = web?.origin(row.id);
   return {
@@ -197,11 +198,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
   };
 
   /** As requireSource, from the engine in use. */
-  const storedSource = async (id: number): Promise<SourceRow> => {
-    const row = await evidence.sources.get(id);
-    if (!row) throw new AppError('SOURCE_NOT_FOUND', `There is no source with id ${id} in this workspace.`);
-    return row;
-  };
+  const storedSource = (id: number): Promise<SourceRow> => storedSourceRow(evidence.sources, id);
 
   const handlers: Handlers = {
     'workspace.settings': () => settings.get(),
@@ -253,21 +250,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     },
     'sources.content': ({ id }) => content.get(id),
     // Through the store interface: on PostgreSQL the shared pool's text (issue 13).
-    'sources.pageText': async ({ id, page }) => {
-      const [row, seg] = await Promise.all([storedSource(id), evidence.sources.pageSegment(id, page)]);
-      if (!seg) {
-        throw new AppError('SEGMENT_NOT_FOUND', `${row.file_name} has no page ${page}${row.page_count ? ` (it has ${row.page_count})` : ''}.`);
-      }
-      return {
-        sourceId: id,
-        page,
-        pageLabel: seg.page_label,
-        text: seg.text,
-        itemStarts: seg.item_starts ? (JSON.parse(seg.item_starts) as number[]) : [],
-        noTextLayer: seg.no_text_layer === 1,
-        ocr: seg.ocr_method === null ? null : { method: seg.ocr_method, confidence: seg.ocr_confidence, boxes: seg.ocr_boxes ? (JSON.parse(seg.ocr_boxes) as [number, number, number, number][]) : [] },
-      };
-    },
+    'sources.pageText': ({ id, page }) => pageTextOf(evidence.sources, id, page),
     'sources.find': ({ id, query, limit }) => {
       requireSource(id);
       return findInPages(sources.pageTexts(id), query, limit);

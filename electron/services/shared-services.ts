@@ -42,7 +42,10 @@ export const SHARED_HANDLERS = [
 ] as const satisfies readonly HandlerName[];
 
 export interface SharedServices {
+  /** The member's connection (the desk listens for changes and reads snapshots through it). */
+  readonly store: PgStore;
   readonly evidence: EvidenceStore;
+  readonly health: HealthService;
   readonly dispatch: Dispatch;
   /** Closes the member's connections. */
   close(): Promise<void>;
@@ -57,14 +60,22 @@ export function notOnSharedDatabase(what: string, details: Record<string, unknow
  * Builds the services over a member's connection. `workspaceDir` is the member's own folder: only
  * a folder search for relinking looks at it (as the limit it must not walk into).
  */
-export function createSharedServices(store: PgStore, workspaceDir: string): SharedServices {
+export interface SharedServicesOptions {
+  /** Where health checks tell the page of their results (the desk's bus); default none. */
+  events?: EventBus;
+  /** More operations on the same connection (the desk's, shared-desk-handlers.ts). */
+  more?: (parts: { evidence: EvidenceStore; health: HealthService }) => Partial<Handlers>;
+}
+
+export function createSharedServices(store: PgStore, workspaceDir: string, options: SharedServicesOptions = {}): SharedServices {
   const evidence = pgEvidenceStore(store);
   const search = new SearchService(evidence.search);
-  const health = new HealthService(evidence.health, new EventBus(), workspaceDir);
+  const bus = options.events ?? new EventBus();
+  const health = new HealthService(evidence.health, bus, workspaceDir);
   const citationReads = new SharedCitationReads(evidence, pgAgentCitations({ pool: store.pool, who: store.who }));
   // Extraction children start at the first file; the local folder is only what a folder walk leaves out.
   const pool = new WorkerPool();
-  const ingest = new IngestService(evidence.ingest, new BlobStore(workspaceDir), new EventBus(), () => ingestSettingsFrom(DEFAULT_WORKSPACE_SETTINGS), pool);
+  const ingest = new IngestService(evidence.ingest, new BlobStore(workspaceDir), bus, () => ingestSettingsFrom(DEFAULT_WORKSPACE_SETTINGS), pool);
   const refused = Object.fromEntries(
     HANDLER_NAMES.map((name) => [
       name,
@@ -97,9 +108,12 @@ export function createSharedServices(store: PgStore, workspaceDir: string): Shar
     'citations.registerSource': () => {
       throw notOnSharedDatabase('Registering a source', { operation: 'citations.registerSource' }, 'evidesk mcp without --database');
     },
+    ...options.more?.({ evidence, health }),
   };
   return {
+    store,
     evidence,
+    health,
     dispatch: createDispatcher(handlers),
     close: async () => {
       await pool.close();

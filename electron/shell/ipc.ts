@@ -1,7 +1,7 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { fail, type Envelope } from '../../shared/contract/envelope.ts';
 import { IPC_INVOKE_CHANNEL } from '../../shared/contract/ipc.ts';
-import type { Services } from '../services/create-services.ts';
+import type { DeskServices } from '../services/shared-desk.ts';
 import { isRendererUrl } from './url-policy.ts';
 
 /** The webContents of the windows this app made (by id, known before the window is destroyed). */
@@ -53,6 +53,6 @@ export function handle(channel: string, fn: (...args: unknown[]) => Promise<Enve
 }
 
 /** One channel; every call goes through the shared dispatcher, which parses its input. */
-export function registerIpc(services: Services): void {
+export function registerIpc(services: Pick<DeskServices, 'dispatch'>): void {
   handle(IPC_INVOKE_CHANNEL, (name, input) => services.dispatch(name, input));
 }

@@ -1,7 +1,8 @@
 import { app, BrowserWindow, dialog, session } from 'electron';
 import path from 'node:path';
 import { IPC_EVENT_CHANNEL } from '../../shared/contract/ipc.ts';
-import { createServices, type Services } from '../services/create-services.ts';
+import { createServices } from '../services/create-services.ts';
+import { databaseFromArgv, openSharedDesk, type DeskServices } from '../services/shared-desk.ts';
 import { nodeApiProblem } from '../services/store/node-api.ts';
 import { resolveWorkspaceDir } from '../services/workspace/location.ts';
 import { registerDeepLinks, type DeepLinks } from './deep-links.ts';
@@ -29,7 +30,7 @@ const rendererDir = path.resolve(here, '..', 'renderer');
 let mainWindow: BrowserWindow | null = null;
 let deepLinks: DeepLinks | null = null;
 
-function createWindow(services: Services): BrowserWindow {
+function createWindow(services: Pick<DeskServices, 'events'>): BrowserWindow {
   const win = new BrowserWindow({
     width: 1400,
     height: 900,
@@ -69,22 +70,57 @@ export function bootstrap(): void {
       app.quit();
       return;
     }
+    let database;
+    try {
+      database = databaseFromArgv(process.argv);
+    } catch (e) {
+      dialog.showErrorBox('Evidence Desk cannot start', (e as Error).message);
+      app.quit();
+      return;
+    }
+    if (database) {
+      void openShared(database.url);
+      return;
+    }
     const services = createServices(electronPlatform(() => mainWindow), resolveWorkspaceDir(process.argv));
     // Source health at open (DESIGN.md §7), in the background: the window opens at once.
     services.health.checkAll().catch((e: unknown) => process.stderr.write(`Source health check failed: ${(e as Error).message}\n`));
     // Then files moved or changed while the app is open are marked as it happens.
     void services.watcher.start();
-    registerAppProtocol(services, rendererDir);
-    registerIpc(services);
-    mainWindow = createWindow(services);
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow(services);
-    });
+    openWindows(services);
     app.on('will-quit', () => services.close());
   });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
+}
+
+/** The protocol, the IPC channel and the window over the local services or a shared desk. */
+function openWindows(services: DeskServices): void {
+  services.citations.feed.start();
+  registerAppProtocol(services, rendererDir);
+  registerIpc(services);
+  mainWindow = createWindow(services);
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow(services);
+  });
+}
+
+/** The app on a shared workspace (issue 13): the member the URL names; a refusal is said in a dialog. */
+async function openShared(url: string): Promise<void> {
+  try {
+    const platform = electronPlatform(() => mainWindow);
+    const desk = await openSharedDesk(url, resolveWorkspaceDir(process.argv), 'electron', {
+      log: (line) => void process.stderr.write(`${line}\n`),
+      ...(platform.launchExtractor ? { launch: platform.launchExtractor } : {}),
+    });
+    desk.checkHealth().catch((e: unknown) => process.stderr.write(`Source health check failed: ${(e as Error).message}\n`));
+    openWindows(desk);
+    app.on('will-quit', () => void desk.close());
+  } catch (e) {
+    dialog.showErrorBox('Evidence Desk cannot open the shared workspace', (e as Error).message);
+    app.quit();
+  }
 }
 
 bootstrap();

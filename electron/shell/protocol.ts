@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { CONTENT_SECURITY_POLICY, SOURCE_CONTENT_SECURITY_POLICY } from '../../shared/contract/csp.ts';
 import { toErrorData } from '../../shared/contract/errors.ts';
 import { APP_SCHEME } from '../../shared/contract/ipc.ts';
-import type { Services } from '../services/create-services.ts';
+import type { DeskServices } from '../services/shared-desk.ts';
 import { parseRange } from '../services/sources/byte-range.ts';
 import { contentTypeFor, resolveInside } from '../host/static-files.ts';
 import { RENDERER_ORIGIN } from './url-policy.ts';
@@ -40,7 +40,7 @@ function fileResponse(file: string, status: number, headers: Record<string, stri
   return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
 }
 
-async function sourceResponse(request: Request, url: URL, services: Services): Promise<Response> {
+async function sourceResponse(request: Request, url: URL, services: Pick<DeskServices, 'sourceFiles'>): Promise<Response> {
   if (request.method === 'OPTIONS') {
     // pdf.js asks for byte ranges: the preflight of a Range request from our own UI.
     return new Response(null, {
@@ -77,7 +77,7 @@ async function sourceResponse(request: Request, url: URL, services: Services): P
  * app://renderer/… serves the built UI from inside its folder only; app://source/<id> serves a
  * source's bytes by id, with ranges.
  */
-export async function handleAppRequest(request: Request, services: Services, rendererDir: string): Promise<Response> {
+export async function handleAppRequest(request: Request, services: Pick<DeskServices, 'sourceFiles'>, rendererDir: string): Promise<Response> {
   const url = new URL(request.url);
   if (url.host === 'renderer') {
     const file = resolveInside(rendererDir, url.pathname === '/' ? '/index.html' : url.pathname);
@@ -92,6 +92,6 @@ export async function handleAppRequest(request: Request, services: Services, ren
   return new Response('Not found', { status: 404, headers: { 'x-content-type-options': 'nosniff' } });
 }
 
-export function registerAppProtocol(services: Services, rendererDir: string): void {
+export function registerAppProtocol(services: Pick<DeskServices, 'sourceFiles'>, rendererDir: string): void {
   protocol.handle(APP_SCHEME, (request) => handleAppRequest(request, services, path.resolve(rendererDir)));
 }

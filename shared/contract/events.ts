@@ -83,9 +83,32 @@ export const VerifyProgress = z.object({
   citationIds: z.array(z.number().int().positive()),
 });
 
-export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth, LinkOpen, CitationsAdded, ExportProgress, VerifyProgress]);
+/**
+ * A teammate wrote to the shared workspace (issue 13, LISTEN/NOTIFY): a row of `table` this member
+ * may read. `answerId` is the answer the row belongs to (a citation's, a decision's), else null.
+ */
+export const SharedChanged = z.object({
+  type: z.literal('shared.changed'),
+  table: z.enum(['sources', 'answers', 'agent_sessions', 'citations', 'review_decisions']),
+  id: z.number().int().positive(),
+  answerId: z.number().int().positive().nullable(),
+});
+
+/** The live connection to the shared workspace: lost, trying again, back (with the rows missed meanwhile), or given up. */
+export const SharedConnection = z.object({
+  type: z.literal('shared.connection'),
+  state: z.enum(['connected', 'lost', 'reconnecting', 'resumed', 'ended']),
+  attempt: z.number().int().nonnegative().optional(),
+  delayMs: z.number().int().nonnegative().optional(),
+  missed: z.number().int().nonnegative().optional(),
+  reason: z.string().max(2000).optional(),
+});
+
+export const AppEvent = z.discriminatedUnion('type', [IngestProgress, IngestWalk, SourcesChanged, SourcesHealth, LinkOpen, CitationsAdded, ExportProgress, VerifyProgress, SharedChanged, SharedConnection]);
 export type AppEvent = z.infer<typeof AppEvent>;
 export type IngestProgress = z.infer<typeof IngestProgress>;
 export type IngestWalk = z.infer<typeof IngestWalk>;
 export type ExportProgress = z.infer<typeof ExportProgress>;
 export type VerifyProgress = z.infer<typeof VerifyProgress>;
+export type SharedChanged = z.infer<typeof SharedChanged>;
+export type SharedConnection = z.infer<typeof SharedConnection>;

@@ -196,6 +196,16 @@ export const WorkspaceInfo = z.object({
   mode: z.enum(['electron', 'browser', 'cli', 'test']),
   /** The model of the configured OpenAI-compatible endpoint (EVIDESK_MODEL), null when none is. */
   model: z.string().nullable().optional(),
+  /** Set when the app works on a shared workspace (issue 13): where, and as which member. */
+  shared: z
+    .object({
+      /** host:port of the PostgreSQL server. */
+      server: z.string(),
+      database: z.string(),
+      login: z.string(),
+      level: z.enum(['agent', 'reviewer', 'auditor', 'admin', 'owner']).nullable(),
+    })
+    .optional(),
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 

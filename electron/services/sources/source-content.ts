@@ -5,8 +5,14 @@ import { AppError } from '../../../shared/contract/errors.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
 import type { ViewPayload } from '../ingest/viewable.ts';
 import type { WorkerPool } from '../ingest/worker-pool.ts';
-import type { SegmentRow, SourcesStore } from '../store/sources-store.ts';
-import type { SourceFiles } from './source-files.ts';
+import type { SegmentRow, SourceRow } from '../store/sources-store.ts';
+import type { ServableFile } from './source-files.ts';
+
+/** A source's row and segments: SQLite's SourcesStore (synchronous) or an engine's SourcesArea (issue 13). */
+export interface ContentRows {
+  get(id: number): SourceRow | undefined | Promise<SourceRow | undefined>;
+  segments(id: number): SegmentRow[] | Promise<SegmentRow[]>;
+}
 
 /** Text-like files larger than this are not sent to the viewer whole (their text stays searchable). */
 export const MAX_VIEW_TEXT_BYTES = 64 * 1024 * 1024;
@@ -34,15 +40,15 @@ function storedSegment(row: SegmentRow): StoredSegment {
  */
 export class SourceContentService {
   private readonly cache = new Map<string, ViewPayload>();
-  private readonly store: SourcesStore;
-  private readonly files: SourceFiles;
+  private readonly store: ContentRows;
+  private readonly files: { resolve(id: number): Promise<ServableFile> };
   private readonly pool: WorkerPool;
   private readonly timeoutMs: () => number;
 
   /** A web source's first fetch record: its HTML is shown as its article, as it was extracted. */
   private readonly webOrigin: (id: number) => WebFetchRecord | undefined;
 
-  constructor(store: SourcesStore, files: SourceFiles, pool: WorkerPool, timeoutMs: () => number, webOrigin: (id: number) => WebFetchRecord | undefined = () => undefined) {
+  constructor(store: ContentRows, files: { resolve(id: number): Promise<ServableFile> }, pool: WorkerPool, timeoutMs: () => number, webOrigin: (id: number) => WebFetchRecord | undefined = () => undefined) {
     this.webOrigin = webOrigin;
     this.store = store;
     this.files = files;
@@ -51,7 +57,7 @@ export class SourceContentService {
   }
 
   async get(id: number): Promise<SourceContent> {
-    const src = this.store.get(id);
+    const src = await this.store.get(id);
     if (!src) throw new AppError('SOURCE_NOT_FOUND', `There is no source with id ${id} in this workspace.`);
     if (src.kind === 'pdf') {
       throw new AppError('UNSUPPORTED_TYPE', `${src.file_name} is a PDF: the viewer reads it page by page (sources.pageText and its source URL).`);
@@ -74,7 +80,7 @@ export class SourceContentService {
       fileName: src.file_name,
       servedFrom: file.origin,
       path: src.current_path,
-      segments: this.store.segments(id).map(storedSegment),
+      segments: (await this.store.segments(id)).map(storedSegment),
     };
     return { ...base, ...payload };
   }

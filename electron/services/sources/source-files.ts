@@ -13,7 +13,7 @@ export interface ServableFile {
   fileName: string;
 }
 
-const CONTENT_TYPES: Record<string, string> = {
+export const CONTENT_TYPES: Record<string, string> = {
   pdf: 'application/pdf',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   text: 'text/plain; charset=utf-8',

@@ -31,6 +31,9 @@ export function trailOf(rows: readonly ReviewRow[]): { history: ReviewData[]; re
   return { history, review: decisionInForce(history) };
 }
 
+/** Where the reviewer's name is kept: the local workspace's settings, or a shared workspace's login. */
+export type ReviewerNameStore = Pick<SettingsStore, 'reviewerName' | 'setReviewerName'>;
+
 const asTrailRow = (r: ReviewRow) => ({ id: r.id, decision: r.decision, note: r.note, undoesId: r.undoes_id });
 
 /**
@@ -41,8 +44,8 @@ const asTrailRow = (r: ReviewRow) => ({ id: r.id, decision: r.decision, note: r.
 export class ReviewService {
   private readonly answers: AnswersArea;
   private readonly reviews: ReviewsArea;
-  private readonly settings: SettingsStore;
-  constructor(store: { answers: AnswersArea; reviews: ReviewsArea }, settings: SettingsStore) {
+  private readonly settings: ReviewerNameStore;
+  constructor(store: { answers: AnswersArea; reviews: ReviewsArea }, settings: ReviewerNameStore) {
     this.answers = store.answers;
     this.reviews = store.reviews;
     this.settings = settings;

@@ -9,6 +9,8 @@ import { useLibrary } from '../features/library/library-store.ts';
 import { useCheckOnFocus } from '../features/relink/check-on-focus.ts';
 import { ViewerPanel } from '../features/viewer/ViewerPanel.tsx';
 import { HostDownBanner } from '../features/connection/HostDownBanner.tsx';
+import { TeamBanner } from '../features/team/TeamBanner.tsx';
+import { sharedWorkspaceLine } from '../features/team/team-words.ts';
 import { LinkNotice } from '../features/links/LinkNotice.tsx';
 import { useLinkRoute } from '../features/links/use-link-route.ts';
 import { useFirstScreenShown } from './first-screen.ts';
@@ -66,14 +68,20 @@ export function App() {
     <div className="app">
       <header className="topbar">
         <h1>Evidence Desk</h1>
-        {info && (
+        {info && !info.shared && (
           <span className="workspace" title={info.path}>
             Workspace: {info.path} · {info.mode === 'browser' ? 'browser mode' : info.mode} · v{info.appVersion}
+          </span>
+        )}
+        {info?.shared && (
+          <span className="workspace" data-testid="shared-workspace" title={`postgres://${info.shared.login}@${info.shared.server}/${info.shared.database}`}>
+            {sharedWorkspaceLine(info.shared)} · {info.mode === 'browser' ? 'browser mode' : info.mode} · v{info.appVersion}
           </span>
         )}
         {error && <span className="error" role="alert">{error}</span>}
       </header>
       <HostDownBanner />
+      {info?.shared && <TeamBanner server={info.shared.server} />}
       <AuditBanner />
       <main className="panes">
         <div className="side">

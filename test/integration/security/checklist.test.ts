@@ -94,7 +94,8 @@ describe('checklist: Electron / renderer (the parts not in test/integration/shel
     const clientOnly = (f: string) => f.startsWith('electron/services/web/');
     for (const file of inputs.filter((f) => f.startsWith('electron/'))) {
       const text = read(file);
-      expect(text, file).not.toMatch(/createServer\s*\(|\.listen\s*\(|new\s+(?:net\.)?Server\s*\(/);
+      // PgChangeFeed.listen is a database client's LISTEN (a shared workspace's live updates, issue 13), not a server.
+      expect(text, file).not.toMatch(/createServer\s*\(|(?<!PgChangeFeed)\.listen\s*\(|new\s+(?:net\.)?Server\s*\(/);
       if (!clientOnly(file)) expect(text, file).not.toMatch(/from 'node:(http|https|net)'/);
     }
   });

@@ -12,9 +12,17 @@ import './audit.css';
 export function AuditBanner() {
   const check = useAudit((s) => s.check);
   const error = useAudit((s) => s.error);
+  const notYours = useAudit((s) => s.notYours);
   const run = useAudit((s) => s.run);
   useEffect(() => afterFirstScreen(() => void run()), [run]);
 
+  if (error && notYours) {
+    return (
+      <div className="audit-note" role="status" title={error}>
+        The shared workspace's audit chain is checked by its auditors and admins: your role may not read it.
+      </div>
+    );
+  }
   if (error) {
     return (
       <div className="audit-note" role="status" title={error}>

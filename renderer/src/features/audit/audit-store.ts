@@ -7,6 +7,8 @@ interface AuditState {
   check: AuditCheckData | null;
   /** A check that could not run at all (not a broken chain). */
   error: string | null;
+  /** A shared workspace member whose level may not read the audit chain (only auditors and admins do). */
+  notYours: boolean;
   run(): Promise<void>;
 }
 
@@ -14,11 +16,12 @@ interface AuditState {
 export const useAudit = create<AuditState>((set) => ({
   check: null,
   error: null,
+  notYours: false,
   run: async () => {
     try {
       set({ check: await client.call('audit.verify', {}), error: null });
     } catch (e) {
-      set({ error: e instanceof ClientError ? `${e.message} [${e.code}]` : String(e) });
+      set({ error: e instanceof ClientError ? `${e.message} [${e.code}]` : String(e), notYours: e instanceof ClientError && e.code === 'DATABASE_ROLE_REFUSED' });
     }
   },
 }));
