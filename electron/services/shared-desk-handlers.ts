@@ -135,6 +135,7 @@ export function sharedDeskHandlers({ evidence, content, health, files, place, mo
     'answers.list': () => readAnswerList(evidence, NO_JOBS),
     'answers.detail': ({ id }) => readAnswerDetail(evidence, id, NO_JOBS),
     'answers.get': ({ id }) => cards.open(evidence, id),
+    'answers.open': ({ id, filter, pageSize }) => cards.opening(evidence, id, filter, pageSize),
     'answers.cards': ({ id, filter, limit, after }) => cards.page(evidence, id, filter, limit, after),
     'answers.cardsSummary': ({ id, filter, pageSize }) => cards.summary(evidence, id, filter, pageSize),
     'answers.review': ({ citationId, decision, note }) => review.decide(citationId, decision, note ?? null),
