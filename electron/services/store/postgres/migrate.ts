@@ -12,6 +12,7 @@ import { EVIDENCE_SCHEMA_SQL } from './schema-evidence.ts';
 import { RESULTS_SCHEMA_SQL } from './schema-results.ts';
 import { RUN_ENDS_SCHEMA_SQL } from './schema-run-ends.ts';
 import { SEARCH_SCHEMA_SQL } from './schema-search.ts';
+import { IMPORTS_SCHEMA_SQL } from './schema-imports.ts';
 
 export interface PgMigration {
   version: number;
@@ -26,6 +27,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 4, name: 'verification runs and results, judge opinions, closest passages, properties, web fetches, library changes; migrated workspaces', sql: RESULTS_SCHEMA_SQL },
   { version: 5, name: 'runs verified in batches: the plan of a run and its end', sql: RUN_ENDS_SCHEMA_SQL },
   { version: 7, name: 'search as SQLite searches: case and accents folded, removed sources hidden', sql: SEARCH_SCHEMA_SQL },
+  { version: 10, name: 'reviewers import answers: answers, citations and unknown sources in their projects', sql: IMPORTS_SCHEMA_SQL },
 ];
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

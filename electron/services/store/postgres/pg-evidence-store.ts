@@ -7,6 +7,7 @@ import { pgAnswers } from './pg-answers.ts';
 import { pgCards } from './pg-cards.ts';
 import { pgHealth } from './pg-health.ts';
 import { pgReviews } from './pg-reviews.ts';
+import { pgRuns } from './pg-runs.ts';
 import { pgSearch } from './pg-search.ts';
 import { pgSources } from './pg-sources.ts';
 import type { PgStore } from './pg-store.ts';
@@ -22,6 +23,7 @@ export function pgEvidenceStore(store: PgStore): EvidenceStore {
     answers: pgAnswers(ctx),
     reviews: pgReviews(ctx),
     cards: pgCards(ctx),
+    runs: pgRuns(ctx),
     close: () => store.close(),
   };
 }
