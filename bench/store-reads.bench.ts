@@ -52,6 +52,22 @@ function figures(what: string, t: { before: number[]; after: number[] }): Figure
   }));
 }
 
+/** Each operation `rounds` times in a row: its p50 and p95. */
+async function timed(ops: readonly [string, () => Promise<unknown>][], rounds: number): Promise<Figure[]> {
+  const out: Figure[] = [];
+  for (const [what, op] of ops) {
+    const samples: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const t0 = performance.now();
+      await op();
+      samples.push(performance.now() - t0);
+    }
+    samples.sort((a, b) => a - b);
+    for (const p of [50, 95]) out.push({ name: `${what} p${p}`, value: percentile(samples, p), unit: 'ms' });
+  }
+  return out;
+}
+
 /**
  * The card pages as the handlers serve them (answers.get lean, answers.cards pages of 50, answers.cardsSummary),
  * through dispatch: the same calls before and after they moved onto the interface, compared across runs.
@@ -72,18 +88,7 @@ async function cardTimings(services: ReturnType<typeof createServices>, id: numb
     ['three pages of 50 cards by cursor', third],
     ['the pages of the problems filter (answers.cardsSummary)', () => call('answers.cardsSummary', { id, filter: 'problems', pageSize: 50 })],
   ];
-  const out: Figure[] = [];
-  for (const [what, op] of ops) {
-    const samples: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      const t0 = performance.now();
-      await op();
-      samples.push(performance.now() - t0);
-    }
-    samples.sort((a, b) => a - b);
-    for (const p of [50, 95]) out.push({ name: `${what} p${p}`, value: percentile(samples, p), unit: 'ms' });
-  }
-  return out;
+  return timed(ops, ROUNDS);
 }
 
 /** Writes of answers and runs (import, re-verification, an import verified in batches) through dispatch, compared across runs. */
@@ -98,18 +103,7 @@ async function writeTimings(services: ReturnType<typeof createServices>, id: num
     [`re-verify an answer of ${CITATIONS} citations (answers.verify)`, () => call('answers.verify', { id })],
     [`import an answer of ${batched} citations verified in batches (answers.importSummary)`, () => call('answers.importSummary', { fileName: 'b.json', content: content(batched) })],
   ];
-  const out: Figure[] = [];
-  for (const [what, op] of ops) {
-    const samples: number[] = [];
-    for (let i = 0; i < WRITE_ROUNDS; i++) {
-      const t0 = performance.now();
-      await op();
-      samples.push(performance.now() - t0);
-    }
-    samples.sort((a, b) => a - b);
-    for (const p of [50, 95]) out.push({ name: `${what} p${p}`, value: percentile(samples, p), unit: 'ms' });
-  }
-  return out;
+  return timed(ops, WRITE_ROUNDS);
 }
 
 export async function bench(): Promise<BenchSection[]> {

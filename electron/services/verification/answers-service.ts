@@ -2,6 +2,8 @@
  * Answers end to end: import (parse → verify → store, one transaction), re-verification (a new
  * run; old runs stay), the answerers, re-anchoring in a new source version, and the audit chain.
  * Every write appends an audit row in the same transaction; reading answers back is answer-reads.ts's.
+ * The handlers' writes and replies go through the engine in use (EvidenceStore's `runs` and
+ * `answers` areas, issue 13); the synchronous methods kept for exports and links write SQLite.
  */
 import type {
   AnswerDetail,
