@@ -4,7 +4,9 @@
  * (SQLite's stores called synchronously) and through the interface as the handlers do it now,
  * alternately, the first of each pair in turn: opening an answer of 200 citations
  * (answers.detail), the answers list (answers.list), a page's text (sources.pageText) and a
- * review decision (answers.review, whose head file write dominates).
+ * review decision (answers.review, whose head file write dominates). The writes of answers and runs
+ * (import, re-verification, an import verified in batches) are timed through dispatch after the
+ * reads, and compared across runs (one on each commit).
  * Run: node_modules/.bin/node bench/run.ts store-reads
  */
 import fs from 'node:fs';
@@ -21,6 +23,8 @@ const PAGES = 40;
 const CITATIONS = 200;
 const SMALL_ANSWERS = 30;
 const ROUNDS = 60;
+/** Each write adds an answer's rows: fewer rounds. */
+const WRITE_ROUNDS = 15;
 
 /** Times `before` and `after` alternately, `rounds` times each; sorted samples in ms. */
 async function pair(rounds: number, before: () => unknown, after: () => Promise<unknown>): Promise<{ before: number[]; after: number[] }> {
@@ -48,6 +52,22 @@ function figures(what: string, t: { before: number[]; after: number[] }): Figure
   }));
 }
 
+/** Each operation `rounds` times in a row: its p50 and p95. */
+async function timed(ops: readonly [string, () => Promise<unknown>][], rounds: number): Promise<Figure[]> {
+  const out: Figure[] = [];
+  for (const [what, op] of ops) {
+    const samples: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const t0 = performance.now();
+      await op();
+      samples.push(performance.now() - t0);
+    }
+    samples.sort((a, b) => a - b);
+    for (const p of [50, 95]) out.push({ name: `${what} p${p}`, value: percentile(samples, p), unit: 'ms' });
+  }
+  return out;
+}
+
 /**
  * The card pages as the handlers serve them (answers.get lean, answers.cards pages of 50, answers.cardsSummary),
  * through dispatch: the same calls before and after they moved onto the interface, compared across runs.
@@ -68,18 +88,22 @@ async function cardTimings(services: ReturnType<typeof createServices>, id: numb
     ['three pages of 50 cards by cursor', third],
     ['the pages of the problems filter (answers.cardsSummary)', () => call('answers.cardsSummary', { id, filter: 'problems', pageSize: 50 })],
   ];
-  const out: Figure[] = [];
-  for (const [what, op] of ops) {
-    const samples: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      const t0 = performance.now();
-      await op();
-      samples.push(performance.now() - t0);
-    }
-    samples.sort((a, b) => a - b);
-    for (const p of [50, 95]) out.push({ name: `${what} p${p}`, value: percentile(samples, p), unit: 'ms' });
-  }
-  return out;
+  return timed(ops, ROUNDS);
+}
+
+/** Writes of answers and runs (import, re-verification, an import verified in batches) through dispatch, compared across runs. */
+async function writeTimings(services: ReturnType<typeof createServices>, id: number, content: (n: number) => string): Promise<Figure[]> {
+  const call = async (name: string, input: unknown) => {
+    const r = await services.dispatch(name as never, input as never);
+    if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
+  };
+  const batched = 2 * CITATIONS + 50;
+  const ops: [string, () => Promise<unknown>][] = [
+    [`import an answer of ${CITATIONS} citations (answers.import)`, () => call('answers.import', { fileName: 'w.json', content: content(CITATIONS) })],
+    [`re-verify an answer of ${CITATIONS} citations (answers.verify)`, () => call('answers.verify', { id })],
+    [`import an answer of ${batched} citations verified in batches (answers.importSummary)`, () => call('answers.importSummary', { fileName: 'b.json', content: content(batched) })],
+  ];
+  return timed(ops, WRITE_ROUNDS);
 }
 
 export async function bench(): Promise<BenchSection[]> {
@@ -137,6 +161,7 @@ export async function bench(): Promise<BenchSection[]> {
       () => services.review.decide(citationIds[k++ % citationIds.length]!, 'rejected', 'Checked.'),
     );
     const cards = await cardTimings(services, id);
+    const writes = await writeTimings(services, id, (n) => answer(n, 1));
     return [
       {
         title: 'Store interface on SQLite: answers, reviews and pages (issue 13)',
@@ -146,8 +171,9 @@ export async function bench(): Promise<BenchSection[]> {
           ...figures('read a page and its source', pageText),
           ...figures('record a review decision', decide),
           ...cards,
+          ...writes,
         ],
-        notes: [`${PAGES}-page generated PDF; ${ROUNDS} rounds of each pair (pages ${ROUNDS * 5}), the first of each pair in turn.`],
+        notes: [`${PAGES}-page generated PDF; ${ROUNDS} rounds of each pair (pages ${ROUNDS * 5}), the first of each pair in turn; ${WRITE_ROUNDS} rounds of each write, after the reads.`],
       },
     ];
   } finally {

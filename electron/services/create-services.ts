@@ -162,6 +162,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     judgeEnabled: () => settings.get().modelJudge,
     events,
     ...(options.verifyBatch !== undefined ? { verifyBatch: options.verifyBatch } : {}),
+    evidence,
   });
   const library = new LibraryService(new LibraryChangesStore(db), answersStore, sources);
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir, events, pool });

@@ -7,8 +7,9 @@
  * PostgreSQL the workspace is then moved into a fresh database of an embedded server (one per
  * file, test/support/postgres.ts) by `evidesk workspace migrate`'s own code, which checks the
  * move, and the services are reopened with the PostgreSQL engine for every area moved onto
- * EvidenceStore (search, health, sources, answers, reviews): those handlers then read and write
- * PostgreSQL only, as the member the test names. Areas not yet moved still read the local copy.
+ * EvidenceStore (search, health, sources, answers, reviews, cards, and the writes of imports and
+ * runs): those handlers then read and write PostgreSQL only, as the member the test names. Areas
+ * not yet moved (ingest, the verifier's reads of sources, exports) still use the local copy.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';

@@ -2,7 +2,7 @@
  * The store interface the services depend on (issue 13): one async `EvidenceStore`, split by area,
  * implemented by the SQLite engine (sqlite-evidence-store.ts, today's synchronous stores wrapped)
  * and the PostgreSQL engine (postgres/pg-evidence-store.ts). An area is added here when a service
- * moves onto it and both engines implement it (search, health, sources, answers, reviews, cards, ingest); the
+ * moves onto it and both engines implement it (search, health, sources, answers, reviews, cards, ingest, runs); the
  * rest of the services still use the SQLite stores directly (docs/postgres-store.md, "Next steps").
  *
  * Rules every engine keeps: reads return the same plain row types, ids as numbers; refusals are
@@ -16,6 +16,9 @@ import type { CardKeyPage, CardKeyRow } from './citation-cards-store.ts';
 import type { CheckSourceRow, CurrentPathRow } from './health-store.ts';
 import type { ClosestPassageRow, JudgeOpinionRow } from './result-extras-store.ts';
 import type { SearchOptions, SearchRow } from './search-store.ts';
+import type { NewAnswer, NewCitation, NewResult, RunEnd } from './answer-rows.ts';
+import type { NewClosestPassage, NewJudgeOpinion } from './result-extras-store.ts';
+import type { VerificationRiskFlag, VerificationSummary } from '../../../shared/verification/result-schema.ts';
 import type { FileStat, PathRow, SegmentRow, SourceRow } from './sources-store.ts';
 import type { ExtractedDocument } from '../ingest/extracted.ts';
 
@@ -192,6 +195,64 @@ export interface IngestArea {
 }
 
 // --- end ingest ----------------------------------------------------------------------------------
+// ---- Writes of answers and verification runs (issue 13) ----------------------------------------
+
+/** An answer to import and its citations in answer order (a citation's ordinal is its index). */
+export interface NewAnswerImport {
+  answer: NewAnswer;
+  citations: readonly Omit<NewCitation, 'answerId' | 'ordinal' | 'supersedesId'>[];
+}
+
+/** One citation's verification as stored: its result, and the closest passage and judge opinion when there are. */
+export interface NewOutcome {
+  result: Omit<NewResult, 'citationId'>;
+  closest: NewClosestPassage | null;
+  opinion: NewJudgeOpinion | null;
+}
+
+/** What a run records about itself: who verified, and the summary and risk flags of its results. */
+export interface NewRunHeader {
+  verifier: string;
+  summary: VerificationSummary;
+  riskFlags: readonly VerificationRiskFlag[];
+}
+
+/** A run stored whole: `outcomes[i]` is of the run's i-th citation. */
+export interface NewRun extends NewRunHeader {
+  outcomes: readonly NewOutcome[];
+}
+
+/** Where a run verified in batches starts: with an import (written in the run's first transaction), or over stored citations. */
+export type BatchedRunStart = { import: NewAnswerImport } | { answerId: number; citationIds: readonly number[] };
+
+export interface StartedRun {
+  answerId: number;
+  citationIds: number[];
+  runId: number;
+}
+
+/**
+ * The writes of answers and verification runs, append-only: each call one transaction with its
+ * audit entries (the rows', then the action's: `answer.import`, `answer.verify`; payloads in
+ * run-entries.ts, the same on both engines). A run verified in batches is `beginRun`, a
+ * `recordBatch` per batch, then `endRun`: the batches committed stay if a later one fails. On
+ * PostgreSQL an import lands in the member's project (pg-runs.ts) and row-level security decides
+ * who may write (reviewers and agents of the answer's project record runs; reviewers import).
+ */
+export interface RunsArea {
+  /** The answer, its citations (an unknown source recorded on first use) and its first run. */
+  importAnswer(answer: NewAnswerImport, run: NewRun, now: string): Promise<StartedRun>;
+  /** A new run over stored citations (`citationIds[i]` has `run.outcomes[i]`). */
+  recordRun(answerId: number, citationIds: readonly number[], run: NewRun, now: string): Promise<number>;
+  /** A run's start, planning `planned` citations (its summary is the empty one until its end). */
+  beginRun(start: BatchedRunStart, run: NewRunHeader & { planned: number }, now: string): Promise<StartedRun>;
+  /** One batch's results (`citationIds[i]` has `outcomes[i]`). */
+  recordBatch(runId: number, citationIds: readonly number[], outcomes: readonly NewOutcome[], now: string): Promise<void>;
+  /** The run's end (complete or cancelled) with the summary of what it stored, and its `answer.verify` entry. */
+  endRun(answerId: number, runId: number, end: RunEnd & { verifier: string; planned: number; summary: VerificationSummary }, now: string): Promise<void>;
+}
+
+// ------------------------------------------------------------------------------------------------
 
 export interface EvidenceStore {
   readonly engine: StoreEngine;
@@ -203,6 +264,8 @@ export interface EvidenceStore {
   readonly reviews: ReviewsArea;
   readonly cards: CardsArea;
   readonly ingest: IngestArea;
+  /** Writes of answers and verification runs. */
+  readonly runs: RunsArea;
   /** Releases the engine's connections (the SQLite engine closes its database only if it opened it). */
   close(): Promise<void>;
 }

@@ -9,10 +9,11 @@ import type { Db } from './database.ts';
 import { AnchoringStore } from './anchoring-store.ts';
 import { AnswersStore } from './answers-store.ts';
 import { CardRowsStore, CitationCardsStore } from './citation-cards-store.ts';
-import type { AnswersArea, CardsArea, EvidenceStore, HealthArea, ReviewsArea, SearchArea, SourcesArea } from './evidence-store.ts';
+import type { AnswersArea, CardsArea, EvidenceStore, HealthArea, ReviewsArea, RunsArea, SearchArea, SourcesArea } from './evidence-store.ts';
 import { HealthStore } from './health-store.ts';
 import { ResultExtrasStore } from './result-extras-store.ts';
 import { reviewEntryPayload } from './review-entry.ts';
+import { RunWritesStore } from './run-writes-store.ts';
 import { SearchStore } from './search-store.ts';
 import { SourcesStore } from './sources-store.ts';
 import { sqliteIngest } from './sqlite-ingest.ts';
@@ -97,6 +98,18 @@ function sqliteCards(keys: CitationCardsStore, rows: CardRowsStore, answers: Ans
   };
 }
 
+// ---- Writes of answers and verification runs (issue 13) ----
+function sqliteRuns(writes: RunWritesStore): RunsArea {
+  return {
+    importAnswer: async (imp, run, now) => writes.importAnswer(imp, run, now),
+    recordRun: async (answerId, citationIds, run, now) => writes.recordRun(answerId, citationIds, run, now),
+    beginRun: async (start, run, now) => writes.beginRun(start, run, now),
+    recordBatch: async (runId, citationIds, outcomes, now) => writes.recordBatch(runId, citationIds, outcomes, now),
+    endRun: async (answerId, runId, end, now) => writes.endRun(answerId, runId, end, now),
+  };
+}
+// ----
+
 function localLogin(): string {
   try {
     return os.userInfo().username;
@@ -108,6 +121,7 @@ function localLogin(): string {
 /** Over an open workspace database; `ownsDb` closes it with the store. */
 export function sqliteEvidenceStore(db: Db, ownsDb = false): EvidenceStore {
   const answers = new AnswersStore(db);
+  const extras = new ResultExtrasStore(answers);
   return {
     engine: 'sqlite',
     // One person's workspace: the local user may do everything.
@@ -115,10 +129,11 @@ export function sqliteEvidenceStore(db: Db, ownsDb = false): EvidenceStore {
     search: sqliteSearch(new SearchStore(db)),
     health: sqliteHealth(new HealthStore(db)),
     sources: sqliteSources(new SourcesStore(db), new AnchoringStore(db)),
-    answers: sqliteAnswers(answers, new ResultExtrasStore(answers)),
+    answers: sqliteAnswers(answers, extras),
     reviews: sqliteReviews(answers),
     cards: sqliteCards(new CitationCardsStore(db), new CardRowsStore(db), answers),
     ingest: sqliteIngest(db),
+    runs: sqliteRuns(new RunWritesStore(answers, extras)),
     close: async () => {
       if (ownsDb) db.close();
     },

@@ -4,7 +4,7 @@
  * ahead (a few queries, in parallel on PostgreSQL), then AnswerReads assembles them as it does
  * over SQLite's stores: one assembly, whichever engine the rows came from.
  */
-import type { AnswerDetail, AnswerSummaryData } from '../../../shared/contract/answer-schemas.ts';
+import type { AnswerDetail, AnswerImported, AnswerSummaryData } from '../../../shared/contract/answer-schemas.ts';
 import type { EvidenceStore, ResultRow, SegmentRow, SourceRefRow } from '../store/evidence-store.ts';
 import { answerNotFound, AnswerReads, type AnswerRowReads } from './answer-reads.ts';
 import type { VerifyJobs } from './verify-batches.ts';
@@ -68,4 +68,26 @@ export async function readAnswerList(store: Pick<EvidenceStore, 'answers' | 'rev
   };
   const none = () => undefined;
   return new AnswerReads(rows, { source: none, segment: none }, { opinions: () => new Map(), closest: () => new Map() }, jobs).list();
+}
+
+/** A just-imported answer's summary (its row without the text, and its latest run), read through the store interface. */
+export async function readImported(store: Pick<EvidenceStore, 'answers' | 'cards'>, answerId: number, citationCount: number, jobs: Pick<VerifyJobs, 'isRunning'>): Promise<AnswerImported> {
+  // The lean row: the imported file may run to megabytes and is not part of the reply.
+  const [answer, runs] = await Promise.all([store.cards.answer(answerId), store.answers.runs(answerId)]);
+  if (!answer) throw answerNotFound(answerId);
+  const run = runs[runs.length - 1];
+  const rows: AnswerRowReads = {
+    answer: (id) => (id === answerId ? { ...answer, raw: null } : undefined),
+    citations: notRead('citations'),
+    citation: notRead('a citation'),
+    latestRun: () => run,
+    runs: () => runs,
+    results: notRead('results'),
+    latestResult: notRead('a result'),
+    answerReviews: notRead('review trails'),
+    listAnswers: notRead('the list of answers'),
+    reviewedCounts: notRead('the review counts'),
+  };
+  const none = () => undefined;
+  return new AnswerReads(rows, { source: none, segment: none }, { opinions: () => new Map(), closest: () => new Map() }, jobs).imported(answerId, citationCount);
 }

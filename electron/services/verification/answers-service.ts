@@ -2,6 +2,8 @@
  * Answers end to end: import (parse → verify → store, one transaction), re-verification (a new
  * run; old runs stay), the answerers, re-anchoring in a new source version, and the audit chain.
  * Every write appends an audit row in the same transaction; reading answers back is answer-reads.ts's.
+ * The handlers' writes and replies go through the engine in use (EvidenceStore's `runs` and
+ * `answers` areas, issue 13); the synchronous methods kept for exports and links write SQLite.
  */
 import type {
   AnswerDetail,
@@ -17,7 +19,6 @@ import { AppError } from '../../../shared/contract/errors.ts';
 import { SourceRef, type ImportedAnswer } from '../../../shared/imports/model.ts';
 import { VerificationRiskFlag, type VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { answerOffline } from '../answerers/offline.ts';
-import { sha256Bytes } from '../hashing/sha256.ts';
 import { answerWithModel, resolveModelSettings, type ModelSettings } from '../answerers/openai-compatible.ts';
 import type { AnchoringStore } from '../store/anchoring-store.ts';
 import type { AnswersStore, CitationRow } from '../store/answers-store.ts';
@@ -29,13 +30,15 @@ import { JUDGE_NAME, ModelJudge } from './model-judge.ts';
 import type { JudgeOpinion } from '../../../shared/verification/judge.ts';
 import { ResultExtrasStore } from '../store/result-extras-store.ts';
 import type { EventBus } from '../events.ts';
-import { storeOutcomes, VERIFY_BATCH, verifyInBatches, VerifyJobs, type BatchDeps } from './verify-batches.ts';
+import { newOutcomes, VERIFY_BATCH, verifyInBatches, VerifyJobs, type BatchDeps } from './verify-batches.ts';
 import { referenceText } from './source-names.ts';
-import { AnswerReads, storedRiskFlags } from './answer-reads.ts';
+import { answerNotFound, AnswerReads, storedRiskFlags } from './answer-reads.ts';
 import { AnswerCards } from './answer-cards.ts';
-import { readAnswerDetail, readAnswerList } from './answer-detail.ts';
+import { readAnswerDetail, readAnswerList, readImported } from './answer-detail.ts';
 import { reanchorCitation } from './reanchor.ts';
-import type { EvidenceStore } from '../store/evidence-store.ts';
+import type { EvidenceStore, NewAnswerImport, NewRun } from '../store/evidence-store.ts';
+import { RunWritesStore } from '../store/run-writes-store.ts';
+import { sqliteEvidenceStore } from '../store/sqlite-evidence-store.ts';
 
 export interface AnswersServiceOptions {
   model?: Partial<ModelSettings>;
@@ -46,10 +49,23 @@ export interface AnswersServiceOptions {
   events?: EventBus;
   /** Answers of more citations than this are verified in batches of this many (VERIFY_BATCH unless given). */
   verifyBatch?: number;
+  /**
+   * The engine the handlers' imports, verifications and replies write and read (issue 13);
+   * default: SQLite over the store's database. The anchoring reads stay the workspace's own.
+   */
+  evidence?: EvidenceStore;
 }
 
-function sha256Text(text: string): string {
-  return sha256Bytes(Buffer.from(text, 'utf8'));
+/** Where an import's citations point: a resolved source, else the reference as text. */
+type CitationSources = readonly { sourceId: number | null; unknownReference: string | null }[];
+
+function verifierName(judged: boolean): string {
+  return judged ? `${VERIFIER_NAME}+${JUDGE_NAME}` : VERIFIER_NAME;
+}
+
+/** A whole run as the store records it. */
+function runOf(v: AnswerVerification, opinions: readonly (JudgeOpinion | null)[], judged: boolean): NewRun {
+  return { verifier: verifierName(judged), summary: v.summary, riskFlags: v.riskFlags, outcomes: newOutcomes(v.outcomes, opinions) };
 }
 
 
@@ -60,6 +76,13 @@ function storedLocator(c: ImportedAnswer['citations'][number]): StoredClaimedLoc
   return l;
 }
 
+/** A verification already made (with the judge's opinions) for save to store. */
+interface SaveDone {
+  verification: AnswerVerification;
+  opinions: (JudgeOpinion | null)[];
+  judged: boolean;
+}
+
 export class AnswersService {
   private readonly store: AnswersStore;
   private readonly anchoring: AnchoringStore;
@@ -68,6 +91,10 @@ export class AnswersService {
   private readonly extras: ResultExtrasStore;
   private readonly jobs = new VerifyJobs();
   private readonly reads: AnswerReads;
+  /** SQLite's writes of answers and runs, for the synchronous callers (exports, links, benches). */
+  private readonly writes: RunWritesStore;
+  /** The engine in use for the handlers' writes and replies. */
+  private readonly evidence: EvidenceStore;
   /** The answer opened lean and its cards in pages (issue 16). */
   readonly cards: AnswerCards;
 
@@ -77,6 +104,8 @@ export class AnswersService {
     this.verifier = verifier;
     this.options = options;
     this.extras = new ResultExtrasStore(store);
+    this.writes = new RunWritesStore(store, this.extras);
+    this.evidence = options.evidence ?? sqliteEvidenceStore(store.db);
     this.reads = new AnswerReads(store, anchoring, this.extras, this.jobs);
     this.cards = new AnswerCards(this.jobs);
   }
@@ -132,7 +161,7 @@ export class AnswersService {
    * than a batch is stored first and verified in batches (verify-batches.ts).
    */
   async importFileJudged(file: AnswerFile): Promise<AnswerDetail> {
-    return this.get((await this.importStored(file)).answerId);
+    return this.detail(this.evidence, (await this.importStored(file)).answerId);
   }
 
   /**
@@ -141,7 +170,7 @@ export class AnswersService {
    */
   async importSummary(file: AnswerFile): Promise<AnswerImported> {
     const { answerId, citationCount } = await this.importStored(file);
-    return this.reads.imported(answerId, citationCount);
+    return readImported(this.evidence, answerId, citationCount, this.jobs);
   }
 
   private async importStored(file: AnswerFile): Promise<{ answerId: number; citationCount: number }> {
@@ -149,9 +178,9 @@ export class AnswersService {
     const answer = parseAnswerFile(file.content, file.fileName);
     const citationCount = answer.citations.length;
     if (citationCount > this.batchSize) return { answerId: await this.importInBatches(answer, file, judge), citationCount };
-    if (!judge) return { answerId: this.save(answer, `import:${file.fileName}`, file.content), citationCount };
+    if (!judge) return { answerId: await this.saveTo(answer, `import:${file.fileName}`, file.content), citationCount };
     const { verification, opinions } = await this.judged(this.verifier.verifyAll(citationInputs(answer)), judge);
-    return { answerId: this.save(answer, `import:${file.fileName}`, file.content, [], { verification, opinions, judged: true }), citationCount };
+    return { answerId: await this.saveTo(answer, `import:${file.fileName}`, file.content, [], { verification, opinions, judged: true }), citationCount };
   }
 
   private get batchSize(): number {
@@ -159,7 +188,7 @@ export class AnswersService {
   }
 
   private batchDeps(): BatchDeps {
-    return { store: this.store, extras: this.extras, verifier: this.verifier, jobs: this.jobs, events: this.options.events, batchSize: this.batchSize };
+    return { runs: this.evidence.runs, verifier: this.verifier, jobs: this.jobs, events: this.options.events, batchSize: this.batchSize };
   }
 
   /** Stops a verification in batches by its jobId after its current batch (false when none runs). */
@@ -178,7 +207,6 @@ export class AnswersService {
       return resolved.source ? { ...c, sourceId: resolved.source.id, notes: [...(c.notes ?? []), ...resolved.notes] } : c;
     });
     const sources = inputs.map((c) => ({ sourceId: c.sourceId ?? null, unknownReference: c.sourceId ? null : referenceText(c.sourceRef) }));
-    const now = new Date().toISOString();
     const done = await verifyInBatches(
       this.batchDeps(),
       {
@@ -186,65 +214,53 @@ export class AnswersService {
         inputs: (from, to) => inputs.slice(from, to),
         extraFlags: [],
         judge,
-        verifierName: judge ? `${VERIFIER_NAME}+${JUDGE_NAME}` : VERIFIER_NAME,
-        begin: () => this.insertAnswerRows(answer, `import:${file.fileName}`, file.content, sources, now),
+        verifierName: verifierName(judge !== null),
+        start: { import: this.importOf(answer, `import:${file.fileName}`, file.content, sources) },
       },
       this.jobs.open(file.jobId),
     );
     return done.answerId;
   }
 
-  /**
-   * Verifies, then stores the answer, its citations, the run, its results and the audit rows in
-   * one transaction: after a crash the answer is either fully present or absent.
-   */
-  save(
-    answer: ImportedAnswer,
-    origin: string,
-    raw: string | null,
-    extraFlags: VerificationRiskFlag[] = [],
-    done?: { verification: AnswerVerification; opinions: (JudgeOpinion | null)[]; judged: boolean },
-  ): number {
+  /** The verification of an answer about to be stored (the given one, else the deterministic one). */
+  private verificationOf(answer: ImportedAnswer, extraFlags: VerificationRiskFlag[], done?: SaveDone): { verification: AnswerVerification; run: NewRun; sources: CitationSources } {
     const verification = done?.verification ?? this.verifier.verifyAll(citationInputs(answer), extraFlags);
-    const now = new Date().toISOString();
     const sources = verification.outcomes.map((o) => ({ sourceId: o.source?.id ?? null, unknownReference: o.unknownReference }));
-    return this.store.transaction(() => {
-      const { answerId, citationIds } = this.insertAnswerRows(answer, origin, raw, sources, now);
-      this.storeRun(answerId, citationIds, verification, done?.opinions ?? [], done?.judged ?? false, now);
-      return answerId;
-    });
+    return { verification, run: runOf(verification, done?.opinions ?? [], done?.judged ?? false), sources };
   }
 
-  /** The answer, its citations (each with its resolved source or unknown reference) and the import's audit entry (inside a transaction). */
-  private insertAnswerRows(
-    answer: ImportedAnswer,
-    origin: string,
-    raw: string | null,
-    sources: readonly { sourceId: number | null; unknownReference: string | null }[],
-    now: string,
-  ): { answerId: number; citationIds: number[] } {
-    const answerId = this.store.insertAnswer({ format: answer.format, question: answer.question, answerText: answer.answerText, origin, raw }, now);
-    const citationIds = answer.citations.map((c, ordinal) =>
-      this.store.insertCitation(
-        {
-          answerId,
-          ordinal,
-          marker: c.marker,
-          claim: c.claim,
-          quote: c.quote,
-          context: c.context,
-          sourceId: sources[ordinal]?.sourceId ?? null,
-          unknownReference: sources[ordinal]?.unknownReference ?? null,
-          claimedLocator: storedLocator(c),
-          method: c.method ?? null,
-          confidence: c.confidence ?? null,
-          supersedesId: null,
-        },
-        now,
-      ),
-    );
-    this.store.appendAudit('answer.import', { answerId, format: answer.format, origin, citations: citationIds.length, rawSha256: raw === null ? null : sha256Text(raw) }, now);
-    return { answerId, citationIds };
+  /**
+   * Verifies, then stores the answer, its citations, the run, its results and the audit rows in
+   * one transaction: after a crash the answer is either fully present or absent. On SQLite, for
+   * the synchronous callers; the handlers store through the engine in use (saveTo).
+   */
+  save(answer: ImportedAnswer, origin: string, raw: string | null, extraFlags: VerificationRiskFlag[] = [], done?: SaveDone): number {
+    const { run, sources } = this.verificationOf(answer, extraFlags, done);
+    return this.writes.importAnswer(this.importOf(answer, origin, raw, sources), run, new Date().toISOString()).answerId;
+  }
+
+  /** As save, through the engine in use. */
+  private async saveTo(answer: ImportedAnswer, origin: string, raw: string | null, extraFlags: VerificationRiskFlag[] = [], done?: SaveDone): Promise<number> {
+    const { run, sources } = this.verificationOf(answer, extraFlags, done);
+    return (await this.evidence.runs.importAnswer(this.importOf(answer, origin, raw, sources), run, new Date().toISOString())).answerId;
+  }
+
+  /** The answer and its citations (each with its resolved source or unknown reference) as the store records them. */
+  private importOf(answer: ImportedAnswer, origin: string, raw: string | null, sources: CitationSources): NewAnswerImport {
+    return {
+      answer: { format: answer.format, question: answer.question, answerText: answer.answerText, origin, raw },
+      citations: answer.citations.map((c, ordinal) => ({
+        marker: c.marker,
+        claim: c.claim,
+        quote: c.quote,
+        context: c.context,
+        sourceId: sources[ordinal]?.sourceId ?? null,
+        unknownReference: sources[ordinal]?.unknownReference ?? null,
+        claimedLocator: storedLocator(c),
+        method: c.method ?? null,
+        confidence: c.confidence ?? null,
+      })),
+    };
   }
 
   private requireAnswer(id: number) {
@@ -269,46 +285,32 @@ export class AnswersService {
     };
   }
 
-  /** A run, its results, their closest passages and judge opinions, and the audit entry (inside a transaction). */
-  private storeRun(answerId: number, citationIds: readonly number[], v: AnswerVerification, opinions: readonly (JudgeOpinion | null)[], judged: boolean, now: string): number {
-    const verifier = judged ? `${VERIFIER_NAME}+${JUDGE_NAME}` : VERIFIER_NAME;
-    const runId = this.store.insertRun(answerId, verifier, v.summary, v.riskFlags, now);
-    storeOutcomes(this.store, this.extras, runId, citationIds, v.outcomes, opinions, now);
-    this.store.appendAudit('answer.verify', { answerId, runId, verifier, byStatus: v.summary.byStatus }, now);
-    return runId;
-  }
-
   /** Flags about the answer text itself (uncited model sentences): they do not change between runs. */
-  private carriedFlags(answerId: number): VerificationRiskFlag[] {
-    const previous = this.store.latestRun(answerId);
-    return storedRiskFlags(previous?.risk_flags ?? null).filter((f) => f.code === 'uncited_sentence');
+  private carriedFlags(latestRiskFlags: string | null): VerificationRiskFlag[] {
+    return storedRiskFlags(latestRiskFlags).filter((f) => f.code === 'uncited_sentence');
   }
 
-  /** The deterministic verification of an answer's stored citations. */
-  private verifyStored(answerId: number): { citations: CitationRow[]; verification: AnswerVerification } {
+  /** Re-verification on SQLite, for the synchronous callers: a new run over the current citations; earlier runs are never touched. */
+  verify(answerId: number): AnswerDetail {
     this.requireAnswer(answerId);
     const citations = this.store.citations(answerId);
-    return { citations, verification: this.verifier.verifyAll(citations.map((c) => this.inputOf(c)), this.carriedFlags(answerId)) };
-  }
-
-  /** Re-verification: a new run over the current citations; earlier runs are never touched. */
-  verify(answerId: number): AnswerDetail {
-    const { citations, verification } = this.verifyStored(answerId);
-    const now = new Date().toISOString();
-    this.store.transaction(() => this.storeRun(answerId, citations.map((c) => c.id), verification, [], false, now));
+    const verification = this.verifier.verifyAll(citations.map((c) => this.inputOf(c)), this.carriedFlags(this.store.latestRun(answerId)?.risk_flags ?? null));
+    this.writes.recordRun(answerId, citations.map((c) => c.id), runOf(verification, [], false), new Date().toISOString());
     return this.get(answerId);
   }
 
   /**
-   * Re-verification with the model judge when it is on (the setting) or asked for; an answer of
+   * Re-verification through the engine in use, with the model judge when it is on (the setting)
+   * or asked for: a new run over the current citations, earlier runs never touched. An answer of
    * more citations than a batch is verified in batches (a cancel by jobId stops it between them).
    */
   async verifyJudged(answerId: number, wanted?: boolean, jobId?: string): Promise<AnswerDetail> {
     const judge = this.judgeFor(wanted);
-    this.requireAnswer(answerId);
-    const citations = this.store.citations(answerId);
+    const { answers } = this.evidence;
+    if (!(await answers.answer(answerId))) throw answerNotFound(answerId);
+    const [citations, runs] = await Promise.all([answers.citations(answerId), answers.runs(answerId)]);
+    const extraFlags = this.carriedFlags(runs[runs.length - 1]?.risk_flags ?? null);
     if (citations.length > this.batchSize) {
-      const extraFlags = this.carriedFlags(answerId);
       await verifyInBatches(
         this.batchDeps(),
         {
@@ -316,29 +318,27 @@ export class AnswersService {
           inputs: (from, to) => citations.slice(from, to).map((c) => this.inputOf(c)),
           extraFlags,
           judge,
-          verifierName: judge ? `${VERIFIER_NAME}+${JUDGE_NAME}` : VERIFIER_NAME,
-          begin: () => ({ answerId, citationIds: citations.map((c) => c.id) }),
+          verifierName: verifierName(judge !== null),
+          start: { answerId, citationIds: citations.map((c) => c.id) },
         },
         this.jobs.open(jobId),
       );
-      return this.get(answerId);
+      return this.detail(this.evidence, answerId);
     }
-    if (!judge) return this.verify(answerId);
-    const stored = this.verifyStored(answerId);
-    const { verification, opinions } = await this.judged(stored.verification, judge);
-    const now = new Date().toISOString();
-    this.store.transaction(() => this.storeRun(answerId, stored.citations.map((c) => c.id), verification, opinions, true, now));
-    return this.get(answerId);
+    const checked = this.verifier.verifyAll(citations.map((c) => this.inputOf(c)), extraFlags);
+    const { verification, opinions } = await this.judged(checked, judge);
+    await this.evidence.runs.recordRun(answerId, citations.map((c) => c.id), runOf(verification, opinions, judge !== null), new Date().toISOString());
+    return this.detail(this.evidence, answerId);
   }
 
   async ask(question: string, useModel: boolean): Promise<AnswerDetail> {
     if (!useModel) {
       const answer = answerOffline(this.anchoring, question);
-      return this.get(this.save(answer, 'offline', null));
+      return this.detail(this.evidence, await this.saveTo(answer, 'offline', null));
     }
     const settings = resolveModelSettings(this.options.model, this.options.env ?? process.env);
     const { answer, riskFlags, raw } = await answerWithModel(this.anchoring, question, settings);
-    return this.get(this.save(answer, `model:${settings?.model ?? 'unknown'}`, raw, riskFlags));
+    return this.detail(this.evidence, await this.saveTo(answer, `model:${settings?.model ?? 'unknown'}`, raw, riskFlags));
   }
 
   list(): AnswerSummaryData[] {

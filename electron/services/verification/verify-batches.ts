@@ -13,8 +13,7 @@ import type { VerificationRiskFlag } from '../../../shared/verification/result-s
 import { summariseLedger, type LedgerItem } from '../../../shared/verification/index.ts';
 import type { JudgeOpinion } from '../../../shared/verification/judge.ts';
 import type { EventBus } from '../events.ts';
-import type { AnswersStore } from '../store/answers-store.ts';
-import type { ResultExtrasStore } from '../store/result-extras-store.ts';
+import type { BatchedRunStart, NewOutcome, RunsArea, StartedRun } from '../store/evidence-store.ts';
 import type { ModelJudge } from './model-judge.ts';
 import { closestOf, resultRow } from './verification-output.ts';
 import { ledgerItem, withLedger, type AnswerVerification, type CitationInput, type CitationOutcome, type Verifier } from './verifier.ts';
@@ -62,8 +61,8 @@ export class VerifyJobs {
 }
 
 export interface BatchDeps {
-  store: AnswersStore;
-  extras: ResultExtrasStore;
+  /** Where the run is written: the engine in use's `runs` area. */
+  runs: RunsArea;
   verifier: Verifier;
   jobs: VerifyJobs;
   events?: EventBus | undefined;
@@ -78,10 +77,10 @@ export interface BatchedRun {
   judge: ModelJudge | null;
   verifierName: string;
   /**
-   * Writes that belong with the run's start (an import's answer and citations), run in its
-   * transaction before the run row: the answer and its citation ids.
+   * What the run starts from: an import (its answer and citations written in the transaction of
+   * the run's start, before the run row), or an answer's stored citations.
    */
-  begin: () => { answerId: number; citationIds: readonly number[] };
+  start: BatchedRunStart;
 }
 
 export interface BatchedOutcome {
@@ -91,22 +90,11 @@ export interface BatchedOutcome {
   done: number;
 }
 
-/** A run's results, their closest passages and judge opinions (call inside a transaction). */
-export function storeOutcomes(
-  store: AnswersStore,
-  extras: ResultExtrasStore,
-  runId: number,
-  citationIds: readonly number[],
-  outcomes: readonly CitationOutcome[],
-  opinions: readonly (JudgeOpinion | null)[],
-  now: string,
-): void {
-  outcomes.forEach((o, i) => {
-    const resultId = store.insertResult(runId, resultRow(citationIds[i] ?? 0, o), now);
-    const closest = closestOf(o);
-    if (closest) extras.insertClosest(resultId, closest, now);
-    const opinion = opinions[i];
-    if (opinion) extras.insertOpinion(resultId, opinion, now);
+/** Outcomes as the store records them: each result with its closest passage and judge opinion, if any. */
+export function newOutcomes(outcomes: readonly CitationOutcome[], opinions: readonly (JudgeOpinion | null)[]): NewOutcome[] {
+  return outcomes.map((o, i) => {
+    const { citationId: _, ...result } = resultRow(0, o);
+    return { result, closest: closestOf(o), opinion: opinions[i] ?? null };
   });
 }
 
@@ -125,17 +113,13 @@ function ledgerOf(items: readonly LedgerItem[], extraFlags: readonly Verificatio
  * the error is thrown on: the batches committed stay, the run has no end and reads as interrupted).
  */
 export async function verifyInBatches(deps: BatchDeps, run: BatchedRun, job: VerifyJob): Promise<BatchedOutcome> {
-  const { store, extras, verifier, events } = deps;
+  const { runs, verifier, events } = deps;
   const total = run.citationCount;
   const startedAt = new Date().toISOString();
   const pending = ledgerOf([], []);
-  let started: { answerId: number; citationIds: readonly number[]; runId: number };
+  let started: StartedRun;
   try {
-    started = store.transaction(() => {
-      const begun = run.begin();
-      const id = store.insertRun(begun.answerId, run.verifierName, pending.summary, pending.riskFlags, startedAt, total);
-      return { ...begun, runId: id };
-    });
+    started = await runs.beginRun(run.start, { verifier: run.verifierName, summary: pending.summary, riskFlags: pending.riskFlags, planned: total }, startedAt);
   } catch (e) {
     deps.jobs.close(job, null);
     throw e;
@@ -153,7 +137,7 @@ export async function verifyInBatches(deps: BatchDeps, run: BatchedRun, job: Ver
       const { verification, opinions } = run.judge ? await run.judge.judge(checked) : { verification: checked, opinions: [] };
       const ids = citationIds.slice(done, to);
       const now = new Date().toISOString();
-      store.transaction(() => storeOutcomes(store, extras, runId, ids, verification.outcomes, opinions, now));
+      await runs.recordBatch(runId, ids, newOutcomes(verification.outcomes, opinions), now);
       for (const o of verification.outcomes) items.push(ledgerItem(o));
       done = to;
       emit('verifying', done, ids);
@@ -162,10 +146,7 @@ export async function verifyInBatches(deps: BatchDeps, run: BatchedRun, job: Ver
     const state = done < total ? 'cancelled' : 'complete';
     const end = ledgerOf(items, run.extraFlags);
     const now = new Date().toISOString();
-    store.transaction(() => {
-      store.insertRunEnd(runId, { state, done, summary: end.summary, riskFlags: end.riskFlags }, now);
-      store.appendAudit('answer.verify', { answerId, runId, verifier: run.verifierName, byStatus: end.summary.byStatus, planned: total, done, state }, now);
-    });
+    await runs.endRun(answerId, runId, { state, done, summary: end.summary, riskFlags: end.riskFlags, verifier: run.verifierName, planned: total }, now);
     emit(state === 'complete' ? 'done' : 'cancelled', done, []);
     return { answerId, runId, state, done };
   } catch (e) {

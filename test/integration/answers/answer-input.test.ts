@@ -1,3 +1,9 @@
+/**
+ * answers.import and answers.check take the answer as text. The dispatcher's and the host's suites
+ * run on both engines (issue 13): on PostgreSQL the ingested workspace is moved there first and
+ * the imports are written there as a reviewer. The command line's runs on SQLite only: `evidesk
+ * verify --save` does not take `--database` yet.
+ */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
@@ -7,8 +13,10 @@ import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { evidesk } from '../../support/cli.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
-import { nativeAnswer, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
-import { reopenTestServices, tempDir, type TestServices, workspaceSnapshot } from '../../support/workspace.ts';
+import { engineSnapshot } from '../../support/engine-rows.ts';
+import { describeEngines, type Opened } from '../../support/engines.ts';
+import { nativeAnswer, type PolicyWorkspace, policyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
+import { callHandler, reopenTestServices, tempDir, type TestServices } from '../../support/workspace.ts';
 
 const MARKDOWN = `Question: How much annual leave do employees get?
 
@@ -27,12 +35,12 @@ function codeOf(fn: () => unknown): string {
   return 'no error';
 }
 
-describe('answers.import and answers.check take the answer as text, never a path', () => {
-  let services: TestServices;
-  let ws: PolicyWorkspace;
-  withPolicyWorkspace((opened) => ({ services, ws } = opened));
+describeEngines('answers.import and answers.check take the answer as text, never a path', (engine) => {
+  let shared: Promise<Opened<PolicyWorkspace>> | undefined;
+  const open = () => (shared ??= engine.open((s) => policyWorkspace(s), { as: 'reviewer', scope: 'suite' }));
 
   it('imports { fileName, content } as the renderer sends it: the format comes from the content, the name only labels it', async () => {
+    const { services } = await open();
     // Names that lie about the format: detection reads the text.
     const md = await services.dispatch('answers.import', { fileName: 'answer.json', content: MARKDOWN });
     if (!md.ok) throw new Error(md.error.message);
@@ -47,7 +55,9 @@ describe('answers.import and answers.check take the answer as text, never a path
   });
 
   it('refuses a path in any form, and changes nothing', async () => {
-    const before = workspaceSnapshot(services);
+    const opened = await open();
+    const { services, prepared: ws } = opened;
+    const before = await engineSnapshot(opened);
     const secret = writeFile(ws.docs, 'answer.json', NATIVE);
     for (const input of [
       { path: secret },
@@ -63,10 +73,12 @@ describe('answers.import and answers.check take the answer as text, never a path
     }
     const named = await services.dispatch('answers.import', { content: NATIVE, fileName: secret });
     expect(named.ok ? '' : named.error.message).toContain('a file name, not a path');
-    expect(workspaceSnapshot(services)).toBe(before);
+    expect(await engineSnapshot(opened)).toBe(before);
   });
 
   it('over the loopback host, as the renderer in browser mode calls it', async () => {
+    const { services, prepared: ws } = await open();
+    const listed = await callHandler<unknown[]>(services, 'answers.list', {});
     const staticDir = tempDir();
     writeFile(staticDir, 'index.html', '<!doctype html><title>t</title>');
     const host = await startHost({ services, staticDir });
@@ -83,11 +95,18 @@ describe('answers.import and answers.check take the answer as text, never a path
       expect(ok.value?.answer.origin).toBe('import:answer.md');
       const refused = await post({ path: writeFile(ws.docs, 'answer.md', MARKDOWN) });
       expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
-      expect(services.answers.list()).toHaveLength(1);
+      expect(await callHandler<unknown[]>(services, 'answers.list', {})).toHaveLength(listed.length + 1);
     } finally {
       await host.close();
     }
   });
+
+});
+
+describe('answers.import from the command line', () => {
+  let services: TestServices;
+  let ws: PolicyWorkspace;
+  withPolicyWorkspace((opened) => ({ services, ws } = opened));
 
   it('the command line reads the file itself and sends its text; file errors are its own', async () => {
     const file = writeFile(path.join(services.dir, 'answers'), 'leave.md', `\uFEFF${MARKDOWN}`);

@@ -74,7 +74,7 @@ describe('PostgreSQL migrations', () => {
     const [a, b] = [await fresh.owner(), await fresh.owner()];
     try {
       const [ra, rb] = await Promise.all([migratePostgres(a), migratePostgres(b)]);
-      expect([...ra.applied, ...rb.applied].sort()).toEqual(PG_MIGRATIONS.map((m) => m.version));
+      expect([...ra.applied, ...rb.applied].sort((x, y) => x - y)).toEqual(PG_MIGRATIONS.map((m) => m.version));
       expect(ra.version).toBe(PG_LATEST_SCHEMA_VERSION);
       expect(rb.version).toBe(PG_LATEST_SCHEMA_VERSION);
     } finally {

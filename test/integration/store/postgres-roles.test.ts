@@ -4,6 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { PgStore, type PgSession } from '../../../electron/services/store/postgres/pg-store.ts';
+import type { NewAnswerImport } from '../../../electron/services/store/evidence-store.ts';
+import { pgEvidenceStore } from '../../../electron/services/store/postgres/pg-evidence-store.ts';
 import { pgDocument, withPgTeam } from '../../support/pg-team.ts';
 
 const ctx = withPgTeam();
@@ -193,5 +195,41 @@ describe('verification runs and results (migration 4)', () => {
     } finally {
       await owner.query('ROLLBACK');
     }
+  });
+});
+
+describe('imports and verification runs (the runs area)', () => {
+  const leave = { marker: '1', claim: 'Revenue grew.', quote: 'revenue grew by 3 percent', context: null, unknownReference: null, claimedLocator: {}, method: null, confidence: null };
+  const anImport = (sourceIdOf: number): NewAnswerImport => ({
+    answer: { format: 'evidence-desk/answer@1', question: 'Q?', answerText: 'Revenue grew [1].', origin: 'import:a.json', raw: '{}' },
+    citations: [{ ...leave, sourceId: sourceIdOf }, { ...leave, marker: '2', sourceId: null, unknownReference: '{"file":"memo.pdf"}' }],
+  });
+  const summary = { total: 2, byStatus: { verified: 0, verified_elsewhere: 0, partial: 0, not_found: 2, source_unknown: 0, no_quote: 0 }, byVerdict: { supported: 0, weak: 0, contradicted: 0, not_found: 2 } };
+  const notFound = { status: 'not_found', verdict: 'not_found', score: 0, confidence: 1, sourceId: null, segmentId: null, startOffset: null, endSegmentId: null, endOffset: null, firstEnd: null, lastStart: null, page: null, pageLabel: null, matchMethod: null, matchedText: null, quote: null, prefix: null, suffix: null, notes: [] };
+  const run = { verifier: 'evidesk-verifier@1', summary: summary as never, riskFlags: [], outcomes: [0, 1].map(() => ({ result: notFound, closest: null, opinion: null })) };
+  const answers = async () => (await ctx.team.owner.query<{ n: number }>('SELECT count(*)::integer AS n FROM answers')).rows[0]?.n;
+
+  it("a reviewer imports into its project, which another project's agent cannot see; that project's agent records a run", async () => {
+    const stored = await pgEvidenceStore(ctx.team.reviewerA).runs.importAnswer(anImport(sourceId), run, new Date().toISOString());
+    expect((await ctx.team.owner.query<{ project_key: string }>('SELECT project_key FROM answers WHERE id = $1', [stored.answerId])).rows[0]?.project_key).toBe('alpha');
+    expect(await pgEvidenceStore(ctx.team.agentB).answers.answer(stored.answerId)).toBeUndefined();
+    const runId = await pgEvidenceStore(ctx.team.agentA).runs.recordRun(stored.answerId, stored.citationIds, run, new Date().toISOString());
+    expect((await pgEvidenceStore(ctx.team.reviewerA).answers.runs(stored.answerId)).map((r) => r.id)).toEqual([stored.runId, runId]);
+    expect((await ctx.team.auditor.verifyChain()).ok).toBe(true);
+  });
+
+  it("an auditor's or an agent's import is refused by PostgreSQL, naming the role, and nothing of it is kept", async () => {
+    const before = await answers();
+    const byAuditor = await refusal(pgEvidenceStore(ctx.team.auditor).runs.importAnswer(anImport(sourceId), run, new Date().toISOString()));
+    expect(byAuditor).toMatchObject({ code: 'DATABASE_ROLE_REFUSED', details: { role: 'auditor' } });
+    expect(byAuditor.message).toContain('The auditor role may not import an answer');
+    // An agent may open sessions, not import: its answer row is allowed, its citations are not, and the whole import rolls back.
+    const byAgent = await refusal(pgEvidenceStore(ctx.team.agentA).runs.importAnswer(anImport(sourceId), run, new Date().toISOString()));
+    expect(byAgent).toMatchObject({ code: 'DATABASE_ROLE_REFUSED', details: { role: 'agent', sqlstate: '42501' } });
+    expect(await answers()).toBe(before);
+    // A reviewer adds no citation to an agent's session.
+    await expect(
+      ctx.team.reviewerA.pool.query("INSERT INTO citations (answer_id, ordinal, marker, claim, source_id, claimed_locator, created_at) VALUES ($1, 9, '[9]', 'x', $2, '{}', 'now')", [sessionA.answerId, sourceId]),
+    ).rejects.toMatchObject({ code: '42501' });
   });
 });

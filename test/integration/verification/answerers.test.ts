@@ -1,4 +1,11 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+/**
+ * The answerers (offline and an OpenAI-compatible endpoint), on both engines (issue 13): on
+ * PostgreSQL the workspace is moved there first and each answer asked for is stored and
+ * re-verified there, as a reviewer. Retrieval and anchoring still read the workspace's own copy
+ * of the sources (those reads are not on the store interface yet), so the source restricted
+ * mid-test is restricted there.
+ */
+import { beforeEach, expect, it } from 'vitest';
 import { NOT_FOUND_ANSWER } from '../../../electron/services/answerers/offline.ts';
 import { AnchoringStore } from '../../../electron/services/store/anchoring-store.ts';
 import { AnswersStore } from '../../../electron/services/store/answers-store.ts';
@@ -9,8 +16,10 @@ import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import { startModelEndpoint, type ChatRequest } from '../../support/model-endpoint.ts';
 import { writeFile } from '../../support/pdf-fixtures.ts';
-import { ingestAll, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
-import type { TestServices } from '../../support/workspace.ts';
+import { ownerSql } from '../../support/engine-rows.ts';
+import { describeEngines, type Opened } from '../../support/engines.ts';
+import { ingestAll, policyWorkspace } from '../../support/policy-workspace.ts';
+import { callHandler, type TestServices } from '../../support/workspace.ts';
 
 /** The passage number whose text contains `needle`, read from the prompt the answerer sent. */
 function passageWith(req: ChatRequest, needle: string): number {
@@ -22,20 +31,27 @@ function passageWith(req: ChatRequest, needle: string): number {
   return 0;
 }
 
-describe('the answerers', () => {
+describeEngines('the answerers', (engine) => {
+  let opened: Opened<number>;
   let services: TestServices;
-  let ws: PolicyWorkspace;
   let secretId = 0;
-  withPolicyWorkspace((opened) => ({ services, ws } = opened));
   beforeEach(async () => {
-    const secret = writeFile(ws.docs, 'board-minutes.txt', 'Board minutes (confidential)\n\nDirectors receive 40 days of annual leave per calendar year under the executive plan.\n');
-    secretId = (await ingestAll(services, [secret]))['board-minutes.txt'] ?? 0;
+    opened = await engine.open(
+      async (s) => {
+        const ws = await policyWorkspace(s);
+        const secret = writeFile(ws.docs, 'board-minutes.txt', 'Board minutes (confidential)\n\nDirectors receive 40 days of annual leave per calendar year under the executive plan.\n');
+        return (await ingestAll(s, [secret]))['board-minutes.txt'] ?? 0;
+      },
+      { as: 'reviewer' },
+    );
+    ({ services, prepared: secretId } = opened);
   });
 
+  /** An answers service of its own (its model settings), storing through the engine in use. */
   const serviceWith = (model: { baseUrl?: string; model?: string; timeoutMs?: number }, env: Record<string, string> = {}) => {
     const db = services.db;
     const anchoring = new AnchoringStore(db);
-    return new AnswersService(new AnswersStore(db), anchoring, new Verifier(anchoring, new SearchStore(db)), { model, env });
+    return new AnswersService(new AnswersStore(db), anchoring, new Verifier(anchoring, new SearchStore(db)), { model, env, evidence: services.evidence });
   };
 
   it('offline: every sentence is a verbatim source sentence with a verified citation', async () => {
@@ -50,8 +66,8 @@ describe('the answerers', () => {
       expect(c.source?.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(d.answer.answerText).toContain(`${c.claim} [${c.marker}]`);
       // The quote is the exact range of the stored text.
-      const seg = services.db.prepare('SELECT text FROM segments WHERE id = ?').get(c.result?.segmentId) as { text: string };
-      expect(seg.text.slice(c.result?.start ?? 0, c.result?.end ?? 0)).toBe(c.quote);
+      const [seg] = await ownerSql<{ text: string }>(opened, 'SELECT text FROM segments WHERE id = ?', [c.result?.segmentId]);
+      expect(seg?.text.slice(c.result?.start ?? 0, c.result?.end ?? 0)).toBe(c.quote);
     }
   });
 
@@ -77,6 +93,7 @@ describe('the answerers', () => {
       expect(server.received.join('\n')).toContain('Directors receive 40 days');
       expect(server.headers[0]?.authorization).toBe('Bearer sk-test');
 
+      // Restricted where retrieval reads it: the workspace's own copy.
       services.db.prepare('UPDATE sources SET restricted = 1 WHERE id = ?').run(secretId);
       server.received.length = 0;
       const d = await svc.ask('How many days of annual leave per calendar year?', true);
@@ -97,7 +114,7 @@ describe('the answerers', () => {
       const flags = d.run?.riskFlags ?? [];
       expect(flags.find((f) => f.code === 'uncited_sentence')?.message).toMatch(/staff portal/);
       // The flag about the answer's text survives re-verification.
-      expect(svc.verify(d.answer.id).run?.riskFlags.map((f) => f.code)).toContain('uncited_sentence');
+      expect((await svc.verifyJudged(d.answer.id)).run?.riskFlags.map((f) => f.code)).toContain('uncited_sentence');
     } finally {
       await server.close();
     }
@@ -145,6 +162,6 @@ describe('the answerers', () => {
       await slow.close();
     }
     // Nothing was stored for the failed questions.
-    expect(services.answers.list()).toHaveLength(0);
+    expect(await callHandler<unknown[]>(services, 'answers.list', {})).toHaveLength(0);
   });
 });

@@ -1,25 +1,21 @@
 /**
  * answers.importSummary (issue 16): a large import replies with the stored answer's summary and
  * its run, never every citation, and what it says equals what answers.detail (the full answer) then reads back.
+ * On both engines (issue 13): on PostgreSQL the notes are moved there first, and the answer is
+ * imported, verified and read back there as a reviewer.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { AnswerDetail, AnswerImported } from '../../../shared/contract/answer-schemas.ts';
-import { AuditService } from '../../../electron/services/audit/audit-service.ts';
+import { auditCheck } from '../../support/engine-rows.ts';
+import { describeEngines } from '../../support/engines.ts';
 import { addSmallSources, bigAnswer } from '../../support/scale-workspace.ts';
-import { callHandler, openTestServices, type TestServices } from '../../support/workspace.ts';
+import { callHandler } from '../../support/workspace.ts';
 
-let services: TestServices | undefined;
-afterEach(() => {
-  services?.close();
-  services = undefined;
-});
-
-describe('answers.importSummary', () => {
+describeEngines('answers.importSummary', (engine) => {
   it('stores a batched answer whole and replies with its counts and run only', async () => {
-    const s = openTestServices({ verifyBatch: 50 });
-    services = s;
-    addSmallSources(s.sources, path.join(s.dir, 'notes'), 80);
+    const opened = await engine.open(async (t) => addSmallSources(t.sources, path.join(t.dir, 'notes'), 80), { verifyBatch: 50, as: 'reviewer' });
+    const s = opened.services;
     const content = bigAnswer(300, 80);
 
     const summary = await callHandler<AnswerImported>(s, 'answers.importSummary', { content, fileName: 'big.json' });
@@ -36,13 +32,11 @@ describe('answers.importSummary', () => {
     expect(detail.citations.every((c) => c.result !== null)).toBe(true);
     expect(detail.run).toEqual(summary.run);
     expect(detail.answer).toMatchObject(summary.answer);
-    expect(new AuditService(s.db).check()).toMatchObject({ ok: true });
+    expect(await auditCheck(opened)).toMatchObject({ ok: true });
   });
 
   it('replies the same way for a small answer verified at once', async () => {
-    const s = openTestServices();
-    services = s;
-    addSmallSources(s.sources, path.join(s.dir, 'notes'), 10);
+    const { services: s } = await engine.open(async (t) => addSmallSources(t.sources, path.join(t.dir, 'notes'), 10), { as: 'reviewer' });
 
     const summary = await callHandler<AnswerImported>(s, 'answers.importSummary', { content: bigAnswer(10, 10), fileName: 'small.json' });
 

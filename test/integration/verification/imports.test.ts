@@ -1,18 +1,41 @@
-import { describe, expect, it } from 'vitest';
+/**
+ * Answer imports, each format from a real file, on both engines (issue 13, Done-when 1): on
+ * PostgreSQL the ingested workspace is moved there first, then each answer is imported, verified
+ * and read back there as a reviewer; "stores nothing" is checked on the engine's own tables.
+ */
+import { expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { IMPORT_FORMATS } from '../../../shared/imports/model.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
-import { ingestAll, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
-import { type TestServices, workspaceSnapshot } from '../../support/workspace.ts';
+import { engineSnapshot } from '../../support/engine-rows.ts';
+import { describeEngines, type Opened } from '../../support/engines.ts';
+import { ingestAll, type PolicyWorkspace, policyWorkspace } from '../../support/policy-workspace.ts';
+import { callHandler } from '../../support/workspace.ts';
 
-describe('answer imports through the services, each format from a real file', () => {
-  let services: TestServices;
-  let ws: PolicyWorkspace;
-  withPolicyWorkspace((opened) => ({ services, ws } = opened));
+/** Two contracts' terms, the same sentence on pages 1 and 3 (the Web Annotation test). */
+const TERMS_PAGES = [
+  { lines: ['Terms for suppliers.', 'Payment is due within 30 days.', 'Late payment incurs interest.'] },
+  { lines: ['Unrelated page about parking.'] },
+  { lines: ['Terms for customers.', 'Payment is due within 30 days.', 'Refunds follow the same rule.'] },
+];
+
+describeEngines('answer imports through the services, each format from a real file', (engine) => {
+  // One workspace per engine (the policy and the terms ingested, then moved); each test imports its own answers.
+  let shared: Promise<Opened<PolicyWorkspace>> | undefined;
+  const open = () =>
+    (shared ??= engine.open(
+      async (s) => {
+        const ws = await policyWorkspace(s);
+        await ingestAll(s, [writeFile(ws.docs, 'terms.pdf', await makePdf(TERMS_PAGES))]);
+        return ws;
+      },
+      { as: 'reviewer', scope: 'suite' },
+    ));
 
   const imported = async (name: string, content: string): Promise<AnswerDetail> => {
+    const { services, prepared: ws } = await open();
     const file = writeFile(ws.docs, name, content);
     const reply = await services.dispatch('answers.import', readAnswerFile(file));
     if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
@@ -100,12 +123,7 @@ staff may not work more than 48 hours a week [S3].
   });
 
   it('Web Annotation: prefix and suffix choose between repeated occurrences', async () => {
-    const pages = [
-      { lines: ['Terms for suppliers.', 'Payment is due within 30 days.', 'Late payment incurs interest.'] },
-      { lines: ['Unrelated page about parking.'] },
-      { lines: ['Terms for customers.', 'Payment is due within 30 days.', 'Refunds follow the same rule.'] },
-    ];
-    await ingestAll(services, [writeFile(ws.docs, 'terms.pdf', await makePdf(pages))]);
+    const { services } = await open();
     const annotation = (selector: Record<string, unknown>) => ({
       '@context': 'http://www.w3.org/ns/anno.jsonld',
       type: 'Annotation',
@@ -119,11 +137,13 @@ staff may not work more than 48 hours a week [S3].
     expect(d.citations.every((c) => c.result?.status === 'verified')).toBe(true);
     expect(d.citations[0]?.claimedLocator).toMatchObject({ quotePrefix: 'Terms for customers. ', charStart: 21, charEnd: 51 });
     // Re-verification reads the stored prefix back and lands on the same page.
-    expect(services.answers.verify(d.answer.id).citations[0]?.result?.page).toBe(3);
+    expect((await callHandler<AnswerDetail>(services, 'answers.verify', { id: d.answer.id })).citations[0]?.result?.page).toBe(3);
   });
 
   it('refuses an unknown file with ANSWER_FORMAT_UNKNOWN and stores nothing', async () => {
-    const before = workspaceSnapshot(services);
+    const opened = await open();
+    const { services, prepared: ws } = opened;
+    const before = await engineSnapshot(opened);
     const file = writeFile(ws.docs, 'minutes.txt', 'Minutes of the meeting.\nNothing was decided.\n');
     const reply = await services.dispatch('answers.import', readAnswerFile(file));
     expect(reply.ok).toBe(false);
@@ -131,23 +151,28 @@ staff may not work more than 48 hours a week [S3].
     expect(reply.error.code).toBe('ANSWER_FORMAT_UNKNOWN');
     expect(reply.error.message).toContain('minutes.txt');
     for (const f of IMPORT_FORMATS) expect(reply.error.message).toContain(f);
-    expect(workspaceSnapshot(services)).toBe(before);
+    expect(await engineSnapshot(opened)).toBe(before);
     const inline = await services.dispatch('answers.check', { content: '{"hello": 1}', fileName: 'hello.json' });
     expect(inline.ok ? null : inline.error.code).toBe('ANSWER_FORMAT_UNKNOWN');
   });
 
   it('lists and gets stored answers; check stores nothing', async () => {
     const content = '{"format":"evidence-desk/answer@1","question":"Q?","answer":"A [1]","citations":[{"marker":"1","claim":"Leave is 14 days.","quote":"14 days of annual leave","source":{"file":"HR_Policy.pdf"}}]}';
-    const before = workspaceSnapshot(services);
+    const opened = await open();
+    const { services } = opened;
+    const before = await engineSnapshot(opened);
+    const listedBefore = await callHandler<{ id: number }[]>(services, 'answers.list', {});
     const checked = await services.dispatch('answers.check', { content, fileName: 'inline.json' });
     expect(checked.ok).toBe(true);
     VerificationResult.parse(checked.ok ? checked.value : null);
-    expect(workspaceSnapshot(services)).toBe(before);
+    expect(await engineSnapshot(opened)).toBe(before);
     const stored = await services.dispatch('answers.import', { content, fileName: 'inline.json' });
     expect(stored.ok).toBe(true);
-    const list = await services.dispatch('answers.list', {});
-    expect(list.ok && list.value).toMatchObject([{ format: 'evidence-desk/answer@1', origin: 'import:inline.json', question: 'Q?', citationCount: 1, latestRun: { summary: { total: 1 } } }]);
     const id = stored.ok ? (stored.value as AnswerDetail).answer.id : 0;
+    // The newest answer first, above those the suite's other tests imported.
+    const list = await callHandler<{ id: number }[]>(services, 'answers.list', {});
+    expect(list).toHaveLength(listedBefore.length + 1);
+    expect(list[0]).toMatchObject({ id, format: 'evidence-desk/answer@1', origin: 'import:inline.json', question: 'Q?', citationCount: 1, latestRun: { summary: { total: 1 } } });
     const got = await services.dispatch('answers.detail', { id });
     expect(got.ok && (got.value as AnswerDetail).verification?.citations[0]?.status).toBe('verified');
     const none = await services.dispatch('answers.detail', { id: 999 });

@@ -1,3 +1,10 @@
+/**
+ * The model judge against a local stub endpoint. The import, re-verification and check suites run
+ * on both engines (issue 13): on PostgreSQL the workspace (a restricted source included) is moved
+ * there first, and the runs with the judge's opinions are written there as a reviewer. Exports
+ * still read the local copy, so the exported opinion is checked on SQLite only; the command line's
+ * test stays on SQLite, which its verify is.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +15,8 @@ import { writeFile } from '../../support/pdf-fixtures.ts';
 import { ingestAll, policyWorkspace, type PolicyWorkspace } from '../../support/policy-workspace.ts';
 import { openTestServices, type TestServices } from '../../support/workspace.ts';
 import { evidesk } from '../../support/cli.ts';
+import { auditCheck, ownerSql } from '../../support/engine-rows.ts';
+import { describeEngines, type Opened } from '../../support/engines.ts';
 
 const SECRET = 'Directors receive 40 days of annual leave per calendar year under the executive plan.';
 
@@ -47,21 +56,26 @@ function stubJudge(req: ChatRequest): ModelReply {
   return judgeAnswer('supported', 'The evidence says so.');
 }
 
-describe('the model judge against a local stub endpoint', () => {
+/** The policy workspace with the board minutes ingested and restricted. */
+async function judgeWorkspace(services: TestServices): Promise<PolicyWorkspace> {
+  const ws = await policyWorkspace(services);
+  const secret = writeFile(ws.docs, 'board-minutes.txt', `Board minutes (confidential)\n\n${SECRET}\n`);
+  const id = (await ingestAll(services, [secret]))['board-minutes.txt'] ?? 0;
+  const r = await services.dispatch('sources.setRestricted', { ids: [id], restricted: true });
+  expect(r.ok).toBe(true);
+  return ws;
+}
+
+describeEngines('the model judge against a local stub endpoint', (engine) => {
+  let opened: Opened<PolicyWorkspace>;
   let services: TestServices;
-  let ws: PolicyWorkspace;
   let server: Awaited<ReturnType<typeof startModelEndpoint>>;
   beforeEach(async () => {
     server = await startModelEndpoint(stubJudge);
-    services = openTestServices({ model: { baseUrl: server.baseUrl, model: 'stub-judge', timeoutMs: 2500 } });
-    ws = await policyWorkspace(services);
-    const secret = writeFile(ws.docs, 'board-minutes.txt', `Board minutes (confidential)\n\n${SECRET}\n`);
-    const id = (await ingestAll(services, [secret]))['board-minutes.txt'] ?? 0;
-    const r = await services.dispatch('sources.setRestricted', { ids: [id], restricted: true });
-    expect(r.ok).toBe(true);
+    opened = await engine.open(judgeWorkspace, { model: { baseUrl: server.baseUrl, model: 'stub-judge', timeoutMs: 2500 }, as: 'reviewer' });
+    services = opened.services;
   });
   afterEach(async () => {
-    services.close();
     await server.close();
   });
 
@@ -128,8 +142,8 @@ describe('the model judge against a local stub endpoint', () => {
     expect(doc.citations.find((c) => c.marker === '2')?.judge).toMatchObject({ verdict: 'contradicted', model: 'stub-judge' });
     expect(doc.citations.find((c) => c.marker === '6')?.judge).toBeUndefined();
 
-    // The report exports carry it: JSON audit and Markdown.
-    for (const format of ['json', 'md'] as const) {
+    // The report exports carry it: JSON audit and Markdown (exports read the local copy: SQLite only).
+    for (const format of opened.database ? [] : (['json', 'md'] as const)) {
       const target = path.join(services.dir, `report.${format}`);
       const exported = await services.dispatch('answers.export', { id: d.answer.id, format, path: target, excerpts: false });
       if (!exported.ok) throw new Error(exported.error.message);
@@ -138,20 +152,18 @@ describe('the model judge against a local stub endpoint', () => {
     }
 
     // Append-only and in the audit chain.
-    const rows = services.db.prepare('SELECT id FROM judge_opinions').all() as { id: number }[];
+    const rows = await ownerSql<{ id: number }>(opened, 'SELECT id FROM judge_opinions');
     expect(rows).toHaveLength(6);
-    expect(() => services.db.prepare('UPDATE judge_opinions SET verdict = ? WHERE id = ?').run('supported', rows[0]?.id)).toThrow(/append-only/);
-    const audit = await services.dispatch('audit.verify', {});
-    if (!audit.ok) throw new Error(audit.error.message);
-    expect(audit.value).toMatchObject({ ok: true });
-    const recorded = services.db.prepare("SELECT count(*) AS n FROM audit_log WHERE table_name = 'judge_opinions'").get() as { n: number };
-    expect(recorded.n).toBe(6);
+    await expect(ownerSql(opened, 'UPDATE judge_opinions SET verdict = ? WHERE id = ?', ['supported', rows[0]?.id])).rejects.toThrow(/append-only/);
+    expect(await auditCheck(opened)).toMatchObject({ ok: true });
+    const [recorded] = await ownerSql<{ n: number }>(opened, "SELECT count(*) AS n FROM audit_log WHERE table_name = 'judge_opinions'");
+    expect(recorded?.n).toBe(6);
 
     // Re-verification asks again and makes a new run; the first run's opinions stay as they were.
     const again = await services.dispatch('answers.verify', { id: d.answer.id });
     if (!again.ok) throw new Error(again.error.message);
     expect((again.value as AnswerDetail).runCount).toBe(2);
-    expect((services.db.prepare('SELECT count(*) AS n FROM judge_opinions').get() as { n: number }).n).toBe(12);
+    expect((await ownerSql<{ n: number }>(opened, 'SELECT count(*) AS n FROM judge_opinions'))[0]?.n).toBe(12);
   });
 
   it('`judge: true` on a check without an endpoint is a coded error; with one, the check stores nothing', async () => {
@@ -166,8 +178,18 @@ describe('the model judge against a local stub endpoint', () => {
     if (!r.ok) throw new Error(r.error.message);
     const doc = VerificationResult.parse(r.value);
     expect(doc.citations.find((c) => c.marker === '1')?.judge?.verdict).toBe('supported');
-    expect((services.db.prepare('SELECT count(*) AS n FROM judge_opinions').get() as { n: number }).n).toBe(0);
+    expect((await ownerSql<{ n: number }>(opened, 'SELECT count(*) AS n FROM judge_opinions'))[0]?.n).toBe(0);
   });
+});
+
+describe('the model judge from the command line', () => {
+  let services: TestServices;
+  let ws: PolicyWorkspace;
+  beforeEach(async () => {
+    services = openTestServices();
+    ws = await judgeWorkspace(services);
+  });
+  afterEach(() => services.close());
 
   it('evidesk verify --judge without a model endpoint says what to set, and verifies nothing', async () => {
     expect(process.env.EVIDESK_MODEL_BASE_URL).toBeUndefined();

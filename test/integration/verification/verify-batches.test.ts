@@ -2,7 +2,9 @@
  * A large answer verified in batches (issue 16 item 4): each batch's results are committed and
  * announced in order; the outcome equals a verification of the whole answer at once; a cancel
  * stops between batches, leaving the batches done stored whole and the rest unwritten; the
- * records stay covered by the audit chain; migration 16 holds over an older workspace.
+ * records stay covered by the audit chain; migration 16 holds over an older workspace. The batches
+ * run on both engines (issue 13): on PostgreSQL the notes are moved there first and the import,
+ * its batches, its end and the re-verification are written there, as a reviewer.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,39 +16,37 @@ import { AuditService } from '../../../electron/services/audit/audit-service.ts'
 import { AnswersStore } from '../../../electron/services/store/answers-store.ts';
 import { openDatabase, schemaVersion, type Db } from '../../../electron/services/store/database.ts';
 import { addSmallSources, bigAnswer } from '../../support/scale-workspace.ts';
-import { callHandler, openTestServices, reopenTestServices, tempDir, type TestServices } from '../../support/workspace.ts';
+import { auditCheck, ownerSql } from '../../support/engine-rows.ts';
+import { describeEngines, type Opened } from '../../support/engines.ts';
+import { callHandler, tempDir } from '../../support/workspace.ts';
 
 const CITATIONS = 300;
 const BATCH = 40;
 
-let services: TestServices | undefined;
 const opened: Db[] = [];
 afterEach(() => {
-  services?.close();
-  services = undefined;
   for (const db of opened.splice(0)) if (db.open) db.close();
 });
-
-/** Services over 120 notes, verifying in batches of BATCH, with every progress event kept. */
-function setUp(): { s: TestServices; progress: VerifyProgress[] } {
-  const s = openTestServices({ verifyBatch: BATCH });
-  services = s;
-  addSmallSources(s.sources, path.join(s.dir, 'notes'), 120);
-  const progress: VerifyProgress[] = [];
-  s.events.subscribe((e: AppEvent) => {
-    if (e.type === 'answers.verifyProgress') progress.push(e);
-  });
-  return { s, progress };
-}
 
 /** What a citation's verification says, for comparing two runs. */
 function outcomes(v: VerificationResult): unknown[] {
   return v.citations.map((c) => ({ marker: c.marker, status: c.status, verdict: c.verdict, score: c.score, match: c.match, notes: c.notes }));
 }
 
-describe('verification in batches', () => {
+describeEngines('verification in batches', (engine) => {
+  /** Services over 120 notes, verifying in batches of BATCH, with every progress event kept. */
+  async function setUp(): Promise<{ s: Opened<unknown>['services']; o: Opened<unknown>; progress: VerifyProgress[] }> {
+    const o = await engine.open(async (t) => addSmallSources(t.sources, path.join(t.dir, 'notes'), 120), { verifyBatch: BATCH, as: 'reviewer' });
+    const s = o.services;
+    const progress: VerifyProgress[] = [];
+    s.events.subscribe((e: AppEvent) => {
+      if (e.type === 'answers.verifyProgress') progress.push(e);
+    });
+    return { s, o, progress };
+  }
+
   it('stores and announces each batch in order, and ends as a whole verification would', async () => {
-    const { s, progress } = setUp();
+    const { s, o, progress } = await setUp();
     // Every 7th quote is in no note; one citation names a file the workspace does not have.
     const answer = JSON.parse(bigAnswer(CITATIONS, 120)) as { citations: { source: { file: string } }[] };
     (answer.citations[5] as { source: { file: string } }).source = { file: 'missing-memo.pdf' };
@@ -73,11 +73,11 @@ describe('verification in batches', () => {
     expect(detail.run?.progress).toEqual({ planned: CITATIONS, done: CITATIONS, state: 'complete' });
     const listed = await callHandler<{ id: number; latestRun: { summary: unknown } | null }[]>(s, 'answers.list', {});
     expect(listed.find((a) => a.id === detail.answer.id)?.latestRun?.summary).toEqual(whole.summary);
-    expect(new AuditService(s.db).check()).toMatchObject({ ok: true });
+    expect(await auditCheck(o)).toMatchObject({ ok: true });
   });
 
   it('stops between batches when cancelled: the batches done are stored whole, the rest not at all', async () => {
-    const { s, progress } = setUp();
+    const { s, o, progress } = await setUp();
     const content = bigAnswer(CITATIONS, 120);
     // The analyst cancels as the third batch lands.
     s.events.subscribe((e: AppEvent) => {
@@ -89,7 +89,7 @@ describe('verification in batches', () => {
     expect(progress.at(-1)?.done).toBe(3 * BATCH);
     const runId = progress[0]?.runId ?? 0;
     // Exactly the first three batches' citations have a result of this run: no batch half-written.
-    const stored = s.db.prepare('SELECT c.ordinal FROM citation_results r JOIN citations c ON c.id = r.citation_id WHERE r.run_id = ? ORDER BY c.ordinal').all(runId) as { ordinal: number }[];
+    const stored = await ownerSql<{ ordinal: number }>(o, 'SELECT c.ordinal FROM citation_results r JOIN citations c ON c.id = r.citation_id WHERE r.run_id = ? ORDER BY c.ordinal', [runId]);
     expect(stored.map((r) => r.ordinal)).toEqual(Array.from({ length: 3 * BATCH }, (_, i) => i));
     expect(detail.citations.filter((c) => c.result !== null).map((c) => c.ordinal)).toEqual(stored.map((r) => r.ordinal));
     // The answer and all its citations were stored before the first batch.
@@ -98,7 +98,7 @@ describe('verification in batches', () => {
     expect(detail.run?.progress).toEqual({ planned: CITATIONS, done: 3 * BATCH, state: 'cancelled' });
     expect(detail.run?.summary.total).toBe(3 * BATCH);
     expect(detail.verification?.citations).toHaveLength(3 * BATCH);
-    expect(new AuditService(s.db).check()).toMatchObject({ ok: true });
+    expect(await auditCheck(o)).toMatchObject({ ok: true });
     // A cancel for a job no longer running finds nothing to stop.
     expect(await callHandler<{ cancelled: boolean }>(s, 'answers.cancelVerify', { jobId: 'job-2' })).toEqual({ cancelled: false });
 
@@ -108,31 +108,27 @@ describe('verification in batches', () => {
     expect(again.run?.progress).toEqual({ planned: CITATIONS, done: CITATIONS, state: 'complete' });
     expect(again.citations.every((c) => c.result !== null && c.result.runId === again.run?.id)).toBe(true);
     expect(again.runCount).toBe(2);
-    expect((s.db.prepare('SELECT count(*) AS n FROM citation_results WHERE run_id = ?').get(runId) as { n: number }).n).toBe(3 * BATCH);
+    expect((await ownerSql<{ n: number }>(o, 'SELECT count(*) AS n FROM citation_results WHERE run_id = ?', [runId]))[0]?.n).toBe(3 * BATCH);
     expect(progress.at(-1)).toMatchObject({ phase: 'done', done: CITATIONS, jobId: null });
-    expect(new AuditService(s.db).check()).toMatchObject({ ok: true });
+    expect(await auditCheck(o)).toMatchObject({ ok: true });
   });
 
   it('reads a run left without its end (the app stopped midway) as interrupted, its batches kept', async () => {
-    const { s } = setUp();
+    const { s, o } = await setUp();
     const detail = await callHandler<AnswerDetail>(s, 'answers.import', { content: bigAnswer(CITATIONS, 120), fileName: 'big.json' });
-    // What an interrupted run looks like: a plan, one batch of results, no end.
-    const store = new AnswersStore(s.db);
+    // What an interrupted run looks like: a plan, one batch of results, no end (written through the engine's own writes).
     const ids = detail.citations.map((c) => c.id);
     const now = new Date().toISOString();
-    const runId = store.transaction(() => {
-      const id = store.insertRun(detail.answer.id, 'evidesk-verifier@1', summariseLedger([]).summary, [], now, CITATIONS);
-      for (const cid of ids.slice(0, BATCH)) {
-        store.insertResult(id, { citationId: cid, status: 'not_found', verdict: 'not_found', score: 0, confidence: 1, sourceId: null, segmentId: null, startOffset: null, endSegmentId: null, endOffset: null, firstEnd: null, lastStart: null, page: null, pageLabel: null, matchMethod: null, matchedText: null, quote: null, prefix: null, suffix: null, notes: [] }, now);
-      }
-      return id;
-    });
-    services = reopenTestServices(s, { verifyBatch: BATCH });
-    const after = await callHandler<AnswerDetail>(services, 'answers.detail', { id: detail.answer.id });
+    const pending = summariseLedger([]).summary;
+    const { runId } = await s.evidence.runs.beginRun({ answerId: detail.answer.id, citationIds: ids }, { verifier: 'evidesk-verifier@1', summary: pending, riskFlags: [], planned: CITATIONS }, now);
+    const notFound = { status: 'not_found', verdict: 'not_found', score: 0, confidence: 1, sourceId: null, segmentId: null, startOffset: null, endSegmentId: null, endOffset: null, firstEnd: null, lastStart: null, page: null, pageLabel: null, matchMethod: null, matchedText: null, quote: null, prefix: null, suffix: null, notes: [] };
+    await s.evidence.runs.recordBatch(runId, ids.slice(0, BATCH), ids.slice(0, BATCH).map(() => ({ result: notFound, closest: null, opinion: null })), now);
+    const after = await callHandler<AnswerDetail>(s, 'answers.detail', { id: detail.answer.id });
     expect(after.run).toMatchObject({ id: runId, progress: { planned: CITATIONS, done: BATCH, state: 'interrupted' } });
     // The citations it did not reach show their result of the complete run before it.
     expect(after.citations.slice(BATCH).every((c) => c.result?.runId === detail.run?.id)).toBe(true);
     expect(after.citations.slice(0, BATCH).every((c) => c.result?.runId === runId)).toBe(true);
+    expect(await auditCheck(o)).toMatchObject({ ok: true });
   });
 });
 

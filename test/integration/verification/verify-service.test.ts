@@ -1,26 +1,26 @@
 /**
- * Citation verification end to end (DESIGN.md §5). The first suite runs on both engines (issue 13,
- * Done-when 1): answers are imported and verified locally; on PostgreSQL the workspace is then
- * moved and what was stored (the verification@1 document, results, places, pages, review rows,
- * the chain) is read back from PostgreSQL as a reviewer, decisions are written there, and the
- * append-only triggers and the chain walk are PostgreSQL's. The second suite writes runs
- * (re-verification, a new version, re-anchoring, a check), which are not on the store interface
- * yet: it runs on SQLite only.
+ * Citation verification end to end (DESIGN.md §5), on both engines (issue 13, Done-when 1). On
+ * PostgreSQL the ingested workspace is moved there first; answers are then imported and verified
+ * through the services as a reviewer, so the answer, its citations, runs, results, review rows and
+ * their audit entries are written to PostgreSQL and read back from it, and the append-only
+ * triggers and the chain walk are PostgreSQL's. Sources are still ingested locally before the
+ * move (ingest is not on the store interface here), so a source "ingested since" an import, or a
+ * new version of one, is ingested in the preparation after that import, before the move.
  */
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readAnswerFile } from '../../../electron/cli/answer-file.ts';
 import type { AnswerDetail } from '../../../shared/contract/answer-schemas.ts';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
 import { auditCheck, ownerSql } from '../../support/engine-rows.ts';
 import { describeEngines, type Opened } from '../../support/engines.ts';
-import { ingestAll, nativeAnswer, POLICY_PAGES, policyWorkspace, type PolicyWorkspace, withPolicyWorkspace } from '../../support/policy-workspace.ts';
-import { callHandler, openTestServices, type TestServices } from '../../support/workspace.ts';
+import { ingestAll, nativeAnswer, POLICY_PAGES, policyWorkspace, type PolicyWorkspace } from '../../support/policy-workspace.ts';
+import { callHandler, type TestServices } from '../../support/workspace.ts';
 
-async function importFile(services: ReturnType<typeof openTestServices>, file: string): Promise<AnswerDetail> {
+async function importFile(services: TestServices, file: string): Promise<AnswerDetail> {
   const reply = await services.dispatch('answers.import', readAnswerFile(file));
   if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
   return reply.value as AnswerDetail;
@@ -50,18 +50,22 @@ interface Prepared {
 }
 
 describeEngines('citation verification, end to end through the services', (engine) => {
-  // Tests that read share one workspace per engine; the tamper test opens its own.
+  // Tests that read share one workspace per engine, its answers imported through the engine in use; the tamper test opens its own.
   let shared: Promise<Opened<Prepared>> | undefined;
   const open = () =>
-    (shared ??= engine.open(
-      async (s) => {
-        const ws = await policyWorkspace(s);
-        const kinds = await importFile(s, writeFile(ws.docs, 'answer.json', kindsAnswer(s.sources.get(ws.ids['HR_Policy.pdf'] ?? 0)?.sha256)));
-        const appendOnly = await importFile(s, writeFile(ws.docs, 'a.json', LEAVE));
-        return { ws, kinds, appendOnly };
-      },
-      { as: 'reviewer', scope: 'suite' },
-    ));
+    (shared ??= (async () => {
+      const opened = await engine.open(
+        async (s) => {
+          const ws = await policyWorkspace(s);
+          return { ws, policySha256: s.sources.get(ws.ids['HR_Policy.pdf'] ?? 0)?.sha256 };
+        },
+        { as: 'reviewer', scope: 'suite' },
+      );
+      const { ws, policySha256 } = opened.prepared;
+      const kinds = await importFile(opened.services, writeFile(ws.docs, 'answer.json', kindsAnswer(policySha256)));
+      const appendOnly = await importFile(opened.services, writeFile(ws.docs, 'a.json', LEAVE));
+      return { ...opened, prepared: { ws, kinds, appendOnly } };
+    })());
 
   it('gives each kind of citation its status, verdict and true location', async () => {
     const { services, prepared } = await open();
@@ -133,11 +137,9 @@ describeEngines('citation verification, end to end through the services', (engin
 
   it('records review decisions as superseding rows and keeps an audit hash chain that detects tampering', async () => {
     // A workspace of its own: this test breaks its chain.
-    const opened = await engine.open(async (s) => {
-      const ws = await policyWorkspace(s);
-      return importFile(s, writeFile(ws.docs, 'a.json', LEAVE));
-    }, { as: 'reviewer' });
-    const { services, prepared: detail } = opened;
+    const opened = await engine.open((s) => policyWorkspace(s), { as: 'reviewer' });
+    const { services } = opened;
+    const detail = await importFile(services, writeFile(opened.prepared.docs, 'a.json', LEAVE));
     const cid = detail.citations[0]?.id ?? 0;
     const r1 = await services.dispatch('answers.review', { citationId: cid, decision: 'flagged', note: 'check the 2024 version' });
     const r2 = await services.dispatch('answers.review', { citationId: cid, decision: 'accepted' });
@@ -171,55 +173,64 @@ describeEngines('citation verification, end to end through the services', (engin
     expect(broken.brokenAt?.reason).toMatch(/changed after it was written/);
   });
 
-});
-
-/** Writes of runs (import, verify, a new version, re-anchoring) are not on the store interface yet: SQLite only. */
-describe('citation verification, end to end through the services: new runs', () => {
-  let services: TestServices;
-  let ws: PolicyWorkspace;
-  withPolicyWorkspace((opened) => ({ services, ws } = opened));
-
   it('re-verifies as a new run, leaves the old run untouched, and resolves a source ingested since', async () => {
-    const file = writeFile(
-      ws.docs,
-      'answer.json',
-      nativeAnswer([
-        { marker: '1', claim: 'Leave is 14 days.', quote: '14 days of annual leave', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } },
-        { marker: '2', claim: 'The canteen opens at 8.', quote: 'The canteen opens at 8 am on weekdays.', source: { file: 'canteen.txt' } },
-      ]),
+    // The import and the source ingested after it come before the move (ingest is local here).
+    const opened = await engine.open(
+      async (s) => {
+        const ws = await policyWorkspace(s);
+        const file = writeFile(
+          ws.docs,
+          'answer.json',
+          nativeAnswer([
+            { marker: '1', claim: 'Leave is 14 days.', quote: '14 days of annual leave', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } },
+            { marker: '2', claim: 'The canteen opens at 8.', quote: 'The canteen opens at 8 am on weekdays.', source: { file: 'canteen.txt' } },
+          ]),
+        );
+        const first = await importFile(s, file);
+        await ingestAll(s, [writeFile(ws.docs, 'canteen.txt', 'Facilities\n\nThe canteen opens at 8 am on weekdays.\n')]);
+        return first;
+      },
+      { as: 'reviewer' },
     );
-    const first = await importFile(services, file);
+    const { services, prepared: first } = opened;
+    const { answers } = services.evidence;
     expect(first.runCount).toBe(1);
     const run1 = first.run?.id ?? 0;
-    const before = JSON.stringify(services.answers.results(run1));
+    const before = JSON.stringify(await answers.results(run1));
     expect(first.citations[1]?.result?.status).toBe('source_unknown');
 
-    await ingestAll(services, [writeFile(ws.docs, 'canteen.txt', 'Facilities\n\nThe canteen opens at 8 am on weekdays.\n')]);
-    const again = await services.dispatch('answers.verify', { id: first.answer.id });
-    expect(again.ok).toBe(true);
-    const second = again.ok ? (again.value as AnswerDetail) : first;
+    const second = await callHandler<AnswerDetail>(services, 'answers.verify', { id: first.answer.id });
     expect(second.runCount).toBe(2);
     expect(second.run?.id).not.toBe(run1);
     expect(second.citations[1]?.result).toMatchObject({ status: 'verified', runId: second.run?.id });
-    expect(JSON.stringify(services.answers.results(run1))).toBe(before);
-    expect(services.answers.runs(first.answer.id).map((r) => r.id)).toEqual([run1, second.run?.id]);
+    expect(JSON.stringify(await answers.results(run1))).toBe(before);
+    expect((await answers.runs(first.answer.id)).map((r) => r.id)).toEqual([run1, second.run?.id]);
+    expect(await auditCheck(opened)).toMatchObject({ ok: true });
   });
 
   it('flags an outdated source and re-anchors the quote in its new version', async () => {
-    const file = writeFile(
-      ws.docs,
-      'a.json',
-      nativeAnswer([{ marker: '1', claim: 'Unused leave lapses on 31 March.', quote: 'Unused leave lapses on 31 March of the following year.', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } }]),
+    const opened = await engine.open(
+      async (s) => {
+        const ws = await policyWorkspace(s);
+        const file = writeFile(
+          ws.docs,
+          'a.json',
+          nativeAnswer([{ marker: '1', claim: 'Unused leave lapses on 31 March.', quote: 'Unused leave lapses on 31 March of the following year.', source: { file: 'HR_Policy.pdf' }, locator: { page: 3 } }]),
+        );
+        const detail = await importFile(s, file);
+        // Version 2 gains a page up front: the leave section moves from p. 3 to p. 4.
+        const v2 = [{ lines: ['Human Resources Policy, version 4', 'Changes since version 3 are listed on this page.'] }, ...POLICY_PAGES];
+        fs.writeFileSync(ws.policy, await makePdf(v2, 'HR Policy v4'));
+        const ingested = await s.ingest.ingest({ paths: [ws.policy] });
+        expect(ingested.files[0]).toMatchObject({ ok: true, outcome: 'new_version' });
+        return detail;
+      },
+      { as: 'reviewer' },
     );
-    const detail = await importFile(services, file);
+    const { services, prepared: detail } = opened;
     expect(detail.citations[0]?.result?.page).toBe(3);
-    // Version 2 gains a page up front: the leave section moves from p. 3 to p. 4.
-    const v2 = [{ lines: ['Human Resources Policy, version 4', 'Changes since version 3 are listed on this page.'] }, ...POLICY_PAGES];
-    fs.writeFileSync(ws.policy, await makePdf(v2, 'HR Policy v4'));
-    const ingested = await services.ingest.ingest({ paths: [ws.policy] });
-    expect(ingested.files[0]).toMatchObject({ ok: true, outcome: 'new_version' });
 
-    const again = services.answers.verify(detail.answer.id);
+    const again = await callHandler<AnswerDetail>(services, 'answers.verify', { id: detail.answer.id });
     expect(again.citations[0]?.result?.status).toBe('verified');
     expect(again.run?.riskFlags.map((f) => f.code)).toContain('outdated_source');
     expect(again.citations[0]?.result?.notes.join(' ')).toMatch(/newer version.*there the quote is on p\. 4/);
@@ -235,15 +246,26 @@ describe('citation verification, end to end through the services: new runs', () 
       { lines: ['Report on facilities', 'The new building will open in the spring and the old site'] },
       { lines: ['will close at the end of the same year.', 'Staff will be consulted about the move.'] },
     ];
-    const file = writeFile(ws.docs, 'facilities.pdf', await makePdf(pages));
-    await ingestAll(services, [file]);
+    const opened = await engine.open(
+      async (s) => {
+        const ws = await policyWorkspace(s);
+        await ingestAll(s, [writeFile(ws.docs, 'facilities.pdf', await makePdf(pages))]);
+        return ws;
+      },
+      { as: 'reviewer' },
+    );
+    const { services, prepared: ws } = opened;
     const answerFile = writeFile(
       ws.docs,
       'span.json',
       nativeAnswer([{ marker: '1', claim: 'The old site closes at year end.', quote: 'the old site will close at the end of the same year', source: { file: 'facilities.pdf' }, locator: { page: 1 } }]),
     );
-    const v = services.answers.check(readAnswerFile(answerFile));
+    const v = VerificationResult.parse(await callHandler(services, 'answers.check', readAnswerFile(answerFile)));
     expect(v.citations[0]).toMatchObject({ status: 'verified', match: { page: 1 } });
     expect(v.citations[0]?.notes.join(' ')).toMatch(/runs on to p\. 2/);
+    // Imported, the quote's place is stored as found and read back from the engine in use.
+    const stored = await importFile(services, answerFile);
+    expect(stored.citations[0]?.result).toMatchObject({ status: 'verified', page: 1 });
+    expect(stored.verification?.citations[0]?.notes.join(' ')).toMatch(/runs on to p\. 2/);
   });
 });

@@ -13,6 +13,7 @@ import { RESULTS_SCHEMA_SQL } from './schema-results.ts';
 import { RUN_ENDS_SCHEMA_SQL } from './schema-run-ends.ts';
 import { SEARCH_SCHEMA_SQL } from './schema-search.ts';
 import { SPEED_SCHEMA_SQL } from './schema-speed.ts';
+import { IMPORTS_SCHEMA_SQL } from './schema-imports.ts';
 
 export interface PgMigration {
   version: number;
@@ -28,6 +29,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 5, name: 'runs verified in batches: the plan of a run and its end', sql: RUN_ENDS_SCHEMA_SQL },
   { version: 7, name: 'search as SQLite searches: case and accents folded, removed sources hidden', sql: SEARCH_SCHEMA_SQL },
   { version: 8, name: 'speed: superseded citations indexed, read policies asked once per query, audit entries appended in one call', sql: SPEED_SCHEMA_SQL },
+  { version: 10, name: 'reviewers import answers: answers, citations and unknown sources in their projects', sql: IMPORTS_SCHEMA_SQL },
 ];
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -8,6 +8,7 @@ import { pgCards } from './pg-cards.ts';
 import { pgHealth } from './pg-health.ts';
 import { pgIngest } from './pg-ingest.ts';
 import { pgReviews } from './pg-reviews.ts';
+import { pgRuns } from './pg-runs.ts';
 import { pgSearch } from './pg-search.ts';
 import { pgSources } from './pg-sources.ts';
 import type { PgStore } from './pg-store.ts';
@@ -24,6 +25,7 @@ export function pgEvidenceStore(store: PgStore): EvidenceStore {
     reviews: pgReviews(ctx),
     cards: pgCards(ctx),
     ingest: pgIngest(ctx),
+    runs: pgRuns(ctx),
     close: () => store.close(),
   };
 }
