@@ -6,6 +6,8 @@ import type { EventBus } from '../events.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import { GroupCommit, MAX_GROUP } from '../store/group-commit.ts';
+import { IngestWriter } from '../store/ingest-writer.ts';
+import type { IngestWrite, IngestWritten } from '../store/ingest-writes.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import type { ExtractedDocument } from './extracted.ts';
 import { kindForPath, SUPPORTED_TYPES_IN_WORDS } from './file-kinds.ts';
@@ -81,15 +83,22 @@ export class IngestService {
   private readonly settings: () => IngestSettings;
   private readonly pool: WorkerPool;
   private readonly running = new Map<string, AbortController>();
-  private readonly commits: GroupCommit;
+  private readonly writer: IngestWriter;
+  private readonly commits: GroupCommit<IngestWrite, IngestWritten>;
 
   constructor(store: SourcesStore, blobs: BlobStore, events: EventBus, settings: () => IngestSettings, pool: WorkerPool) {
     this.store = store;
-    this.commits = new GroupCommit(store.db);
+    this.writer = new IngestWriter(store);
+    this.commits = new GroupCommit(store.db, this.writer.commitGroup);
     this.blobs = blobs;
     this.events = events;
     this.settings = settings;
     this.pool = pool;
+  }
+
+  /** Ends the writer thread, if one is running (after the group it is writing). */
+  close(): Promise<void> {
+    return this.writer.close();
   }
 
   /** Stops a running batch: files not yet stored are dropped, stored ones stay. */
@@ -276,10 +285,8 @@ export class IngestService {
   ): Promise<Extracted> {
     const existing = this.store.findBySha(sha256);
     if (existing) {
-      return wrap(this.commits.run((): IngestFileResult => {
-        this.store.touchPath(existing.id, file, fileStat, new Date().toISOString());
-        return { ok: true, path: file, sourceId: existing.id, sha256, outcome: 'duplicate', segmentCount: existing.segment_count, warnings: [] };
-      }));
+      const seen = this.commits.run({ op: 'seen', sourceId: existing.id, path: file, stat: fileStat });
+      return wrap(seen.then((w): IngestFileResult => ({ ok: true, path: file, sourceId: w.sourceId, sha256, outcome: 'duplicate', segmentCount: existing.segment_count, warnings: [] })));
     }
 
     progress('extracting');
@@ -304,22 +311,17 @@ export class IngestService {
       await staged.discard();
       throw e;
     }) : undefined;
-    return wrap(this.commits.run((): IngestFileResult => {
-      const now = new Date().toISOString();
-      const predecessor = this.store.findByCurrentPath(file);
-      const sourceId = this.store.insert(
-        { sha256, fileName: name, byteSize, path: file, stat: fileStat, doc, snapshot, predecessorId: predecessor?.id ?? null },
-        now,
-      );
-      return {
+    const committed = this.commits
+      .run({ op: 'add', source: { sha256, fileName: name, byteSize, path: file, stat: fileStat, doc, snapshot } }, prepare)
+      .then((written): IngestFileResult => ({
         ok: true,
         path: file,
-        sourceId,
+        sourceId: written.sourceId,
         sha256,
-        outcome: predecessor ? 'new_version' : 'added',
+        outcome: written.outcome,
         segmentCount: doc.segments.length,
         warnings: doc.warnings,
-      };
-    }, prepare), byteSize);
+      }));
+    return wrap(committed, byteSize);
   }
 }

@@ -1,0 +1,28 @@
+/**
+ * What ingestion writes for one file, as data: the same write runs on this process's connection
+ * or on the ingest writer's (ingest-writer-worker.ts), so it must cross a thread by structured clone.
+ */
+import type { FileStat, NewSource, SourcesStore } from './sources-store.ts';
+
+export type IngestWrite =
+  /** A new document: a new source, or a new version of the one whose current path it is. */
+  | { op: 'add'; source: Omit<NewSource, 'predecessorId' | 'path'> & { path: string } }
+  /** Bytes already stored, seen (again) at `path`. */
+  | { op: 'seen'; sourceId: number; path: string; stat: FileStat };
+
+export interface IngestWritten {
+  sourceId: number;
+  outcome: 'added' | 'new_version' | 'duplicate';
+}
+
+/** Runs one write; inside a group's transaction (group-commit.ts), in its own savepoint. */
+export function applyIngestWrite(store: SourcesStore, write: IngestWrite): IngestWritten {
+  const now = new Date().toISOString();
+  if (write.op === 'seen') {
+    store.touchPath(write.sourceId, write.path, write.stat, now);
+    return { sourceId: write.sourceId, outcome: 'duplicate' };
+  }
+  const predecessor = store.findByCurrentPath(write.source.path);
+  const sourceId = store.insert({ ...write.source, predecessorId: predecessor?.id ?? null }, now);
+  return { sourceId, outcome: predecessor ? 'new_version' : 'added' };
+}
