@@ -58,6 +58,8 @@ const MAX_WAITING_BYTES = 64 * 1024 * 1024;
  * in memory than there are extraction workers.
  */
 const FILES_AT_ONCE = 16;
+/** Snapshots up to this size go to the ingest writer with their document's write (copied to its thread). */
+const SNAPSHOT_WITH_WRITE_BYTES = 256 * 1024;
 
 /** A file read and extracted: its result once its group has committed, and its size (what it holds while it waits). */
 interface Extracted {
@@ -88,7 +90,7 @@ export class IngestService {
 
   constructor(store: SourcesStore, blobs: BlobStore, events: EventBus, settings: () => IngestSettings, pool: WorkerPool) {
     this.store = store;
-    this.writer = new IngestWriter(store);
+    this.writer = new IngestWriter(store, blobs);
     this.commits = new GroupCommit(store.db, this.writer.commitGroup);
     this.blobs = blobs;
     this.events = events;
@@ -302,26 +304,27 @@ export class IngestService {
     if (req.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${name} was cancelled.`);
 
     progress('storing');
+    const byteSize = bytes.length;
+    if (settings.snapshots && byteSize <= SNAPSHOT_WITH_WRITE_BYTES) {
+      // A small file's snapshot goes with its write: the group's writer (the writer thread, for a
+      // folder of small files) puts it durably just before the transaction that names it.
+      const snapshot = this.blobs.relativePath(sha256);
+      return wrap(this.added(file, sha256, doc, this.commits.run({ op: 'add', source: { sha256, fileName: name, byteSize, path: file, stat: fileStat, doc, snapshot }, snapshotBytes: bytes })), byteSize);
+    }
     // The snapshot is written now and flushed with its group's others just before the commit:
     // it is on disk before the row that names it is committed.
     const staged = settings.snapshots ? await this.blobs.stage(sha256, bytes) : null;
     const snapshot = staged?.path ?? null;
-    const byteSize = bytes.length;
     const prepare = staged ? () => staged.settle().catch(async (e: unknown) => {
       await staged.discard();
       throw e;
     }) : undefined;
-    const committed = this.commits
-      .run({ op: 'add', source: { sha256, fileName: name, byteSize, path: file, stat: fileStat, doc, snapshot } }, prepare)
-      .then((written): IngestFileResult => ({
-        ok: true,
-        path: file,
-        sourceId: written.sourceId,
-        sha256,
-        outcome: written.outcome,
-        segmentCount: doc.segments.length,
-        warnings: doc.warnings,
-      }));
-    return wrap(committed, byteSize);
+    return wrap(this.added(file, sha256, doc, this.commits.run({ op: 'add', source: { sha256, fileName: name, byteSize, path: file, stat: fileStat, doc, snapshot } }, prepare)), byteSize);
+  }
+
+  /** A new document's result once its group has committed. */
+  private async added(file: string, sha256: string, doc: ExtractedDocument, written: Promise<IngestWritten>): Promise<IngestFileResult> {
+    const { sourceId, outcome } = await written;
+    return { ok: true, path: file, sourceId, sha256, outcome, segmentCount: doc.segments.length, warnings: doc.warnings };
   }
 }

@@ -8,7 +8,10 @@ import Database from 'better-sqlite3';
 import { toErrorData } from '../../../shared/contract/errors.ts';
 import { applyConnectionSettings } from './database.ts';
 import { commitInTransaction } from './group-commit.ts';
-import { applyIngestWrite, type IngestWrite } from './ingest-writes.ts';
+import path from 'node:path';
+import { putGroup } from './blob-group.ts';
+import { BlobStore } from './blobs.ts';
+import { applyIngestWrite, groupSnapshots, type IngestWrite } from './ingest-writes.ts';
 import type { WriterReply, WriterRequest } from './ingest-writer.ts';
 import { SourcesStore } from './sources-store.ts';
 
@@ -21,7 +24,8 @@ try {
   applyConnectionSettings(db);
   const open = db;
   const store = new SourcesStore(open);
-  port?.on('message', (request: WriterRequest) => {
+  const blobs = new BlobStore(path.dirname(file));
+  port?.on('message', async (request: WriterRequest) => {
     if (request.type === 'close') {
       open.close();
       port.close();
@@ -29,7 +33,9 @@ try {
     }
     let reply: WriterReply;
     try {
-      const outcomes = commitInTransaction(open, request.jobs, [], (job: IngestWrite) => applyIngestWrite(store, job));
+      // The group's snapshots first (flushed several at once): a document whose snapshot failed is not written.
+      const skip = await putGroup(blobs, groupSnapshots(request.jobs));
+      const outcomes = commitInTransaction(open, request.jobs, skip, (job: IngestWrite) => applyIngestWrite(store, job));
       reply = { id: request.id, outcomes: outcomes.map((o) => (o.ok ? o : { ok: false, error: toErrorData(o.error) })) };
     } catch (e) {
       reply = { id: request.id, failed: toErrorData(e) };

@@ -12,7 +12,9 @@ import { AppError, type ErrorData } from '../../../shared/contract/errors.ts';
 import { asarUnpackedUrl } from '../ingest/asar-unpacked.ts';
 import type { Db } from './database.ts';
 import { commitInTransaction, type Outcome } from './group-commit.ts';
-import { applyIngestWrite, type IngestWrite, type IngestWritten } from './ingest-writes.ts';
+import { putGroup } from './blob-group.ts';
+import type { BlobStore } from './blobs.ts';
+import { applyIngestWrite, groupSnapshots, type IngestWrite, type IngestWritten } from './ingest-writes.ts';
 import type { SourcesStore } from './sources-store.ts';
 
 export type WriterRequest = { type: 'commit'; id: number; jobs: IngestWrite[] } | { type: 'close' };
@@ -105,13 +107,15 @@ class WriterThread {
  */
 export class IngestWriter {
   private readonly store: SourcesStore;
+  private readonly blobs: BlobStore;
   private thread: WriterThread | null = null;
   /** The thread could not start or died: groups commit here from now on. */
   private threadFailed = false;
   private idle: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(store: SourcesStore) {
+  constructor(store: SourcesStore, blobs: BlobStore) {
     this.store = store;
+    this.blobs = blobs;
   }
 
   private get db(): Db {
@@ -123,7 +127,7 @@ export class IngestWriter {
     if (this.idle !== undefined) clearTimeout(this.idle);
     try {
       const thread = this.threadFor(jobs.length);
-      return thread ? await this.inThread(thread, jobs, skip) : commitInTransaction(this.db, jobs, skip, (job) => applyIngestWrite(this.store, job));
+      return thread ? await this.inThread(thread, jobs, skip) : commitInTransaction(this.db, jobs, await putGroup(this.blobs, groupSnapshots(jobs), skip), (job) => applyIngestWrite(this.store, job));
     } finally {
       this.idle = setTimeout(() => void this.close(), IDLE_MS);
       this.idle.unref();

@@ -5,14 +5,23 @@
 import type { FileStat, NewSource, SourcesStore } from './sources-store.ts';
 
 export type IngestWrite =
-  /** A new document: a new source, or a new version of the one whose current path it is. */
-  | { op: 'add'; source: Omit<NewSource, 'predecessorId' | 'path'> & { path: string } }
+  /**
+   * A new document: a new source, or a new version of the one whose current path it is. With
+   * `snapshotBytes`, its snapshot (at `source.snapshot`) is put durably by the writer, with its
+   * group's others, before the group's transaction (blob-group.ts).
+   */
+  | { op: 'add'; source: Omit<NewSource, 'predecessorId' | 'path'> & { path: string }; snapshotBytes?: Uint8Array }
   /** Bytes already stored, seen (again) at `path`. */
   | { op: 'seen'; sourceId: number; path: string; stat: FileStat };
 
 export interface IngestWritten {
   sourceId: number;
   outcome: 'added' | 'new_version' | 'duplicate';
+}
+
+/** The snapshots a group's writer must put before its transaction, by job (undefined: none). */
+export function groupSnapshots(jobs: IngestWrite[]): ({ sha256: string; bytes: Uint8Array } | undefined)[] {
+  return jobs.map((j) => (j.op === 'add' && j.snapshotBytes ? { sha256: j.source.sha256, bytes: j.snapshotBytes } : undefined));
 }
 
 /** Runs one write; inside a group's transaction (group-commit.ts), in its own savepoint. */
