@@ -2,6 +2,7 @@
  * What ingestion writes for one file, as data: the same write runs on this process's connection
  * or on the ingest writer's (ingest-writer-worker.ts), so it must cross a thread by structured clone.
  */
+import type { GroupSnapshot } from './blob-group.ts';
 import type { FileStat, NewSource, SourcesStore } from './sources-store.ts';
 
 export type IngestWrite =
@@ -20,8 +21,8 @@ export interface IngestWritten {
 }
 
 /** The snapshots a group's writer must put before its transaction, by job (undefined: none). */
-export function groupSnapshots(jobs: IngestWrite[]): ({ sha256: string; bytes: Uint8Array } | undefined)[] {
-  return jobs.map((j) => (j.op === 'add' && j.snapshotBytes ? { sha256: j.source.sha256, bytes: j.snapshotBytes } : undefined));
+export function groupSnapshots(jobs: IngestWrite[]): (GroupSnapshot | undefined)[] {
+  return jobs.map((j) => (j.op === 'add' && j.snapshotBytes ? { sha256: j.source.sha256, bytes: j.snapshotBytes, fileName: j.source.fileName } : undefined));
 }
 
 /** Runs one write; inside a group's transaction (group-commit.ts), in its own savepoint. */
