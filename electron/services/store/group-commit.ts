@@ -5,7 +5,10 @@
  * still all-or-nothing: it runs in a savepoint of its own, and one that fails leaves nothing and
  * fails alone; after a crash a group is either committed or absent, each document whole.
  * A document's files (its snapshot) are flushed by its `prepare`, run for the whole group at once
- * before the transaction: the disk's flushes of a group overlap, and no row names an unflushed file.
+ * before the transaction (or, for small files, by the group's writer: blob-group.ts): the disk's
+ * flushes of a group overlap, and no row names an unflushed file. Where the transaction runs is the
+ * caller's `commitGroup` (ingest-writer.ts: this process or the writer thread); the head file is
+ * written here, after the commit, and a document's result is given only once a head naming it is on disk.
  */
 import { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
