@@ -102,8 +102,9 @@ class WriterThread {
 
 /**
  * Commits ingestion's groups: here for small groups and until the thread is ready, in the writer
- * thread after. A thread that fails is not used again; the group it held fails as a whole (nothing
- * of it reported stored) and the next ones commit here.
+ * thread after. A thread that fails is not used again and the next groups commit here; the group
+ * it held is reported failed as a whole (should the thread have died after its commit, those
+ * documents are stored whole all the same, and ingesting them again finds them as duplicates).
  */
 export class IngestWriter {
   private readonly store: SourcesStore;
