@@ -19,7 +19,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-bench-'));
 /**
  * Proportional set size of this process and its extraction children together, in MB (Linux): PSS
  * shares pages common to several processes (the Node binary, libraries) among them, so children are
- * not charged twice for what they share. Elsewhere, this process's RSS alone.
+ * not charged twice for what they share. Elsewhere, this process's RSS alone. 0 while there are no
+ * children: the figure is then this process's own peak (maxRSS).
  */
 function treePssMb(): number {
   const pss = (pid: number | string): number => {
@@ -29,8 +30,13 @@ function treePssMb(): number {
       return 0; // no /proc, or the child has just gone
     }
   };
+  // Without children the tree is this process, whose peak RSS (getrusage, taken at the end) is never
+  // below its PSS: reading smaps_rollup (a walk of every mapping, seconds of this thread over a run
+  // of small files) would only take time from the ingestion being measured.
+  const children = childPids();
+  if (children.length === 0) return 0;
   const own = pss(process.pid) || process.memoryUsage.rss() / 1048576;
-  return childPids().reduce((sum, pid) => sum + pss(pid), own);
+  return children.reduce((sum, pid) => sum + pss(pid), own);
 }
 
 /**

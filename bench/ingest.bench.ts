@@ -41,7 +41,7 @@ function smallFilesSection(): BenchSection {
       { name: 'peak memory ingesting the small files (process and extraction children)', value: run.maxRssMb, unit: 'MB', goal: { op: '<=', value: 300, of: 'value' } },
     ];
     const notes = [
-      'Plain text up to 64 KiB is extracted in process (other kinds in the extraction children); stores close together share one transaction (group commit, a group gathering while the previous one commits), their snapshots flushed together just before it, and one audit head file write flushed off the event loop.',
+      'Plain text up to 64 KiB is extracted in process (other kinds in the extraction children); stores close together share one transaction (group commit, a group gathering while the previous one commits). Once groups are large, a writer thread with its own connection writes each group (small files\' snapshots, written and flushed several at once, then the rows and audit entries) while the main thread reads, hashes and extracts the next files; one audit head file write per set of committed groups, flushed off the event loop.',
     ];
     if (run.failed.length) notes.push(`failed: ${run.failed.slice(0, 5).join('; ')}`);
     return { title: 'Ingestion of small files', figures, notes };

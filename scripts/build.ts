@@ -41,6 +41,8 @@ async function buildNode(): Promise<void> {
         'workers/extract-worker': 'electron/services/ingest/extract-worker.ts',
         // The audit chain's check in a worker thread (audit-service.ts looks for ../workers/audit-worker.mjs).
         'workers/audit-worker': 'electron/services/audit/audit-worker.ts',
+        // Ingestion's group commits in a thread (ingest-writer.ts looks for ../workers/ingest-writer.mjs).
+        'workers/ingest-writer': 'electron/services/store/ingest-writer-worker.ts',
       },
       outdir: dist,
       outExtension: { '.js': '.mjs' },

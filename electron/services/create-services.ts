@@ -333,6 +333,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     dispatch: createDispatcher(handlers),
     close: () => {
       citations.close();
+      void ingest.close();
       void watcher.stop();
       void pool.close();
       if (warming) clearTimeout(warming);

@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'FILE_EMPTY',
   'FILE_TOO_LARGE',
   'FILE_CHANGED_DURING_INGEST',
+  /** A document's snapshot could not be written into the workspace (disk full, permissions): the document was not stored. */
+  'SNAPSHOT_WRITE_FAILED',
   'UNSUPPORTED_TYPE',
   'WRONG_EXTENSION',
   'HASH_MISMATCH',

@@ -91,6 +91,11 @@ export class IngestService {
     this.pool = pool;
   }
 
+  /** Ends the engine's ingest writer, if one is running (after the group it is writing). */
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
   /** Stops a running batch: files not yet stored are dropped, stored ones stay. */
   cancel(batchId: string): boolean {
     const controller = this.running.get(batchId);

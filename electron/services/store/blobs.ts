@@ -52,9 +52,19 @@ export class BlobStore {
   async putAsync(sha256: string, bytes: Uint8Array): Promise<string> {
     const target = this.absolutePath(sha256);
     if (!fs.existsSync(target)) {
-      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      const folder = path.dirname(target);
       const tmp = `${target}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
-      const handle = await fs.promises.open(tmp, 'w');
+      let handle: fs.promises.FileHandle;
+      try {
+        if (!this.folders.has(folder)) await fs.promises.mkdir(folder, { recursive: true });
+        handle = await fs.promises.open(tmp, 'w');
+      } catch (e) {
+        // The folder went away since it was made (the blobs folder removed by hand): made again, once.
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        await fs.promises.mkdir(folder, { recursive: true });
+        handle = await fs.promises.open(tmp, 'w');
+      }
+      this.folders.add(folder);
       try {
         await handle.writeFile(bytes);
         await handle.sync();

@@ -30,15 +30,8 @@ export function openDatabase(dir: string, options: OpenOptions = {}): Db {
     throw new AppError('WORKSPACE_CORRUPT', `Cannot open the workspace database ${file}: ${(e as Error).message}`);
   }
   try {
-    db.pragma('busy_timeout = 5000');
+    applyConnectionSettings(db);
     if (!options.readonly) db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('trusted_schema = OFF');
-    // Deleted content is overwritten, not left in free pages for a file reader to find.
-    db.pragma('secure_delete = ON');
-    // A REPLACE's implicit delete then fires DELETE triggers too: a second guard beside migration 5's.
-    db.pragma('recursive_triggers = ON');
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') {
       throw new AppError('WORKSPACE_CORRUPT', `The workspace database ${file} is damaged (quick_check: ${String(check)}). Restore it from a backup.`);
@@ -66,6 +59,21 @@ export function openDatabase(dir: string, options: OpenOptions = {}): Db {
     if (e instanceof AppError) throw e;
     throw new AppError('WORKSPACE_CORRUPT', `Cannot use the workspace database ${file}: ${(e as Error).message}`);
   }
+}
+
+/**
+ * The per-connection settings of DESIGN.md §3, for every connection that writes the workspace
+ * (this module's and the ingest writer's thread's, ingest-writer-worker.ts).
+ */
+export function applyConnectionSettings(db: Db): void {
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('trusted_schema = OFF');
+  // Deleted content is overwritten, not left in free pages for a file reader to find.
+  db.pragma('secure_delete = ON');
+  // A REPLACE's implicit delete then fires DELETE triggers too: a second guard beside migration 5's.
+  db.pragma('recursive_triggers = ON');
 }
 
 export function schemaVersion(db: Db): number {

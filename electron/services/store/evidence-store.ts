@@ -192,6 +192,8 @@ export interface IngestArea {
    * settling once its transaction has.
    */
   add(doc: NewIngest): Promise<{ committed: Promise<StoredSource> }>;
+  /** Ends what the engine runs for ingest (SQLite's writer thread, after the group it is writing). */
+  close(): Promise<void>;
 }
 
 // --- end ingest ----------------------------------------------------------------------------------

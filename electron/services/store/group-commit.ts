@@ -5,10 +5,45 @@
  * still all-or-nothing: it runs in a savepoint of its own, and one that fails leaves nothing and
  * fails alone; after a crash a group is either committed or absent, each document whole.
  * A document's files (its snapshot) are flushed by its `prepare`, run for the whole group at once
- * before the transaction: the disk's flushes of a group overlap, and no row names an unflushed file.
+ * before the transaction (or, for small files, by the group's writer: blob-group.ts): the disk's
+ * flushes of a group overlap, and no row names an unflushed file. Where the transaction runs is the
+ * caller's `commitGroup` (ingest-writer.ts: this process or the writer thread); the head file is
+ * written here, after the commit, and a document's result is given only once a head naming it is on disk.
  */
 import { ChainStore } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
+
+/** One document's write in its group: its value, or the error that left nothing of it. */
+export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+/**
+ * Commits a group's writes (prepared ones only: `skip[i]` is the error of one whose prepare failed):
+ * in this process or in the ingest writer's thread (ingest-writer.ts). Throws when the group's
+ * transaction as a whole failed (nothing of it was kept).
+ */
+export type CommitGroup<J, R> = (jobs: J[], skip: (unknown | undefined)[]) => Outcome<R>[] | Promise<Outcome<R>[]>;
+
+/**
+ * A group's writes in one IMMEDIATE transaction, each in a savepoint of its own: one that throws
+ * leaves nothing and fails alone. Run by this process's connection or by the ingest writer's.
+ */
+export function commitInTransaction<J, R>(db: Db, jobs: J[], skip: (unknown | undefined)[], apply: (job: J) => R): Outcome<R>[] {
+  const outcomes: Outcome<R>[] = [];
+  db.transaction(() => {
+    jobs.forEach((job, i) => {
+      if (skip[i] !== undefined) {
+        outcomes.push({ ok: false, error: skip[i] });
+        return;
+      }
+      try {
+        outcomes.push({ ok: true, value: db.transaction(apply)(job) });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+      }
+    });
+  }).immediate();
+  return outcomes;
+}
 
 /**
  * Documents per transaction at most: a group's lock is held briefly (a small file's rows take well
@@ -18,19 +53,17 @@ export const MAX_GROUP = 128;
 /** How long the first document of a group waits for others when no group is being committed. */
 const GROUP_WAIT_MS = 20;
 
-interface Waiting {
-  write: () => unknown;
+interface Waiting<J, R> {
+  job: J;
   prepare: (() => Promise<void>) | undefined;
-  resolve: (value: unknown) => void;
+  resolve: (value: R) => void;
   reject: (error: unknown) => void;
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-export class GroupCommit {
-  private readonly db: Db;
+export class GroupCommit<J, R> {
   private readonly chain: ChainStore;
-  private readonly waiting: Waiting[] = [];
+  private readonly commitGroup: CommitGroup<J, R>;
+  private readonly waiting: Waiting<J, R>[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** When the oldest waiting document arrived. */
   private firstWaitingAt = 0;
@@ -40,20 +73,21 @@ export class GroupCommit {
   private headWrite: Promise<unknown> | null = null;
   private nextHeadWrite: Promise<unknown> | null = null;
 
-  constructor(db: Db) {
-    this.db = db;
+  /** `db` is the connection whose chain head the head file follows (the one `commitGroup` writes to, or another on the same file). */
+  constructor(db: Db, commitGroup: CommitGroup<J, R>) {
     this.chain = new ChainStore(db);
+    this.commitGroup = commitGroup;
   }
 
   /**
-   * Runs `write` in the next group's transaction (in a savepoint of its own); resolves once
+   * Commits `job` in the next group's transaction (in a savepoint of its own); resolves once
    * committed and the head file names the chain with it. `prepare` runs first, beside the group's
-   * others; when it fails, `write` never runs.
+   * others; when it fails, the job is never written.
    */
-  run<T>(write: () => T, prepare?: () => Promise<void>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
+  run(job: J, prepare?: () => Promise<void>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
       if (this.waiting.length === 0) this.firstWaitingAt = performance.now();
-      this.waiting.push({ write, prepare, resolve: resolve as (value: unknown) => void, reject });
+      this.waiting.push({ job, prepare, resolve, reject });
       this.schedule();
     });
   }
@@ -91,26 +125,16 @@ export class GroupCommit {
     if (this.waiting.length > 0) this.schedule();
   }
 
-  private async commit(group: Waiting[]): Promise<void> {
+  private async commit(group: Waiting<J, R>[]): Promise<void> {
     const prepared = await Promise.allSettled(group.map((item) => item.prepare?.()));
-    const outcomes: Outcome[] = [];
+    // A failed prepare's error, so its job is not written (a rejection's reason is never undefined here: prepare throws errors).
+    const skip = prepared.map((p) => (p.status === 'rejected' ? (p.reason ?? new Error('prepare failed')) : undefined));
+    let outcomes: Outcome<R>[];
     try {
-      this.db
-        .transaction(() => {
-          group.forEach((item, i) => {
-            const ready = prepared[i];
-            if (ready?.status === 'rejected') {
-              outcomes.push({ ok: false, error: ready.reason });
-              return;
-            }
-            try {
-              outcomes.push({ ok: true, value: this.db.transaction(item.write)() });
-            } catch (error) {
-              outcomes.push({ ok: false, error });
-            }
-          });
-        })
-        .immediate();
+      outcomes = await this.commitGroup(
+        group.map((item) => item.job),
+        skip,
+      );
     } catch (error) {
       this.next();
       for (const item of group) item.reject(error);
@@ -129,7 +153,7 @@ export class GroupCommit {
     group.forEach((item, i) => {
       const o = outcomes[i];
       if (o?.ok) item.resolve(o.value);
-      else item.reject(o?.error);
+      else item.reject(o ? o.error : new Error('the group commit gave no outcome for this document'));
     });
   }
 

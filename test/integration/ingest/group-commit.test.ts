@@ -3,6 +3,7 @@
  * each document is still whole or absent, a bad one fails alone and by name, and the chain that
  * `evidesk audit verify` walks is the same chain, anchored by a head file that ends on its head.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,8 +68,9 @@ describe('group commit of small files', () => {
     const s = openTestServices();
     services = s;
     const dir = notes();
-    // Real SQLite refusing one file's source row, in the middle of a group (a fault no file can cause).
-    s.db.exec(`CREATE TEMP TRIGGER refuse_one BEFORE INSERT ON main.sources WHEN NEW.file_name = '${name(250)}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`);
+    // Real SQLite refusing one file's source row, in the middle of a group (a fault no file can cause);
+    // a trigger of the database, not of this connection: the group may be written by the writer thread's.
+    s.db.exec(`CREATE TRIGGER refuse_one BEFORE INSERT ON sources WHEN NEW.file_name = '${name(250)}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`);
 
     const result = await s.ingest.ingest({ paths: [dir] });
 
@@ -87,6 +89,34 @@ describe('group commit of small files', () => {
     expect(s.audit.check()).toMatchObject({ ok: true });
     const { count, hash } = s.audit.head();
     expect(headFileOf(s.workspaceDir)).toMatchObject({ count, hash });
+  });
+
+  it('a document whose snapshot cannot be written fails alone and by name (SNAPSHOT_WRITE_FAILED); the others and their snapshots are stored', async () => {
+    const s = openTestServices();
+    services = s;
+    const dir = notes();
+    // A note whose blob folder (the first two hex digits of its hash) no other note shares; a file
+    // put where that folder must go keeps its snapshot, and only its, out of the workspace.
+    const shas = Array.from({ length: FILES }, (_, i) => createHash('sha256').update(fs.readFileSync(path.join(dir, name(i)))).digest('hex'));
+    const bad = shas.findIndex((h, i) => i >= 100 && shas.filter((o) => o.slice(0, 2) === h.slice(0, 2)).length === 1);
+    const blobRoot = path.join(s.workspaceDir, 'blobs', 'sha256');
+    fs.mkdirSync(blobRoot, { recursive: true });
+    fs.writeFileSync(path.join(blobRoot, shas[bad]?.slice(0, 2) ?? ''), 'not a folder');
+
+    const result = await s.ingest.ingest({ paths: [dir] });
+
+    const failed = result.files.filter((f) => !f.ok);
+    expect(failed.map((f) => f.path)).toEqual([path.join(dir, name(bad))]);
+    expect(failed[0]?.ok === false && failed[0].error).toMatchObject({ code: 'SNAPSHOT_WRITE_FAILED', message: expect.stringContaining(name(bad)) });
+    expect(s.sources.count()).toBe(FILES - 1);
+    expect(s.sources.findBySha(shas[bad] ?? '')).toBeUndefined();
+    // Every stored source's snapshot is at its name with its bytes; no temporary file is left.
+    for (const row of s.db.prepare('SELECT sha256, snapshot FROM sources').all() as { sha256: string; snapshot: string }[]) {
+      expect(createHash('sha256').update(fs.readFileSync(path.join(s.workspaceDir, row.snapshot))).digest('hex')).toBe(row.sha256);
+    }
+    expect((fs.readdirSync(blobRoot, { recursive: true }) as string[]).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(s.audit.check()).toMatchObject({ ok: true });
+    await s.ingest.close();
   });
 
   it('the head file ends on the newest head when a synchronous publish lands while an asynchronous one is being written', async () => {

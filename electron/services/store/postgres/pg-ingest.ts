@@ -161,5 +161,8 @@ export function pgIngest(ctx: PgContext): IngestArea {
 
     // PostgreSQL keeps every snapshot (src.snapshot is the local setting): it is how other members open the source.
     add: async (src) => ({ committed: pgTransaction(ctx, 'add a source', (c) => store(c, src)) }),
+
+    // Each document is its own transaction on the pool's connections: nothing runs beside them.
+    close: async () => undefined,
   };
 }
