@@ -225,11 +225,13 @@ export function createServices(platform: Platform, workspaceDir: string, options
       warmViewer();
       return library.sourcesInView(await evidence.sources.list()).map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
     },
-    'sources.page': (input) => {
+    'sources.page': (input) => sourceList.page(input),
+    // The library asks for its summary once its first rows are drawn (the first page may be asked
+    // for while the page's code still loads, and a child starting then slows that load).
+    'sources.listSummary': (input) => {
       warmViewer();
-      return sourceList.page(input);
+      return sourceList.summary(input);
     },
-    'sources.listSummary': (input) => sourceList.summary(input),
     'sources.setRestricted': ({ ids, restricted }) => {
       const changed = setRestricted(sources, answersStore, ids, restricted);
       const rows = [...new Set(ids)].map(requireSource);

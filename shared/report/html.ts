@@ -18,12 +18,12 @@ import {
   VERDICT_WORDS,
   asSentence,
   claimedWords,
-  countWords,
   decisionDetail,
   evidencePlace,
   percentWords,
   timeWords,
 } from './words.ts';
+import { countWords } from '../text/count-words.ts';
 
 /** Text as HTML character data or an attribute value (double- or single-quoted). */
 export function escapeHtml(text: string): string {

@@ -111,11 +111,6 @@ export function decisionWords(review: ReportCitation['review']): string {
   return detail ? `${DECISION_WORDS[review.decision]} ${detail}` : DECISION_WORDS[review.decision];
 }
 
-/** A count with thousands separators, the same everywhere: 1234567 → "1,234,567". */
-export function countWords(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
 /** An ISO time as "2026-11-24 10:00 UTC" (the report is read anywhere: UTC, not local time). */
 export function timeWords(iso: string): string {
   const d = new Date(iso);

@@ -12,6 +12,7 @@ import { withTrailRow, type CardFilter } from './review-trail.ts';
 import { useHousekeeping } from '../housekeeping/housekeeping-store.ts';
 import { CARD_PAGE, useCards } from './cards-store.ts';
 import { unpackMarks } from '../../../../shared/contract/packed-marks.ts';
+import { countWords } from '../../../../shared/text/count-words.ts';
 
 /** The outcome of an import or a question, shown until the next one. */
 export interface Notice {
@@ -95,7 +96,7 @@ function describe(e: unknown): { text: string; code?: ErrorCode } {
 /** The file's text, or why it cannot be sent: the renderer reads it, never sends its path. */
 async function readAnswerFile(file: File): Promise<string> {
   // UTF-8 takes at least one byte per character: a larger file cannot fit the contract's limit.
-  const tooLarge = `${file.name} is too large to import (an answer file may hold up to ${MAX_ANSWER_CHARS.toLocaleString('en')} characters).`;
+  const tooLarge = `${file.name} is too large to import (an answer file may hold up to ${countWords(MAX_ANSWER_CHARS)} characters).`;
   if (file.size > MAX_ANSWER_CHARS * 4) throw new Error(tooLarge);
   const content = await file.text();
   if (content.length > MAX_ANSWER_CHARS) throw new Error(tooLarge);

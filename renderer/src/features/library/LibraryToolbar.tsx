@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLibrary, type LibraryQuery } from './library-store.ts';
 import { kindName, SORT_CHOICES, sortChoiceOf } from './list-words.ts';
+import { countWords } from '../../../../shared/text/count-words.ts';
 
 /** Find by name, narrow by kind or restriction, sort: the database does each (issue 12 item 4, issue 16). */
 export function LibraryToolbar() {
@@ -15,7 +16,7 @@ export function LibraryToolbar() {
   }, [text, query.filter, setQuery]);
 
   const filter = (patch: Partial<LibraryQuery['filter']>) => void setQuery({ filter: { ...query.filter, ...patch } });
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = countWords;
   const filtered = summary !== null && summary.total !== summary.all;
   return (
     <div className="library-tools" role="search" aria-label="Find sources">

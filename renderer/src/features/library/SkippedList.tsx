@@ -1,3 +1,5 @@
+import { countWords } from '../../../../shared/text/count-words.ts';
+
 /** What a batch skipped, one sentence each; the path and the reason code are in the tooltip. */
 export function SkippedList({ lines, more }: { lines: { key: string; text: string; title: string }[]; more: number }) {
   return (
@@ -7,7 +9,7 @@ export function SkippedList({ lines, more }: { lines: { key: string; text: strin
           {l.text}
         </li>
       ))}
-      {more > 0 && <li className="skipped more">…and {more.toLocaleString('en-US')} more skipped.</li>}
+      {more > 0 && <li className="skipped more">…and {countWords(more)} more skipped.</li>}
     </ul>
   );
 }

@@ -1,6 +1,7 @@
 import type { IngestResult, SkippedEntry, SourceSummary } from '../../../../shared/contract/schemas.ts';
 import type { IngestProgress, IngestWalk } from '../../../../shared/contract/events.ts';
 import { skippedSentence } from '../../../../shared/domain/skipped.ts';
+import { countWords } from '../../../../shared/text/count-words.ts';
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -54,7 +55,7 @@ export function skippedLines(skipped: readonly SkippedEntry[], limit = 20): { li
 
 /** The progress line: the walk while it has found nothing yet, else the file being ingested. */
 export function progressLine(progress: IngestProgress | null, walk: Pick<IngestWalk, 'entries' | 'files' | 'done'> | null): string | null {
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = countWords;
   const looking = walk && !walk.done ? `Looking through folders: ${n(walk.entries)} ${walk.entries === 1 ? 'entry' : 'entries'} so far` : null;
   if (!progress) return looking;
   const of = progress.walking && walk && !walk.done ? `${n(Math.max(progress.fileCount, walk.files))} found so far` : n(progress.fileCount);

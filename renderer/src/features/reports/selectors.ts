@@ -2,6 +2,7 @@
 // No DOM here (test/unit/reports tests it).
 import type { ExportProgress } from '../../../../shared/contract/events.ts';
 import type { ExportFormat, ExportResult } from '../../../../shared/contract/export-schemas.ts';
+import { countWords } from '../../../../shared/text/count-words.ts';
 
 export type BibStyleName = 'apa' | 'harvard' | 'ieee' | 'bibtex';
 
@@ -54,7 +55,7 @@ export function progressSentence(progress: ExportProgress | null, format: Export
     case 'checking':
       return 'Checking that the source files are unchanged…';
     case 'excerpts':
-      return `Making the evidence excerpts: ${progress.done.toLocaleString('en')} of ${progress.total.toLocaleString('en')} citation${progress.total === 1 ? '' : 's'} done…`;
+      return `Making the evidence excerpts: ${countWords(progress.done)} of ${countWords(progress.total)} citation${progress.total === 1 ? '' : 's'} done…`;
     case 'rendering':
       return 'Putting the report together…';
     case 'printing':

@@ -9,6 +9,7 @@ import { useLibrary } from '../library/library-store.ts';
 import { useFirstScreenShown, useShownOnce } from '../../app/first-screen.ts';
 import { HIT_LIMIT, useSearch } from './search-store.ts';
 import './search.css';
+import { countWords } from '../../../../shared/text/count-words.ts';
 
 const KINDS: SourceKind[] = ['pdf', 'docx', 'pptx', 'xlsx', 'html', 'text', 'markdown'];
 
@@ -63,7 +64,7 @@ function Snippet({ hit }: { hit: SearchHit }) {
 function resultLine(count: number, searched: string): string {
   if (count === 0) return `No passage matches ${searched}.`;
   const more = count >= HIT_LIMIT ? ` (the best ${HIT_LIMIT}: add words or a filter to narrow them)` : '';
-  return `${count.toLocaleString('en')} ${count === 1 ? 'passage matches' : 'passages match'}${more}.`;
+  return `${countWords(count)} ${count === 1 ? 'passage matches' : 'passages match'}${more}.`;
 }
 
 export function SearchPanel() {
@@ -101,7 +102,7 @@ export function SearchPanel() {
               ))}
               {moreSources && (
                 <option value="" disabled>
-                  (the first {MAX_PAGE_ROWS.toLocaleString('en')} by name)
+                  (the first {countWords(MAX_PAGE_ROWS)} by name)
                 </option>
               )}
           </select>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useReader } from './reader-store.ts';
+import { countWords } from '../../../../shared/text/count-words.ts';
 
 const ROW = 58;
 
@@ -22,8 +23,8 @@ export function FindResults() {
   return (
     <div className="find-results">
       <p className="sidebar-note" role="status">
-        {total === 0 ? `No matches for “${find.query}”.` : `${total.toLocaleString('en')} ${total === 1 ? 'match' : 'matches'} for “${find.query}”`}
-        {find.result?.truncated && `; the first ${hits.length.toLocaleString('en')} are listed.`}
+        {total === 0 ? `No matches for “${find.query}”.` : `${countWords(total)} ${total === 1 ? 'match' : 'matches'} for “${find.query}”`}
+        {find.result?.truncated && `; the first ${countWords(hits.length)} are listed.`}
       </p>
       <div ref={setScroller} className="find-list" data-testid="find-results">
         <ol style={{ height: virtualizer.getTotalSize() }} aria-label="Matches">

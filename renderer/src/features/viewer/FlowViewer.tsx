@@ -13,17 +13,18 @@ import { officeBlockLabels, officeGoTo } from './office-labels.ts';
 import { OriginNote } from './OriginNote.tsx';
 import { useViewer, type FlowTarget } from './viewer-store.ts';
 import './viewer.css';
+import { countWords } from '../../../../shared/text/count-words.ts';
 
 const KIND_LABEL: Record<SourceContent['kind'], string> = { pdf: 'PDF', docx: 'DOCX', html: 'HTML', text: 'Text', markdown: 'Markdown', pptx: 'PowerPoint', xlsx: 'Excel' };
 
 function count(n: number, unit: FlowUnit): string {
   const word = unit === 'block' ? 'block' : 'line';
-  return `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
+  return `${countWords(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** How much the document holds, in its own terms: slides, filled cells, blocks or lines. */
 function extent(content: SourceContent, units: number, unit: FlowUnit): string {
-  const n = (k: number, word: string) => `${k.toLocaleString('en')} ${word}${k === 1 ? '' : 's'}`;
+  const n = (k: number, word: string) => `${countWords(k)} ${word}${k === 1 ? '' : 's'}`;
   if (content.view === 'slides') return n(content.slides.length, 'slide');
   if (content.view === 'grid') return `${n(content.sheets.length, 'sheet')}, ${n(units, 'filled cell')}`;
   return count(units, unit);

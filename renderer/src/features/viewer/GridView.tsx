@@ -4,6 +4,7 @@ import { columnName } from '../../../../shared/domain/sheet-cells.ts';
 import type { Placement } from './flow-place.ts';
 import { LazyChunks, type ChunkFocus } from './LazyChunks.tsx';
 import { markedText, usePlacementMarks } from './placement-marks.tsx';
+import { countWords } from '../../../../shared/text/count-words.ts';
 
 /** Rows drawn around the marked cell (or from the top): a sheet of 100,000 rows opens at once. */
 const ROW_WINDOW = 200;
@@ -18,7 +19,7 @@ function windowOf(sheet: SheetGrid, focus: SheetCell | undefined): { rows: [numb
 
 /** The marked cell's address, labels and formula, as a spreadsheet's formula bar shows them. */
 function CellBar({ sheet, cell }: { sheet: SheetGrid; cell: SheetCell | undefined }) {
-  if (!cell) return <div className="grid-bar muted">Sheet “{sheet.name}”: {sheet.cells.length.toLocaleString('en')} filled cells</div>;
+  if (!cell) return <div className="grid-bar muted">Sheet “{sheet.name}”: {countWords(sheet.cells.length)} filled cells</div>;
   const labels = [cell.rowLabel ? `row ${cell.rowLabel}` : '', cell.colLabel ? `column ${cell.colLabel}` : ''].filter(Boolean).join(', ');
   return (
     <div className="grid-bar" data-testid="cell-bar">
@@ -66,7 +67,7 @@ export function GridView({ sheets, placement }: { sheets: readonly SheetGrid[]; 
       {sheet.unreadable && <p className="flow-note warn">This sheet could not be read, so none of its cells can be cited; the other sheets were read.</p>}
       {(win.rows[0] > 1 || win.rows[1] < sheet.rows || win.cols < sheet.cols) && (
         <p className="flow-note muted">
-          Rows {win.rows[0].toLocaleString('en')}–{win.rows[1].toLocaleString('en')} of {sheet.rows.toLocaleString('en')}
+          Rows {countWords(win.rows[0])}–{countWords(win.rows[1])} of {countWords(sheet.rows)}
           {win.cols < sheet.cols ? `, columns A–${columnName(win.cols)} of ${columnName(sheet.cols)}` : ''} shown.
         </p>
       )}

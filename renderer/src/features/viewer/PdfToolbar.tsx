@@ -3,6 +3,7 @@ import { hasOwnLabels, resolvePageInput } from './page-labels.ts';
 import { useReader } from './reader-store.ts';
 import { useViewer } from './viewer-store.ts';
 import { stepZoom, ZOOM_STEPS, zoomLabel, type Zoom } from './zoom.ts';
+import { countWords } from '../../../../shared/text/count-words.ts';
 
 const STATUS_TEXT = {
   ok: 'Text layer matches the stored text',
@@ -40,7 +41,7 @@ export function PdfToolbar({ scale, findInput, scanNote }: { scale: number; find
     e.preventDefault();
     const to = resolvePageInput(pageInput, labels, pageCount);
     if (to === null) {
-      setPageError(`No page is numbered or labelled “${pageInput.trim()}”${pageCount ? ` (pages 1–${pageCount.toLocaleString('en')})` : ''}.`);
+      setPageError(`No page is numbered or labelled “${pageInput.trim()}”${pageCount ? ` (pages 1–${countWords(pageCount)})` : ''}.`);
       return;
     }
     setPageError(null);
@@ -88,7 +89,7 @@ export function PdfToolbar({ scale, findInput, scanNote }: { scale: number; find
           </label>
           <span>
             {' '}
-            {ownLabels ? `(${page.toLocaleString('en')} of ${pageCount ? pageCount.toLocaleString('en') : '…'})` : `of ${pageCount ? pageCount.toLocaleString('en') : '…'}`}
+            {ownLabels ? `(${countWords(page)} of ${pageCount ? countWords(pageCount) : '…'})` : `of ${pageCount ? countWords(pageCount) : '…'}`}
           </span>
         </form>
         <button type="button" onClick={() => goTo(page + 1)} disabled={pageCount > 0 && page >= pageCount} aria-label="Next page">
@@ -123,7 +124,7 @@ export function PdfToolbar({ scale, findInput, scanNote }: { scale: number; find
         </button>
         <span className="find-count" aria-live="polite">
           {find.status === 'searching' && 'Searching…'}
-          {find.status === 'done' && (hits.length === 0 ? 'No matches' : `${find.current >= 0 ? `${(find.current + 1).toLocaleString('en')} of ` : ''}${find.result?.total.toLocaleString('en')}`)}
+          {find.status === 'done' && (hits.length === 0 ? 'No matches' : `${find.current >= 0 ? `${countWords(find.current + 1)} of ` : ''}${countWords(find.result?.total ?? 0)}`)}
         </span>
       </form>
       {pending && (

@@ -1,3 +1,5 @@
+import { countWords } from '../../../../shared/text/count-words.ts';
+
 /**
  * What the page box accepts: a printed page label ("iv", "A-3", "212") first, as the document
  * prints it, else a page number counted from the file's first page. Null when neither fits.
@@ -25,5 +27,5 @@ export function hasOwnLabels(labels: readonly (string | null)[]): boolean {
 /** The label the page box and messages use: the printed label where the page has its own. */
 export function pageName(page: number, labels: readonly (string | null)[]): string {
   const label = labels[page - 1];
-  return label && label !== String(page) ? `${label} (p. ${page.toLocaleString('en')})` : page.toLocaleString('en');
+  return label && label !== String(page) ? `${label} (p. ${countWords(page)})` : countWords(page);
 }
