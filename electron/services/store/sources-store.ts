@@ -79,6 +79,31 @@ export const SOURCE_SELECT = `
          (SELECT p.path FROM source_paths p WHERE p.source_id = s.id AND p.current = 1 ORDER BY p.last_seen_at DESC LIMIT 1) AS current_path
   FROM sources s`;
 
+/**
+ * A segment's stored columns after its source id, in order: ordinal, locator, page, page label,
+ * paragraph, line, line end, heading path, block type, text, item starts, no-text-layer, OCR
+ * method, OCR confidence, OCR boxes (both engines store the same values).
+ */
+export function segmentValues(seg: ExtractedSegment, ordinal: number): unknown[] {
+  return [
+    ordinal,
+    JSON.stringify(segmentLocator(seg)),
+    seg.page ?? null,
+    seg.pageLabel ?? null,
+    seg.paragraph ?? null,
+    seg.line ?? null,
+    seg.lineEnd ?? null,
+    seg.headingPath && seg.headingPath.length > 0 ? JSON.stringify(seg.headingPath) : null,
+    seg.blockType ?? null,
+    seg.text,
+    seg.itemStarts ? JSON.stringify(seg.itemStarts) : null,
+    seg.noTextLayer ? 1 : 0,
+    seg.ocr?.method ?? null,
+    seg.ocr?.confidence ?? null,
+    seg.ocr ? JSON.stringify(seg.ocr.boxes) : null,
+  ];
+}
+
 export function segmentLocator(seg: ExtractedSegment): Locator {
   const loc: Locator = { start: 0, end: seg.text.length };
   if (seg.page !== undefined) loc.page = seg.page;
@@ -197,24 +222,7 @@ export class SourcesStore {
       const id = Number(lastInsertRowid);
       src.doc.segments.forEach((seg, ordinal) => {
         if (seg.textItems && seg.page !== undefined) this.keepPageTextItems(id, seg.page, seg.text, seg.textItems);
-        insertSegment.run(
-          id,
-          ordinal,
-          JSON.stringify(segmentLocator(seg)),
-          seg.page ?? null,
-          seg.pageLabel ?? null,
-          seg.paragraph ?? null,
-          seg.line ?? null,
-          seg.lineEnd ?? null,
-          seg.headingPath && seg.headingPath.length > 0 ? JSON.stringify(seg.headingPath) : null,
-          seg.blockType ?? null,
-          seg.text,
-          seg.itemStarts ? JSON.stringify(seg.itemStarts) : null,
-          seg.noTextLayer ? 1 : 0,
-          seg.ocr?.method ?? null,
-          seg.ocr?.confidence ?? null,
-          seg.ocr ? JSON.stringify(seg.ocr.boxes) : null,
-        );
+        insertSegment.run(id, ...segmentValues(seg, ordinal));
       });
       if (src.predecessorId !== null && src.path !== null) {
         this.statements.get('UPDATE source_paths SET current = 0 WHERE source_id = ? AND path = ?').run(src.predecessorId, src.path);

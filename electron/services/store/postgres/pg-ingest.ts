@@ -13,7 +13,7 @@ import { hasProperties } from '../../../../shared/domain/document-properties.ts'
 import type { ExtractedSegment } from '../../ingest/extracted.ts';
 import { ROW_APPEND } from '../audit-chain-store.ts';
 import type { FileStat, IngestArea, NewIngest, SourceRow, StoredSource } from '../evidence-store.ts';
-import { segmentLocator } from '../sources-store.ts';
+import { segmentValues } from '../sources-store.ts';
 import { appendEntries, type PgEntry } from './pg-audit-chain.ts';
 import { CHUNK_SIZE, writeSnapshot } from './pg-snapshots.ts';
 import { SOURCE_SELECT } from './pg-sources.ts';
@@ -41,23 +41,8 @@ function pgText(text: string): string {
 function segmentArrays(segments: readonly ExtractedSegment[]): unknown[][] {
   const cols: unknown[][] = Array.from({ length: 15 }, () => []);
   segments.forEach((seg, ordinal) => {
-    const values = [
-      ordinal,
-      JSON.stringify(segmentLocator(seg)),
-      seg.page ?? null,
-      seg.pageLabel ?? null,
-      seg.paragraph ?? null,
-      seg.line ?? null,
-      seg.lineEnd ?? null,
-      seg.headingPath && seg.headingPath.length > 0 ? JSON.stringify(seg.headingPath) : null,
-      seg.blockType ?? null,
-      pgText(seg.text),
-      seg.itemStarts ? JSON.stringify(seg.itemStarts) : null,
-      seg.noTextLayer ? 1 : 0,
-      seg.ocr?.method ?? null,
-      seg.ocr?.confidence ?? null,
-      seg.ocr ? JSON.stringify(seg.ocr.boxes) : null,
-    ];
+    const values = segmentValues(seg, ordinal);
+    values[9] = pgText(seg.text); // the text column: PostgreSQL text holds no NUL
     values.forEach((v, i) => cols[i]?.push(v));
   });
   return cols;
