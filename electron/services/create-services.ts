@@ -289,14 +289,9 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.get': async ({ id }) => library.named(await answers.cards.open(evidence, id)),
     'answers.open': async ({ id, filter, pageSize }) => {
       const opening = library.named(await answers.cards.opening(evidence, id, filter, pageSize));
-      const cards = library.cardsInView(opening.first.rows.map((r) => r.citation));
-      return { ...opening, first: { ...opening.first, rows: opening.first.rows.map((r, i) => ({ ...r, citation: cards[i] ?? r.citation })) } };
+      return { ...opening, first: library.pageInView(opening.first) };
     },
-    'answers.cards': async ({ id, filter, limit, after }) => {
-      const page = await answers.cards.page(evidence, id, filter, limit, after);
-      const cards = library.cardsInView(page.rows.map((r) => r.citation));
-      return { ...page, rows: page.rows.map((r, i) => ({ ...r, citation: cards[i] ?? r.citation })) };
-    },
+    'answers.cards': async ({ id, filter, limit, after }) => library.pageInView(await answers.cards.page(evidence, id, filter, limit, after)),
     'answers.cardsSummary': ({ id, filter, pageSize }) => answers.cards.summary(evidence, id, filter, pageSize),
     'answers.verify': async ({ id, jobId }) => library.decorate(await answers.verifyJudged(id, undefined, jobId)),
     'answers.cancelVerify': ({ jobId }) => ({ cancelled: answers.cancelVerify(jobId) }),

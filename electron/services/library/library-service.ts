@@ -82,6 +82,12 @@ export class LibraryService {
     return citations.map((c) => (c.source && removed.has(c.source.id) ? { ...c, source: { ...c.source, removed: true } } : c));
   }
 
+  /** A page of cards (answers.cards, answers.open's first) whose removed sources say so. */
+  pageInView<P extends { rows: { citation: AnswerDetail['citations'][number] }[] }>(page: P): P {
+    const cards = this.cardsInView(page.rows.map((r) => r.citation));
+    return { ...page, rows: page.rows.map((r, i) => ({ ...r, citation: cards[i] ?? r.citation })) };
+  }
+
   /** Rows of sources still in the library. */
   sourcesInView<T extends { id: number }>(rows: T[]): T[] {
     const hidden = this.changes.hidden('source');
