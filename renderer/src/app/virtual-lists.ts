@@ -1,5 +1,6 @@
 import { measureElement, observeElementRect, type Virtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { rowAt, type PageWindow } from './page-window.ts';
 
 /** Lists this short are drawn whole: a screenful of rows costs little, and every row stays findable. */
 export const DRAW_WHOLE_BELOW = 40;
@@ -73,5 +74,30 @@ export function placedRow(item: { index: number; start: number }, setSize: numbe
     'aria-setsize': setSize,
     'aria-posinset': item.index + 1,
     style: { position: 'absolute', top: 0, left: 0, width: '100%', paddingBottom: gap, transform: `translateY(${item.start - margin}px)` } as const,
+  };
+}
+
+/**
+ * Scrolls a paged list to a row, and again once the row's page is loaded: the real row's height
+ * differs from the estimate, and on a slow machine the virtualiser has stopped correcting its
+ * scroll (it gives up after 5 s) by the time the page arrives, which left a jump short of its row.
+ * `cancel` drops a pending second scroll (the user took the scroll back, e.g. by the wheel).
+ */
+export function useRevealWhenLoaded<S extends Element, I extends Element, T>(virtualizer: Virtualizer<S, I>, window: PageWindow<T>) {
+  const pending = useRef<number | null>(null);
+  useEffect(() => {
+    const i = pending.current;
+    if (i === null || !rowAt(window, i)) return;
+    pending.current = null;
+    virtualizer.scrollToIndex(i, { align: 'auto' });
+  }, [window, virtualizer]);
+  return {
+    reveal(index: number) {
+      pending.current = rowAt(window, index) ? null : index;
+      virtualizer.scrollToIndex(index, { align: 'auto' });
+    },
+    cancel() {
+      pending.current = null;
+    },
   };
 }

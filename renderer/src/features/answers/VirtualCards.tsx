@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type RefObject } from 'react';
-import { DRAW_WHOLE_BELOW, INITIAL_RECT, keepSizeWhileHidden, measureShown, useScrollMargin, placedRow } from '../../app/virtual-lists.ts';
+import { DRAW_WHOLE_BELOW, INITIAL_RECT, keepSizeWhileHidden, measureShown, useScrollMargin, placedRow, useRevealWhenLoaded } from '../../app/virtual-lists.ts';
 import type { CitationDetail } from '../../../../shared/contract/answer-schemas.ts';
 import type { Health } from '../../../../shared/contract/schemas.ts';
 import { rowAt } from '../../app/page-window.ts';
@@ -90,10 +90,12 @@ function DrawnCards({ ids, scrollElement, currentId, expanded, healthOf, onOpen,
     getItemKey: (i) => ids[i] ?? i,
   });
 
+  // A card far away is scrolled to again once its page arrives.
+  const revealer = useRevealWhenLoaded(virtualizer, window);
   useEffect(() => {
     if (!scrollTarget) return;
     const index = ids.indexOf(scrollTarget.id);
-    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
+    if (index >= 0) revealer.reveal(index);
     // Only a new request scrolls: the list changing under a card already in view leaves it be.
   }, [scrollTarget]);
 

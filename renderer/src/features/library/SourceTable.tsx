@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { INITIAL_RECT, keepSizeWhileHidden, measureShown, overscanFor } from '../../app/virtual-lists.ts';
+import { INITIAL_RECT, keepSizeWhileHidden, measureShown, overscanFor, useRevealWhenLoaded } from '../../app/virtual-lists.ts';
 import type { SourceSummary } from '../../../../shared/contract/schemas.ts';
 import { rowAt } from '../../app/page-window.ts';
 import { HealthBadge } from '../relink/HealthBadge.tsx';
@@ -63,17 +63,8 @@ export function SourceTable() {
     if (active >= total && total > 0) setActive(total - 1);
   }, [active, total]);
 
-  // A row moved to by keyboard before its page was loaded is scrolled to again once it is: its
-  // real height differs from the estimate, and on a slow machine the virtualiser has stopped
-  // correcting the scroll (it gives up after 5 s) by the time the page arrives, which left End
-  // short of the last row. The mouse wheel takes the scroll back.
-  const reveal = useRef<number | null>(null);
-  useEffect(() => {
-    const i = reveal.current;
-    if (i === null || !rowAt(window, i)) return;
-    reveal.current = null;
-    virtualizer.scrollToIndex(i, { align: 'auto' });
-  }, [window, virtualizer]);
+  // A row moved to by keyboard is scrolled to again once its page arrives.
+  const revealer = useRevealWhenLoaded(virtualizer, window);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -81,8 +72,7 @@ export function SourceTable() {
     const to = moveIndex(e.key, active, total, shown);
     if (to !== null) {
       setActive(to);
-      reveal.current = rowAt(window, to) ? null : to;
-      virtualizer.scrollToIndex(to, { align: 'auto' });
+      revealer.reveal(to);
       e.preventDefault();
       return;
     }
@@ -96,7 +86,7 @@ export function SourceTable() {
   const top = (items[0]?.start ?? HEADER) - HEADER;
   const bottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? HEADER);
   return (
-    <div className="sources-scroll" ref={scrollRef} onWheel={() => (reveal.current = null)}>
+    <div className="sources-scroll" ref={scrollRef} onWheel={revealer.cancel}>
       <table
         className="sources"
         role="grid"
