@@ -43,7 +43,6 @@ export function sharedPlaceOf(url: string, member: EvidenceStore['member']): Sha
  * tooltip, where the fallback would name the operation.
  */
 const NOT_YET: Partial<Record<HandlerName, string>> = {
-  'sources.ingest': 'Adding documents',
   'sources.addUrl': 'Adding a web page',
   'sources.ocr': 'Reading a scan again',
   'sources.setRestricted': 'Marking sources restricted',
