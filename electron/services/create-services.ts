@@ -42,7 +42,6 @@ import { WebFetchStore } from './store/web-fetch-store.ts';
 import { WebService } from './web/web-service.ts';
 import { findInPages } from '../../shared/search/find-in-pages.ts';
 import { LibraryService } from './library/library-service.ts';
-import { LibraryChangesStore } from './store/library-changes-store.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -173,7 +172,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     ...(options.verifyBatch !== undefined ? { verifyBatch: options.verifyBatch } : {}),
     evidence,
   });
-  const library = new LibraryService(new LibraryChangesStore(db), answersStore, sources);
+  const library = new LibraryService(evidence);
   const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir, events, pool });
   const appExport = new AppExport(platform, exports, new ExportStore(db));
   const links = new LinkService({ sources, anchoring, answers, health, events });
@@ -232,7 +231,7 @@ export function createServices(platform: Platform, workspaceDir: string, options
     // PostgreSQL a source's path is where this member last saw its file.
     'sources.list': async () => {
       warmViewer();
-      return library.sourcesInView(await evidence.sources.list()).map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
+      return (await library.sourcesInView(await evidence.sources.list())).map((row) => summary(row, health.healthOf(row.id), inbox, webFetches));
     },
     'sources.page': (input) => sourceList.page(input),
     // The library asks for its summary once its first rows are drawn (the first page may be asked
@@ -281,17 +280,17 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.importSummary': (input) => answers.importSummary(input),
     'answers.check': (input) => answers.checkJudged(input),
     'answers.list': async () => {
-      const listed = library.answersInView(await answers.listFrom(evidence));
+      const listed = await library.answersInView(await answers.listFrom(evidence));
       warmAnswerOpen(listed[0]?.id);
       return listed;
     },
     'answers.detail': async ({ id }) => library.decorate(await answers.detail(evidence, id)),
     'answers.get': async ({ id }) => library.named(await answers.cards.open(evidence, id)),
     'answers.open': async ({ id, filter, pageSize }) => {
-      const opening = library.named(await answers.cards.opening(evidence, id, filter, pageSize));
-      return { ...opening, first: library.pageInView(opening.first) };
+      const opening = await library.named(await answers.cards.opening(evidence, id, filter, pageSize));
+      return { ...opening, first: await library.rowsInView(opening.first) };
     },
-    'answers.cards': async ({ id, filter, limit, after }) => library.pageInView(await answers.cards.page(evidence, id, filter, limit, after)),
+    'answers.cards': async ({ id, filter, limit, after }) => library.rowsInView(await answers.cards.page(evidence, id, filter, limit, after)),
     'answers.cardsSummary': ({ id, filter, pageSize }) => answers.cards.summary(evidence, id, filter, pageSize),
     'answers.verify': async ({ id, jobId }) => library.decorate(await answers.verifyJudged(id, undefined, jobId)),
     'answers.cancelVerify': ({ jobId }) => ({ cancelled: answers.cancelVerify(jobId) }),

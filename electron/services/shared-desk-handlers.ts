@@ -1,10 +1,10 @@
 /**
  * What the desk (the app and the host) reads and does on a shared workspace (issue 13), over the
  * store interface of the member's connection: the workspace line, the library and its pages, a
- * source and its page text, the answers list, an answer's cards, and review decisions. The
- * replies are built by the same code as the local desk's; what the shared store does not hold yet
- * (the names and hidden state kept in library changes, page summaries' local cache) is left out
- * rather than read from a local database.
+ * source and its page text, the answers list, an answer's cards, review decisions, and library
+ * changes (answers renamed, answers and sources removed from view). The replies are built by the
+ * same code as the local desk's; what the shared store does not hold yet (page summaries' local
+ * cache) is left out rather than read from a local database.
  */
 import { DEFAULT_WORKSPACE_SETTINGS, type WorkspaceInfo } from '../../shared/contract/schemas.ts';
 import type { HandlerName } from '../../shared/contract/contract.ts';
@@ -22,6 +22,7 @@ import { PG_LATEST_SCHEMA_VERSION } from './store/postgres/migrate.ts';
 import { AnswerCards } from './verification/answer-cards.ts';
 import { readAnswerDetail, readAnswerList } from './verification/answer-detail.ts';
 import { ReviewService } from './verification/review-service.ts';
+import { LibraryService } from './library/library-service.ts';
 
 /** Where the desk works: the server and database of the URL, and the member it connected as. */
 export type SharedPlace = NonNullable<WorkspaceInfo['shared']>;
@@ -43,7 +44,6 @@ export function sharedPlaceOf(url: string, member: EvidenceStore['member']): Sha
  * tooltip, where the fallback would name the operation.
  */
 const NOT_YET: Partial<Record<HandlerName, string>> = {
-  'sources.ingest': 'Adding documents',
   'sources.addUrl': 'Adding a web page',
   'sources.ocr': 'Reading a scan again',
   'sources.setRestricted': 'Marking sources restricted',
@@ -57,7 +57,6 @@ const NOT_YET: Partial<Record<HandlerName, string>> = {
   'answers.export': 'Exporting a report',
   'answers.exportWithDialog': 'Exporting a report',
   'answers.exportPreview': 'Previewing a report',
-  'answers.rename': 'Renaming an answer',
   'answers.reanchor': 'Finding a quote in another version of its source',
   'workspace.updateSettings': 'Changing the workspace settings',
 };
@@ -91,7 +90,13 @@ export function sharedDeskHandlers({ evidence, content, health, files, place, mo
   // On PostgreSQL a decision row records the member's login whatever name is typed (row-level security).
   const review = new ReviewService(evidence, { reviewerName: () => place.login, setReviewerName: () => undefined });
   const summarize = (row: SourceRow) => summary(row, health.healthOf(row.id));
+  // Answers renamed, answers and sources removed from view: the shared workspace's library changes.
+  const library = new LibraryService(evidence);
+  const inView = async () => library.sourcesInView(await evidence.sources.list());
   return {
+    // NOT_YET wins over the library's handlers: an earlier import (answers.findImported, which
+    // works here) is looked for once importing is on the shared store and leaves that list.
+    ...library.handlers(),
     ...refusals(),
     'workspace.info': async () => ({
       path: `${place.server}/${place.database}`,
@@ -104,9 +109,9 @@ export function sharedDeskHandlers({ evidence, content, health, files, place, mo
     }),
     // The shared workspace's settings are not on the store interface yet: the desk shows the defaults.
     'workspace.settings': () => DEFAULT_WORKSPACE_SETTINGS,
-    'sources.list': async () => (await evidence.sources.list()).map(summarize),
-    'sources.page': async (input) => sourcePageOf(await evidence.sources.list(), input, summarize),
-    'sources.listSummary': async (input) => sourceListSummaryOf(await evidence.sources.list(), input, (id) => health.healthOf(id)),
+    'sources.list': async () => (await inView()).map(summarize),
+    'sources.page': async (input) => sourcePageOf(await inView(), input, summarize),
+    'sources.listSummary': async (input) => sourceListSummaryOf(await inView(), input, (id) => health.healthOf(id)),
     'sources.get': async ({ id }) => {
       const [row, paths, segments] = await Promise.all([storedSourceRow(evidence.sources, id), evidence.sources.paths(id), evidence.sources.segments(id)]);
       const servedFrom = await files.resolve(id).then(
@@ -132,11 +137,14 @@ export function sharedDeskHandlers({ evidence, content, health, files, place, mo
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
     'sources.pageText': ({ id, page }) => pageTextOf(evidence.sources, id, page),
     'sources.content': ({ id }) => content.get(id),
-    'answers.list': () => readAnswerList(evidence, NO_JOBS),
-    'answers.detail': ({ id }) => readAnswerDetail(evidence, id, NO_JOBS),
-    'answers.get': ({ id }) => cards.open(evidence, id),
-    'answers.open': ({ id, filter, pageSize }) => cards.opening(evidence, id, filter, pageSize),
-    'answers.cards': ({ id, filter, limit, after }) => cards.page(evidence, id, filter, limit, after),
+    'answers.list': async () => library.answersInView(await readAnswerList(evidence, NO_JOBS)),
+    'answers.detail': async ({ id }) => library.decorate(await readAnswerDetail(evidence, id, NO_JOBS)),
+    'answers.get': async ({ id }) => library.named(await cards.open(evidence, id)),
+    'answers.open': async ({ id, filter, pageSize }) => {
+      const opening = await library.named(await cards.opening(evidence, id, filter, pageSize));
+      return { ...opening, first: await library.rowsInView(opening.first) };
+    },
+    'answers.cards': async ({ id, filter, limit, after }) => library.rowsInView(await cards.page(evidence, id, filter, limit, after)),
     'answers.cardsSummary': ({ id, filter, pageSize }) => cards.summary(evidence, id, filter, pageSize),
     'answers.review': ({ citationId, decision, note }) => review.decide(citationId, decision, note ?? null),
     'answers.undoReview': ({ citationId }) => review.undo(citationId),

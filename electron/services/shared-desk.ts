@@ -16,7 +16,7 @@ import { SourceContentService } from './sources/source-content.ts';
 import type { SessionFeed } from './citations/session-feed.ts';
 import { sharedDeskHandlers, sharedPlaceOf, type SharedPlace } from './shared-desk-handlers.ts';
 import { SharedLive } from './shared-live.ts';
-import { createSharedServices, notOnSharedDatabase, type SharedServices } from './shared-services.ts';
+import { createSharedServices, type SharedServices } from './shared-services.ts';
 import { SharedSourceFiles } from './sources/shared-source-files.ts';
 import type { ServableFile } from './sources/source-files.ts';
 import { isPostgresUrl } from './store/open-store.ts';
@@ -104,11 +104,10 @@ export async function openSharedDesk(url: string, workspaceDir: string, mode: Wo
       dispatch: shared.dispatch,
       events,
       sourceFiles: files,
-      // An upload reads the file-size limit here before it is refused by `ingest` below.
+      // An upload reads the file-size limit here (the defaults: settings are not shared yet).
       handlers: { 'workspace.settings': () => DEFAULT_WORKSPACE_SETTINGS },
-      ingest: {
-        ingest: () => Promise.reject(notOnSharedDatabase('Adding documents', { operation: 'sources.ingest' }, 'open Evidence Desk without --database')),
-      },
+      // A dropped file, once in the member's inbox, goes into the shared workspace as any added file.
+      ingest: shared.ingest,
       citations: { feed: { start: () => live.start() } },
       checkHealth: () => shared.health.checkAll(),
       close: async () => {

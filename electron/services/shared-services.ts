@@ -46,6 +46,8 @@ export interface SharedServices {
   readonly store: PgStore;
   readonly evidence: EvidenceStore;
   readonly health: HealthService;
+  /** Files added to the shared workspace as this member (the desk's uploads go here too). */
+  readonly ingest: Pick<IngestService, 'ingest'>;
   readonly dispatch: Dispatch;
   /** Closes the member's connections. */
   close(): Promise<void>;
@@ -114,6 +116,7 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
     store,
     evidence,
     health,
+    ingest,
     dispatch: createDispatcher(handlers),
     close: async () => {
       await pool.close();

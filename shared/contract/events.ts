@@ -89,7 +89,7 @@ export const VerifyProgress = z.object({
  */
 export const SharedChanged = z.object({
   type: z.literal('shared.changed'),
-  table: z.enum(['sources', 'answers', 'agent_sessions', 'citations', 'review_decisions']),
+  table: z.enum(['sources', 'answers', 'agent_sessions', 'citations', 'review_decisions', 'library_changes']),
   id: z.number().int().positive(),
   answerId: z.number().int().positive().nullable(),
 });

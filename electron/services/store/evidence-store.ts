@@ -2,7 +2,7 @@
  * The store interface the services depend on (issue 13): one async `EvidenceStore`, split by area,
  * implemented by the SQLite engine (sqlite-evidence-store.ts, today's synchronous stores wrapped)
  * and the PostgreSQL engine (postgres/pg-evidence-store.ts). An area is added here when a service
- * moves onto it and both engines implement it (search, health, sources, answers, reviews, cards, ingest, runs); the
+ * moves onto it and both engines implement it (search, health, sources, answers, reviews, cards, ingest, runs, library); the
  * rest of the services still use the SQLite stores directly (docs/postgres-store.md, "Next steps").
  *
  * Rules every engine keeps: reads return the same plain row types, ids as numbers; refusals are
@@ -256,6 +256,30 @@ export interface RunsArea {
 
 // ------------------------------------------------------------------------------------------------
 
+/** An answer imported from exactly a given text (to say it was imported before). */
+export interface ImportedAnswerRow {
+  id: number;
+  origin: string;
+  question: string | null;
+  created_at: string;
+}
+
+/**
+ * Library changes (SQLite migration 15; PostgreSQL migration 4): answers renamed, answers and
+ * sources removed from view and shown again. Each change is an appended row with its audit entry;
+ * the newest row of a kind decides.
+ */
+export interface LibraryArea {
+  append(subject: 'answer' | 'source', subjectId: number, action: 'rename' | 'hide' | 'show', value: string | null, now: string): Promise<number>;
+  /** Ids of the subjects of one kind hidden now. */
+  hidden(subject: 'answer' | 'source'): Promise<Set<number>>;
+  isHidden(subject: 'answer' | 'source', id: number): Promise<boolean>;
+  /** The names given to subjects of one kind, by id (only those renamed). */
+  names(subject: 'answer' | 'source'): Promise<Map<number, string>>;
+  /** Answers imported from exactly this text, newest first, hidden ones left out. */
+  answersWithRaw(raw: string): Promise<ImportedAnswerRow[]>;
+}
+
 export interface EvidenceStore {
   readonly engine: StoreEngine;
   readonly member: StoreMember;
@@ -268,6 +292,8 @@ export interface EvidenceStore {
   readonly ingest: IngestArea;
   /** Writes of answers and verification runs. */
   readonly runs: RunsArea;
+  /** Answers renamed, answers and sources removed from view. */
+  readonly library: LibraryArea;
   /** Releases the engine's connections (the SQLite engine closes its database only if it opened it). */
   close(): Promise<void>;
 }

@@ -9,8 +9,9 @@ import type { Db } from './database.ts';
 import { AnchoringStore } from './anchoring-store.ts';
 import { AnswersStore } from './answers-store.ts';
 import { CardRowsStore, CitationCardsStore } from './citation-cards-store.ts';
-import type { AnswersArea, CardsArea, EvidenceStore, HealthArea, ReviewsArea, RunsArea, SearchArea, SourcesArea } from './evidence-store.ts';
+import type { AnswersArea, CardsArea, EvidenceStore, HealthArea, LibraryArea, ReviewsArea, RunsArea, SearchArea, SourcesArea } from './evidence-store.ts';
 import { HealthStore } from './health-store.ts';
+import { LibraryChangesStore } from './library-changes-store.ts';
 import { ResultExtrasStore } from './result-extras-store.ts';
 import { reviewEntryPayload } from './review-entry.ts';
 import { RunWritesStore } from './run-writes-store.ts';
@@ -110,6 +111,16 @@ function sqliteRuns(writes: RunWritesStore): RunsArea {
 }
 // ----
 
+function sqliteLibrary(store: LibraryChangesStore): LibraryArea {
+  return {
+    append: async (subject, subjectId, action, value, now) => store.append(subject, subjectId, action, value, now),
+    hidden: async (subject) => store.hidden(subject),
+    isHidden: async (subject, id) => store.isHidden(subject, id),
+    names: async (subject) => store.names(subject),
+    answersWithRaw: async (raw) => store.answersWithRaw(raw),
+  };
+}
+
 function localLogin(): string {
   try {
     return os.userInfo().username;
@@ -134,6 +145,7 @@ export function sqliteEvidenceStore(db: Db, ownsDb = false): EvidenceStore {
     cards: sqliteCards(new CitationCardsStore(db), new CardRowsStore(db), answers),
     ingest: sqliteIngest(db),
     runs: sqliteRuns(new RunWritesStore(answers, extras)),
+    library: sqliteLibrary(new LibraryChangesStore(db)),
     close: async () => {
       if (ownsDb) db.close();
     },

@@ -8,9 +8,9 @@ import type { StoreChange } from './pg-changes.ts';
 import { pgRead, type PgContext } from './pg-tx.ts';
 
 export interface ChangeSubject {
-  table: 'sources' | 'answers' | 'agent_sessions' | 'citations' | 'review_decisions';
+  table: 'sources' | 'answers' | 'agent_sessions' | 'citations' | 'review_decisions' | 'library_changes';
   id: number;
-  /** The answer the row belongs to (null for a source). */
+  /** The answer the row belongs to (null for a source, and a source's library change). */
   answerId: number | null;
 }
 
@@ -21,6 +21,8 @@ const SUBJECT_SQL: Record<ChangeSubject['table'], string> = {
   agent_sessions: 'SELECT answer_id FROM agent_sessions WHERE id = $1',
   citations: 'SELECT answer_id FROM citations WHERE id = $1',
   review_decisions: 'SELECT c.answer_id FROM review_decisions r JOIN citations c ON c.id = r.citation_id WHERE r.id = $1',
+  // An answer renamed or removed, a source removed or restored (its notification comes from migration 4).
+  library_changes: "SELECT CASE WHEN subject = 'answer' THEN subject_id END AS answer_id FROM library_changes WHERE id = $1",
 };
 
 export function isSubjectTable(table: string): table is ChangeSubject['table'] {

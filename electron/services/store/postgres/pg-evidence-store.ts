@@ -7,6 +7,7 @@ import { pgAnswers } from './pg-answers.ts';
 import { pgCards } from './pg-cards.ts';
 import { pgHealth } from './pg-health.ts';
 import { pgIngest } from './pg-ingest.ts';
+import { pgLibrary } from './pg-library.ts';
 import { pgReviews } from './pg-reviews.ts';
 import { pgRuns } from './pg-runs.ts';
 import { pgSearch } from './pg-search.ts';
@@ -26,6 +27,7 @@ export function pgEvidenceStore(store: PgStore): EvidenceStore {
     cards: pgCards(ctx),
     ingest: pgIngest(ctx),
     runs: pgRuns(ctx),
+    library: pgLibrary(ctx),
     close: () => store.close(),
   };
 }

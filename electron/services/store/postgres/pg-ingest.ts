@@ -9,12 +9,14 @@
  * records them. PDF text-item geometry (SQLite's page_text_items, derived data) is not stored:
  * the export reads such a page with pdf.js instead.
  */
+import { AppError } from '../../../../shared/contract/errors.ts';
 import { hasProperties } from '../../../../shared/domain/document-properties.ts';
 import type { ExtractedSegment } from '../../ingest/extracted.ts';
 import { ROW_APPEND } from '../audit-chain-store.ts';
 import type { FileStat, IngestArea, NewIngest, SourceRow, StoredSource } from '../evidence-store.ts';
 import { segmentValues } from '../sources-store.ts';
 import { appendEntries, type PgEntry } from './pg-audit-chain.ts';
+import { INSUFFICIENT_PRIVILEGE } from './pg-errors.ts';
 import { CHUNK_SIZE, writeSnapshot } from './pg-snapshots.ts';
 import { SOURCE_SELECT } from './pg-sources.ts';
 import { pgRead, pgTransaction, type PgContext } from './pg-tx.ts';
@@ -131,6 +133,16 @@ async function store(c: pg.PoolClient, src: NewIngest): Promise<StoredSource> {
   return { sourceId: source.id, outcome: predecessorId === null ? 'added' : 'new_version', segmentCount: doc.segments.length };
 }
 
+/**
+ * A member whose level may not add sources is told who may: "The reviewer role may not add a
+ * source: only an admin adds sources to the shared workspace, and the shared database refused it (…)".
+ */
+function whoAddsSources(e: unknown, who: PgContext['who']): unknown {
+  if (!(e instanceof AppError) || e.code !== 'DATABASE_ROLE_REFUSED' || e.details?.sqlstate !== INSUFFICIENT_PRIVILEGE) return e;
+  const tail = e.message.slice(e.message.indexOf(': ') + 2);
+  return new AppError('DATABASE_ROLE_REFUSED', `The ${who.level ?? 'no Evidence Desk'} role may not add a source: only an admin adds sources to the shared workspace, and ${tail}`, e.details);
+}
+
 export function pgIngest(ctx: PgContext): IngestArea {
   return {
     async findBySha(sha256) {
@@ -145,7 +157,11 @@ export function pgIngest(ctx: PgContext): IngestArea {
       }),
 
     // PostgreSQL keeps every snapshot (src.snapshot is the local setting): it is how other members open the source.
-    add: async (src) => ({ committed: pgTransaction(ctx, 'add a source', (c) => store(c, src)) }),
+    add: async (src) => ({
+      committed: pgTransaction(ctx, 'add a source', (c) => store(c, src)).catch((e: unknown) => {
+        throw whoAddsSources(e, ctx.who);
+      }),
+    }),
 
     // Each document is its own transaction on the pool's connections: nothing runs beside them.
     close: async () => undefined,

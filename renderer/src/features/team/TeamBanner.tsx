@@ -25,6 +25,13 @@ function applyChange(event: SharedChanged): void {
       void answers.refresh();
       if (event.answerId === null || event.answerId === answers.selectedId) void answers.reopen();
       return;
+    case 'library_changes':
+      // An answer renamed or removed (its list and card), or a source removed or restored (the
+      // library, and the open cards that cite it).
+      void answers.refresh();
+      if (event.answerId === null) void useLibrary.getState().refresh();
+      if (event.answerId === null || event.answerId === answers.selectedId) void answers.reopen();
+      return;
   }
 }
 
