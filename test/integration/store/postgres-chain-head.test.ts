@@ -9,6 +9,8 @@ import { runCli, type CliIo } from '../../../electron/cli/main.ts';
 import { memberHeadPath } from '../../../electron/services/audit/member-head-file.ts';
 import type { PgStore } from '../../../electron/services/store/postgres/pg-store.ts';
 import { APPEND_ONLY_SQLSTATE } from '../../../electron/services/store/postgres/schema-evidence.ts';
+import { entryHash } from '../../../shared/audit/canonical.ts';
+import { sha256Text } from '../../../electron/services/store/audit-head-file.ts';
 import { AuditCheckData } from '../../../shared/contract/answer-schemas.ts';
 import { pgDocument, withPgTeam } from '../../support/pg-team.ts';
 import { tempDir } from '../../support/workspace.ts';
@@ -114,6 +116,23 @@ describe("the shared chain's head", () => {
       }
     }
     expect((await verify()).check).toMatchObject({ ok: true, rows: 35 });
+  });
+
+  it('reports the newest entry rewritten with its hash recomputed (the walk alone would find it consistent)', async () => {
+    const last = (await ctx.team.owner.query<{ id: string; seq: string; action: string; table_name: string | null; row_id: string | null; row_hash: string | null; payload: string; created_at: string; prev_hash: string; hash: string }>('SELECT * FROM audit_log ORDER BY id DESC LIMIT 1')).rows[0];
+    if (!last) throw new Error('no entry');
+    const payload = '{"rewritten":true}';
+    const hash = entryHash({ seq: Number(last.seq), prevHash: last.prev_hash, action: last.action, table: last.table_name, rowId: last.row_id === null ? null : Number(last.row_id), rowHash: last.row_hash, payload, createdAt: last.created_at }, sha256Text);
+    await withTrigger('audit_log', 'audit_log_append_only', () => ctx.team.owner.query('UPDATE audit_log SET payload = $2, hash = $3 WHERE id = $1', [last.id, payload, hash]));
+    try {
+      const after = await verify(tempDir('evidesk-member-fresh-'));
+      expect(after.code).toBe(3);
+      expect(after.check.brokenAt).toMatchObject({ kind: 'rewritten_tail', seq: 35 });
+      expect(after.out).toContain('The end of the chain was rewritten: audit entry 35 no longer has the hash the shared head record (audit_head) recorded on');
+    } finally {
+      await withTrigger('audit_log', 'audit_log_append_only', () => ctx.team.owner.query('UPDATE audit_log SET payload = $2, hash = $3 WHERE id = $1', [last.id, last.payload, last.hash]));
+    }
+    expect((await verify()).check.ok).toBe(true);
   });
 
   it("catches an owner who cut the log and rewound the head together, through the member's own head file", async () => {
