@@ -12,16 +12,24 @@ import { sha256Text } from '../store/audit-head-file.ts';
 
 export const MEMBER_HEADS_DIR = 'shared-audit-heads';
 
-/** The file of one chain (audit_head's chain_id) as one login saw it; names made safe for any file system. */
-export function memberHeadPath(dir: string, chainId: string, login: string): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]/g, '_');
-  return path.join(dir, MEMBER_HEADS_DIR, `${safe(chainId)}.${safe(login)}.json`);
+/** Which chain, in which database, as which login: what names a member's head file. */
+export interface MemberChain {
+  /** audit_head's chain_id. */
+  chainId: string;
+  database: string;
+  login: string;
 }
 
-export function readMemberHead(dir: string, chainId: string, login: string): HeadFileState {
+/** The file of one chain as one login saw it; names made safe for any file system. */
+export function memberHeadPath(dir: string, who: MemberChain): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
+  return path.join(dir, MEMBER_HEADS_DIR, `${safe(who.chainId)}.${safe(who.database)}.${safe(who.login)}.json`);
+}
+
+export function readMemberHead(dir: string, who: MemberChain): HeadFileState {
   let text: string | null = null;
   try {
-    text = fs.readFileSync(memberHeadPath(dir, chainId, login), 'utf8');
+    text = fs.readFileSync(memberHeadPath(dir, who), 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
@@ -29,8 +37,8 @@ export function readMemberHead(dir: string, chainId: string, login: string): Hea
 }
 
 /** Written whole to a temporary file and renamed, so a crash leaves the old head or the new one. */
-export function writeMemberHead(dir: string, chainId: string, login: string, head: AuditHead): void {
-  const target = memberHeadPath(dir, chainId, login);
+export function writeMemberHead(dir: string, who: MemberChain, head: AuditHead): void {
+  const target = memberHeadPath(dir, who);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.tmp`;
   fs.writeFileSync(temp, headFileText(head, sha256Text));

@@ -13,14 +13,15 @@ export async function verifySharedChain(store: PgStore, memberDir: string): Prom
   const before = await store.recordedHead();
   // Before migration 13 there is no chain id to keep a head under: the walk alone.
   if (!before) return store.verifyChain();
-  const file = readMemberHead(memberDir, before.chainId, store.who.login);
+  const who = { chainId: before.chainId, database: before.database, login: store.who.login };
+  const file = readMemberHead(memberDir, who);
   if (file.state === 'changed') {
     return { ...(await store.verifyChain()), ok: false, break: { kind: 'head_changed', message: `This member's head file of the shared chain was changed: ${file.reason}.` } };
   }
   const seen: AuditHead | undefined = file.state === 'ok' ? file.head : undefined;
   const report = await store.verifyChain(undefined, seen);
   if (report.ok && report.recordedHead?.chainId === before.chainId) {
-    writeMemberHead(memberDir, before.chainId, store.who.login, { count: report.entries, hash: report.head, at: new Date().toISOString() });
+    writeMemberHead(memberDir, who, { count: report.entries, hash: report.head, at: new Date().toISOString() });
   }
   return report;
 }

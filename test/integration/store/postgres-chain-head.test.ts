@@ -48,8 +48,8 @@ async function verify(dir = auditorDir): Promise<{ code: number; out: string; ch
   return { code, out: text.join('\n'), check };
 }
 
-async function head(): Promise<{ chain_id: string; count: number; hash: string }> {
-  const r = await ctx.team.owner.query<{ chain_id: string; count: string; hash: string }>('SELECT chain_id::text AS chain_id, count, hash FROM audit_head');
+async function head(): Promise<{ chain_id: string; count: number; hash: string; database: string }> {
+  const r = await ctx.team.owner.query<{ chain_id: string; count: string; hash: string; database: string }>('SELECT chain_id::text AS chain_id, count, hash, current_database() AS database FROM audit_head');
   const row = r.rows[0];
   if (!row) throw new Error('no audit_head row');
   return { ...row, count: Number(row.count) };
@@ -80,7 +80,8 @@ describe("the shared chain's head", () => {
     expect(first.code, first.out).toBe(0);
     expect(first.out).toContain("anchored in the shared head record and in this member's head file");
     // The member's head file now holds what it saw.
-    const file = JSON.parse(fs.readFileSync(memberHeadPath(auditorDir, (await head()).chain_id, `${ctx.server.loginPrefix}auditor_cli`), 'utf8')) as { count: number; hash: string };
+    const { chain_id: chainId, database } = await head();
+    const file = JSON.parse(fs.readFileSync(memberHeadPath(auditorDir, { chainId, database, login: `${ctx.server.loginPrefix}auditor_cli` }), 'utf8')) as { count: number; hash: string };
     expect(file).toMatchObject({ count: 29, hash: log.rows[0]?.hash });
     // A third session: its answer, the session, 2 citations and their contexts.
     await cite(ctx.team.agentA, 'head-3', 2);

@@ -76,6 +76,8 @@ export interface RecordedHead {
   hash: string;
   /** When the last append moved it (ISO 8601). */
   at: string;
+  /** The database's name: with chainId, what a member's head file is kept under (a database made from a template copies chain_id). */
+  database: string;
 }
 
 const RECORDED_LABEL: AnchorLabel = { name: 'the shared head record (audit_head)', holder: 'the audit log' };
@@ -86,8 +88,10 @@ const LOCAL_LABEL: AnchorLabel = { name: "the local workspace's head", holder: '
 export async function recordedHead(client: pg.ClientBase): Promise<RecordedHead | undefined> {
   const there = (await client.query<{ t: string | null }>("SELECT to_regclass('audit_head')::text AS t")).rows[0]?.t;
   if (!there) return undefined;
-  const row = (await client.query<{ chain_id: string; count: string; hash: string; updated_at: Date }>('SELECT chain_id::text AS chain_id, count, hash, updated_at FROM audit_head')).rows[0];
-  return row ? { chainId: row.chain_id, count: Number(row.count), hash: row.hash, at: row.updated_at.toISOString() } : undefined;
+  const row = (
+    await client.query<{ chain_id: string; count: string; hash: string; updated_at: Date; database: string }>('SELECT chain_id::text AS chain_id, count, hash, updated_at, current_database() AS database FROM audit_head')
+  ).rows[0];
+  return row ? { chainId: row.chain_id, count: Number(row.count), hash: row.hash, at: row.updated_at.toISOString(), database: row.database } : undefined;
 }
 
 /**
