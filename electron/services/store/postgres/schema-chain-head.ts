@@ -29,14 +29,18 @@ export const CHAIN_HEAD_SCHEMA_SQL = `
       INSERT INTO audit_head (count, hash)
         SELECT count(*), coalesce((SELECT a.hash FROM audit_log a ORDER BY a.id DESC LIMIT 1), repeat('0', 64)) FROM audit_log;
 
-      -- Every entry inserted moves the head on, in the inserting transaction (rolled back with it).
+      -- Every entry inserted moves the head on, in the inserting transaction (rolled back with it);
+      -- once per statement, so the owner's copy of a migrated workspace moves it once a page.
       CREATE FUNCTION evidesk_audit_head_follow() RETURNS trigger LANGUAGE plpgsql ${DEFINER} AS $fn$
       BEGIN
-        UPDATE audit_head SET count = count + 1, hash = NEW.hash, updated_at = now();
+        UPDATE audit_head h SET count = h.count + a.n, hash = a.last, updated_at = now()
+          FROM (SELECT count(*) AS n, (SELECT x.hash FROM added x ORDER BY x.id DESC LIMIT 1) AS last FROM added) a
+          WHERE a.n > 0;
         RETURN NULL;
       END
       $fn$;
-      CREATE TRIGGER audit_log_head_follow AFTER INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION evidesk_audit_head_follow();
+      CREATE TRIGGER audit_log_head_follow AFTER INSERT ON audit_log REFERENCING NEW TABLE AS added
+        FOR EACH STATEMENT EXECUTE FUNCTION evidesk_audit_head_follow();
 
       -- Only that trigger (one level down) may move the head, and only forward.
       CREATE FUNCTION evidesk_audit_head_guard() RETURNS trigger LANGUAGE plpgsql AS $fn$
