@@ -127,5 +127,10 @@ export async function verifyPgChain(client: pg.ClientBase, anchor?: AuditHead, s
     const b = head ? anchorBreak(head, hashes, l) : undefined;
     if (b) return { ...out, ok: false, break: b };
   }
+  // A moved workspace's chain ends at the local head: an entry after it came from elsewhere.
+  if (recorded && anchor && hashes.length > anchor.count) {
+    const first = anchor.count + 1;
+    return { ...out, ok: false, break: { kind: 'unanchored', seq: first, message: `Audit entries ${first} to ${hashes.length} follow the local workspace's head: they were not moved from it.` } };
+  }
   return out;
 }

@@ -41,7 +41,6 @@ export interface MigrateSummary {
   chain: { entries: number; head: string; anchored: boolean };
 }
 
-
 /** Opens the local workspace (bringing its schema up to date, as the app would) and walks its chain. */
 function openLocal(dir: string): Db {
   if (!fs.existsSync(path.join(dir, DATABASE_FILE))) {
