@@ -12,6 +12,7 @@ import { HANDLER_NAMES, type HandlerName } from '../../shared/contract/contract.
 import { createDispatcher, type Dispatch, type Handlers } from '../../shared/contract/dispatcher.ts';
 import { AppError } from '../../shared/contract/errors.ts';
 import { checkData } from './audit/audit-service.ts';
+import { verifySharedChain } from './audit/shared-chain-check.ts';
 import { SharedCitationReads } from './citations/shared-citation-reads.ts';
 import { EventBus } from './events.ts';
 import { HealthService } from './health/health-service.ts';
@@ -92,9 +93,9 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
       hits: await search.search(query, { limit, snippets, ...(sourceIds === undefined ? {} : { sourceIds }), ...(kinds === undefined ? {} : { kinds }) }),
     }),
     'sources.check': ({ ids }) => health.checkAll(ids),
-    // The single chain every member appends to, walked in one snapshot; with no head kept outside
-    // the database, its end is the database's (edits, removals and insertions are found).
-    'audit.verify': async () => checkData(await store.verifyChain()),
+    // The single chain every member appends to, walked in one snapshot; its end held to audit_head
+    // and to the head this member saw last (a file in its own folder).
+    'audit.verify': async () => checkData(await verifySharedChain(store, workspaceDir)),
     // The citation tools' reads (the MCP server's search_sources, get_source, get_citation,
     // list_citations, format_citation); citing and registering write areas not shared yet.
     'citations.searchSources': ({ query, limit, source }) => citationReads.searchSources(query, limit, source),

@@ -65,6 +65,8 @@ export interface ChainInput {
   digest: Digest;
   /** Each source's restricted flag now: checked against the flag its entries last set. */
   restricted?: ReadonlyMap<number, boolean>;
+  /** What the head is called in sentences (default: the head file beside the database). */
+  anchorLabel?: AnchorLabel;
 }
 
 /** Follows the restricted flag through the entries that set it (a source's own entry, restrict, unrestrict). */
@@ -124,21 +126,40 @@ function entryBreak(e: ChainEntry, pos: number, prev: string, input: ChainInput,
   return undefined;
 }
 
+/** What the anchor is called in a break's sentence (the SQLite head file by default). */
+export interface AnchorLabel {
+  /** e.g. "the head file", "the shared head record", "this member's head file". */
+  name: string;
+  /** Where the chain is held, e.g. "the database", "the audit log". */
+  holder: string;
+}
+
+const HEAD_FILE_LABEL: AnchorLabel = { name: 'the head file', holder: 'the database' };
+
+/**
+ * Whether a chain whose entry hashes are `hashes` still ends at or after `head`: a cut tail
+ * (fewer entries than the head counts, naming the ones gone) or a rewritten one (the entry at the
+ * head's count has another hash). Undefined when the chain holds the head.
+ */
+export function anchorBreak(head: AuditHead, hashes: readonly string[], label: AnchorLabel = HEAD_FILE_LABEL): ChainBreak | undefined {
+  const n = hashes.length;
+  if (n < head.count) {
+    const lost = head.count - n;
+    const gone = lost === 1 ? `the last entry is gone: entry ${head.count}` : `the last ${lost} entries are gone: entries ${n + 1} to ${head.count}`;
+    return { kind: 'truncated', seq: n + 1, message: `The chain was cut short: ${label.name} counts ${head.count} audit entries, ${label.holder} holds ${n} (${gone}).` };
+  }
+  const at = head.count === 0 ? AUDIT_GENESIS : hashes[head.count - 1];
+  if (at !== head.hash) {
+    return { kind: 'rewritten_tail', seq: head.count, message: `The end of the chain was rewritten: audit entry ${head.count} no longer has the hash ${label.name} recorded on ${head.at}.` };
+  }
+  return undefined;
+}
+
 function headBreak(input: ChainInput, hashes: readonly string[]): ChainBreak | undefined {
   const file = input.headFile;
   if (file.state === 'missing') return { kind: 'head_missing', message: 'The head file beside the database is missing: it was deleted, so the end of the chain cannot be checked.' };
   if (file.state === 'changed') return { kind: 'head_changed', message: `The head file beside the database was changed: ${file.reason}.` };
-  const head: AuditHead = file.head;
-  const n = hashes.length;
-  if (n < head.count) {
-    const lost = head.count - n;
-    return { kind: 'truncated', seq: n + 1, message: `The chain was cut short: the head file counts ${head.count} audit entries, the database holds ${n} (${lost === 1 ? 'the last entry is' : `the last ${lost} entries are`} gone).` };
-  }
-  const at = head.count === 0 ? AUDIT_GENESIS : hashes[head.count - 1];
-  if (at !== head.hash) {
-    return { kind: 'rewritten_tail', seq: head.count, message: `The end of the chain was rewritten: audit entry ${head.count} no longer has the hash the head file recorded on ${head.at}.` };
-  }
-  return undefined;
+  return anchorBreak(file.head, hashes, input.anchorLabel);
 }
 
 /** Walks the entries in id order; the first problem found is the reported break. */
@@ -199,7 +220,9 @@ export function walkChain(input: ChainInput): ChainReport {
       kind: 'unanchored',
       seq: first,
       ...(e ? { entryId: e.id } : {}),
-      message: `${which} the head the file anchors: Evidence Desk stopped before it could update the head file, or entries were added outside it.`,
+      message: input.anchorLabel
+        ? `${which} the head ${input.anchorLabel.name} records: entries were added outside Evidence Desk, or the head was moved back.`
+        : `${which} the head the file anchors: Evidence Desk stopped before it could update the head file, or entries were added outside it.`,
     });
   }
   return report();

@@ -117,6 +117,8 @@ export const ERROR_CODES = [
   'EVIDENCE_APPEND_ONLY',
   /** `workspace migrate`: the shared database already holds a different workspace (or other data). */
   'SHARED_WORKSPACE_NOT_EMPTY',
+  /** `workspace migrate` again: the shared copy and the local workspace went separate ways since the last move (the local chain does not continue the moved one, or members wrote to the shared one). */
+  'SHARED_WORKSPACE_DIVERGED',
   /** `workspace migrate`: a row, a snapshot file or the audit chain of the local workspace cannot be copied as it is; details name it. */
   'MIGRATION_SOURCE_INVALID',
   /** `workspace migrate`: after the copy, the shared workspace does not compare equal to the local one; details name the table and row. */

@@ -25,8 +25,8 @@ export const auditCommand: SharedCommand = {
     const check = await call({ dispatch }, 'audit.verify', {});
     if (json) io.out(JSON.stringify(check, null, 2));
     else if (check.ok) {
-      // A shared chain has no head file: its end is the database's (a cut tail is not seen there).
-      const anchor = engine === 'postgres' ? 'the end of the shared chain, as the database holds it' : 'anchored in the head file';
+      // A shared chain's end is held to the head the database records and to this member's own head file.
+      const anchor = engine === 'postgres' ? "anchored in the shared head record and in this member's head file" : 'anchored in the head file';
       io.out(`✓ The ${engine === 'postgres' ? 'shared ' : ''}audit chain is intact: ${check.rows} entries cover ${check.evidenceRows ?? 0} evidence rows; head ${check.head} (${anchor}).`);
     } else {
       const b = check.brokenAt;

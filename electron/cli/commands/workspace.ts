@@ -14,7 +14,9 @@ function words(s: MigrateSummary, to: string): string[] {
   const lines = [
     s.outcome === 'migrated'
       ? `✓ Moved the workspace into ${to}: ${rows} rows in ${s.check.tables.filter((t) => t.shared > 0).length} tables and ${s.check.snapshots.checked} snapshots (${s.check.snapshots.bytes} bytes).`
-      : `✓ ${to} already holds this workspace as it is now: nothing was copied.`,
+      : s.outcome === 'updated'
+        ? `✓ Moved what was added since the last move into ${to}: ${Object.values(s.copied?.rows ?? {}).reduce((n, k) => n + k, 0)} rows and ${s.copied?.snapshots ?? 0} snapshots; it now holds ${rows} rows.`
+        : `✓ ${to} already holds this workspace as it is now: nothing was copied.`,
     `  Checked end to end: every row compared equal table by table (${hashed} row hashes), every snapshot's SHA-256 recomputed from its chunks,`,
     `  and the audit chain verified on PostgreSQL: ${s.chain.entries} entries, head ${s.chain.head}${s.chain.anchored ? ', anchored at the local head' : ''}.`,
     `  Answers outside an agent session are in the project "${s.project}".`,

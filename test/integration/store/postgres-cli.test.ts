@@ -91,7 +91,8 @@ describe('evidesk --database on a shared workspace', () => {
     const text = await cli(['--workspace', folder, 'audit', 'verify'], { EVIDESK_DATABASE_URL: auditorUrl });
     expect(text.code, text.err).toBe(0);
     expect(text.out).toContain(`✓ The shared audit chain is intact: ${check.rows} entries`);
-    expect(fs.readdirSync(folder)).toEqual([]);
+    // No local workspace was opened: the folder holds only this member's head file of the shared chain.
+    expect(fs.readdirSync(folder)).toEqual(['shared-audit-heads']);
   });
 
   it('runs through the real entry with $EVIDESK_DATABASE_URL', async () => {

@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, entryHash, rowHash, type ChainTable } from '../../../../shared/audit/canonical.ts';
-import { walkChain, type ChainReport } from '../../../../shared/audit/chain-walk.ts';
+import { anchorBreak, walkChain, type AnchorLabel, type ChainReport } from '../../../../shared/audit/chain-walk.ts';
 import type { AuditHead } from '../../../../shared/audit/head.ts';
 import { chainEntryOf, type AuditEntryRow } from '../audit-chain-store.ts';
 import { sha256Text } from '../audit-head-file.ts';
@@ -63,16 +63,45 @@ export async function appendEntries(client: pg.ClientBase, entries: readonly PgE
 }
 
 export interface PgChainReport extends ChainReport {
-  /** Whether the end of the chain was checked against a head kept outside the database. */
+  /** Whether the end of the chain was checked against a head recorded apart from the log (audit_head, or a head kept outside the database). */
   anchored: boolean;
+  /** The head the database records beside the log (migration 13), with the chain's id. */
+  recordedHead?: RecordedHead;
+}
+
+/** The row of audit_head: the chain's id, its entry count and last hash as the appends left them. */
+export interface RecordedHead {
+  chainId: string;
+  count: number;
+  hash: string;
+  /** When the last append moved it (ISO 8601). */
+  at: string;
+  /** The database's name: with chainId, what a member's head file is kept under (a database made from a template copies chain_id). */
+  database: string;
+}
+
+const RECORDED_LABEL: AnchorLabel = { name: 'the shared head record (audit_head)', holder: 'the audit log' };
+const SEEN_LABEL: AnchorLabel = { name: "this member's head file (the head it last saw)", holder: 'the shared audit log' };
+const LOCAL_LABEL: AnchorLabel = { name: "the local workspace's head", holder: 'the shared audit log' };
+
+/** The head audit_head records, or undefined on a schema before migration 13. */
+export async function recordedHead(client: pg.ClientBase): Promise<RecordedHead | undefined> {
+  const there = (await client.query<{ t: string | null }>("SELECT to_regclass('audit_head')::text AS t")).rows[0]?.t;
+  if (!there) return undefined;
+  const row = (
+    await client.query<{ chain_id: string; count: string; hash: string; updated_at: Date; database: string }>('SELECT chain_id::text AS chain_id, count, hash, updated_at, current_database() AS database FROM audit_head')
+  ).rows[0];
+  return row ? { chainId: row.chain_id, count: Number(row.count), hash: row.hash, at: row.updated_at.toISOString(), database: row.database } : undefined;
 }
 
 /**
- * Walks the chain as it is in the database (read by an auditor, an admin or the owner). With no
- * `anchor` (a head kept outside the database, e.g. a member's head file) the end of the chain is
- * taken as the database says it is: edits, removals and insertions are found, a cut tail is not.
+ * Walks the chain as it is in the database (read by an auditor, an admin or the owner). Its end is
+ * held to the head audit_head records (a cut tail, a tail rewritten without it, or entries put in
+ * around the append function are found), then to `anchor` (the local head, when a workspace is
+ * moved) and `seen` (the head this member saw last, kept outside the database: what catches an
+ * owner who rewrote the log and audit_head together). With none of them the end is the log's own.
  */
-export async function verifyPgChain(client: pg.ClientBase, anchor?: AuditHead): Promise<PgChainReport> {
+export async function verifyPgChain(client: pg.ClientBase, anchor?: AuditHead, seen?: AuditHead): Promise<PgChainReport> {
   const entries = (await client.query<AuditEntryRow>('SELECT * FROM audit_log ORDER BY id')).rows.map(chainEntryOf);
   const present = (await client.query<{ name: string }>("SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'")).rows;
   const tables = new Set(present.map((r) => r.name));
@@ -85,8 +114,23 @@ export async function verifyPgChain(client: pg.ClientBase, anchor?: AuditHead): 
     rowHashes.set(table, hashes);
   }
   const restricted = new Map((await client.query<{ id: number; restricted: number }>('SELECT id, restricted FROM sources')).rows.map((r) => [r.id, r.restricted === 1]));
+  const recorded = await recordedHead(client);
   const last = entries[entries.length - 1];
-  const head: AuditHead = anchor ?? { count: entries.length, hash: last?.hash ?? AUDIT_GENESIS, at: new Date().toISOString() };
-  const report = walkChain({ entries, rowHashes, headFile: { state: 'ok', head }, digest: sha256Text, restricted });
-  return { ...report, anchored: anchor !== undefined };
+  const now = new Date().toISOString();
+  const primary: AuditHead = recorded ? { count: recorded.count, hash: recorded.hash, at: recorded.at } : (anchor ?? { count: entries.length, hash: last?.hash ?? AUDIT_GENESIS, at: now });
+  const label = recorded ? RECORDED_LABEL : anchor ? LOCAL_LABEL : undefined;
+  const report = walkChain({ entries, rowHashes, headFile: { state: 'ok', head: primary }, digest: sha256Text, restricted, ...(label ? { anchorLabel: label } : {}) });
+  const out: PgChainReport = { ...report, anchored: anchor !== undefined || recorded !== undefined, ...(recorded ? { recordedHead: recorded } : {}) };
+  if (!out.ok) return out;
+  const hashes = entries.map((e) => e.hash);
+  for (const [head, l] of [[recorded ? anchor : undefined, LOCAL_LABEL], [seen, SEEN_LABEL]] as const) {
+    const b = head ? anchorBreak(head, hashes, l) : undefined;
+    if (b) return { ...out, ok: false, break: b };
+  }
+  // A moved workspace's chain ends at the local head: an entry after it came from elsewhere.
+  if (recorded && anchor && hashes.length > anchor.count) {
+    const first = anchor.count + 1;
+    return { ...out, ok: false, break: { kind: 'unanchored', seq: first, message: `Audit entries ${first} to ${hashes.length} follow the local workspace's head: they were not moved from it.` } };
+  }
+  return out;
 }

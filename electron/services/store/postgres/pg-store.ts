@@ -10,7 +10,7 @@ import type { AuditHead } from '../../../../shared/audit/head.ts';
 import type { CitationRow } from '../answers-store.ts';
 import { ROW_APPEND } from '../audit-chain-store.ts';
 import { PgChangeFeed, type ChangeFeedOptions } from './pg-changes.ts';
-import { appendEntries, verifyPgChain, type PgChainReport } from './pg-audit-chain.ts';
+import { appendEntries, recordedHead, verifyPgChain, type PgChainReport, type RecordedHead } from './pg-audit-chain.ts';
 import { storeError, type Who } from './pg-errors.ts';
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, runTransaction, streamOn, type RetryPolicy } from './pg-resilience.ts';
 import { readSnapshot, writeSnapshot } from './pg-snapshots.ts';
@@ -310,12 +310,20 @@ export class PgStore {
     });
   }
 
-  /** Walks the audit chain (auditors and admins may read it). */
-  async verifyChain(anchor?: AuditHead): Promise<PgChainReport> {
+  /**
+   * Walks the audit chain (auditors and admins may read it), its end held to audit_head, to
+   * `anchor` and to `seen` (the head this member saw last, from its own head file).
+   */
+  async verifyChain(anchor?: AuditHead, seen?: AuditHead): Promise<PgChainReport> {
     // One snapshot for the whole walk: entries and rows as of the same moment.
     return this.tx('verify the audit chain', async (c) => {
       await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      return verifyPgChain(c, anchor);
+      return verifyPgChain(c, anchor, seen);
     });
+  }
+
+  /** The chain's head as audit_head records it (every level may read it), or undefined before migration 13. */
+  async recordedHead(): Promise<RecordedHead | undefined> {
+    return this.tx('read the audit chain\'s head', (c) => recordedHead(c));
   }
 }

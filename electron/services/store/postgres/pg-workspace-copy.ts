@@ -13,6 +13,24 @@ import type { Db } from '../database.ts';
 import { writeSnapshot } from './pg-snapshots.ts';
 import { asShared, columnsOf, localHas, localPage, MOVED_TABLES, type MovedTable } from './pg-workspace-tables.ts';
 
+/**
+ * For a move of a workspace moved before: each id-keyed shared table's largest id before this
+ * move (only later local rows are copied; evidence rows are append-only on both sides, so a row
+ * added since has a larger id than every moved one).
+ */
+export type MovedUpTo = ReadonlyMap<string, number>;
+
+/** Each id-keyed shared table's largest id now (0 when empty). */
+export async function movedUpTo(client: pg.ClientBase): Promise<MovedUpTo> {
+  const out = new Map<string, number>();
+  for (const t of MOVED_TABLES) {
+    if (t.key !== 'id') continue;
+    const r = await client.query<{ n: string | null }>(`SELECT max(id) AS n FROM ${client.escapeIdentifier(t.shared)}`);
+    out.set(t.shared, Number(r.rows[0]?.n ?? 0));
+  }
+  return out;
+}
+
 export interface CopyCounts {
   rows: Record<string, number>;
   snapshots: number;
@@ -61,24 +79,30 @@ function sharedRow(t: MovedTable, row: Record<string, unknown>, projects: Map<nu
   return asShared(t, row);
 }
 
-async function insertRows(client: pg.ClientBase, table: string, columns: readonly string[], rows: readonly Record<string, unknown>[]): Promise<void> {
+async function insertRows(client: pg.ClientBase, table: string, columns: readonly string[], rows: readonly Record<string, unknown>[], onConflict = ''): Promise<void> {
   const params: unknown[] = [];
   const tuples = rows.map((r) => `(${columns.map((c) => (params.push(r[c] ?? null), `$${params.length}`)).join(', ')})`);
-  await client.query(`INSERT INTO ${client.escapeIdentifier(table)} (${columns.map((c) => client.escapeIdentifier(c)).join(', ')}) VALUES ${tuples.join(', ')}`, params);
+  await client.query(`INSERT INTO ${client.escapeIdentifier(table)} (${columns.map((c) => client.escapeIdentifier(c)).join(', ')}) VALUES ${tuples.join(', ')}${onConflict}`, params);
 }
 
+/**
+ * A later move's settings: the workspace's settings are not evidence (no chain entry, no id), so
+ * a key added or changed locally since is written over the shared one.
+ */
+const SETTINGS_LATER = ' ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at WHERE settings.value IS DISTINCT FROM EXCLUDED.value';
+
 /** Inserts a page; when PostgreSQL refuses it, finds the first row it refuses and names it. */
-async function insertPage(client: pg.ClientBase, t: MovedTable, columns: readonly string[], rows: readonly Record<string, unknown>[]): Promise<void> {
+async function insertPage(client: pg.ClientBase, t: MovedTable, columns: readonly string[], rows: readonly Record<string, unknown>[], onConflict = ''): Promise<void> {
   await client.query('SAVEPOINT page');
   try {
-    await insertRows(client, t.shared, columns, rows);
+    await insertRows(client, t.shared, columns, rows, onConflict);
     await client.query('RELEASE SAVEPOINT page');
     return;
   } catch (e) {
     await client.query('ROLLBACK TO SAVEPOINT page');
     for (const row of rows) {
       try {
-        await insertRows(client, t.shared, columns, [row]);
+        await insertRows(client, t.shared, columns, [row], onConflict);
       } catch (one) {
         const key = row[t.key];
         throw invalid(`The local ${t.local} row ${String(key)} cannot be copied: ${reasonOf(one)}.`, { table: t.local, [t.key]: key, reason: reasonOf(one) });
@@ -88,27 +112,28 @@ async function insertPage(client: pg.ClientBase, t: MovedTable, columns: readonl
   }
 }
 
-/** Copies one table, page by page; returns how many rows it copied. */
-async function copyTable(db: Db, client: pg.ClientBase, t: MovedTable, projects: Map<number, string>, fallback: string, now: string): Promise<number> {
+/** Copies one table (after `upTo`'s id for a later move), page by page; returns how many rows it copied. */
+async function copyTable(db: Db, client: pg.ClientBase, t: MovedTable, projects: Map<number, string>, fallback: string, now: string, upTo?: MovedUpTo): Promise<number> {
   if (!localHas(db, t.local)) return 0;
   const { common } = await columnsOf(db, client, t);
   const columns = t.local === 'answers' ? [...common, 'project_key'] : t.local === 'meta' ? [...common, 'updated_at'] : common;
-  let after: number | string | null = null;
+  const onConflict = upTo && t.local === 'meta' ? SETTINGS_LATER : '';
+  let after: number | string | null = upTo && t.key === 'id' ? (upTo.get(t.shared) ?? 0) : null;
   let n = 0;
   for (;;) {
     const page = localPage(db, t, common, after);
     if (page.length === 0) return n;
-    await insertPage(client, t, columns, page.map((r) => sharedRow(t, r, projects, fallback, now)));
+    await insertPage(client, t, columns, page.map((r) => sharedRow(t, r, projects, fallback, now)), onConflict);
     n += page.length;
     after = page[page.length - 1]?.[t.key] as number | string;
   }
 }
 
 /** Streams every source's snapshot file into chunk rows (each file read once, never whole). */
-async function copySnapshots(db: Db, client: pg.ClientBase, dir: string): Promise<{ count: number; bytes: number }> {
+async function copySnapshots(db: Db, client: pg.ClientBase, dir: string, afterSource: number): Promise<{ count: number; bytes: number }> {
   let count = 0;
   let bytes = 0;
-  const rows = db.prepare('SELECT id, sha256, byte_size, snapshot, file_name, added_at FROM sources WHERE snapshot IS NOT NULL ORDER BY id').iterate() as IterableIterator<{
+  const rows = db.prepare('SELECT id, sha256, byte_size, snapshot, file_name, added_at FROM sources WHERE snapshot IS NOT NULL AND id > ? ORDER BY id').iterate(afterSource) as IterableIterator<{
     id: number;
     sha256: string;
     byte_size: number;
@@ -150,13 +175,17 @@ async function advanceIdentities(client: pg.ClientBase): Promise<void> {
   }
 }
 
-/** Copies every table and snapshot in the caller's transaction; returns what it copied. */
-export async function copyWorkspace(db: Db, client: pg.ClientBase, dir: string, project: { key: string; name: string }, now: string): Promise<CopyCounts> {
+/**
+ * Copies every table and snapshot in the caller's transaction; returns what it copied. With
+ * `upTo` (a workspace moved before), only what was added locally since: rows after those ids,
+ * their sources' snapshots, and changed settings.
+ */
+export async function copyWorkspace(db: Db, client: pg.ClientBase, dir: string, project: { key: string; name: string }, now: string, upTo?: MovedUpTo): Promise<CopyCounts> {
   await ensureProjects(db, client, project, now);
   const projects = answerProjects(db);
   const rows: Record<string, number> = {};
-  for (const t of MOVED_TABLES) rows[t.local] = await copyTable(db, client, t, projects, project.key, now);
-  const snaps = await copySnapshots(db, client, dir);
+  for (const t of MOVED_TABLES) rows[t.local] = await copyTable(db, client, t, projects, project.key, now, upTo);
+  const snaps = await copySnapshots(db, client, dir, upTo?.get('sources') ?? 0);
   await advanceIdentities(client);
   return { rows, snapshots: snaps.count, snapshotBytes: snaps.bytes };
 }
