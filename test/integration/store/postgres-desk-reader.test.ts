@@ -4,19 +4,17 @@
 // still verifies, flags included); a reviewer is refused by PostgreSQL itself, in a sentence naming
 // the role and who may, and nothing changes; an unknown id changes nothing.
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSharedDesk, type SharedDesk } from '../../../electron/services/shared-desk.ts';
+import type { SharedDesk } from '../../../electron/services/shared-desk.ts';
 import { verifyPgChain } from '../../../electron/services/store/postgres/pg-audit-chain.ts';
 import { migrateWorkspace } from '../../../electron/services/store/postgres/pg-workspace-migrate.ts';
-import { grantInProject } from '../../../electron/services/store/postgres/team.ts';
-import type { HandlerName, HandlerOutput } from '../../../shared/contract/contract.ts';
 import type { FindResult } from '../../../shared/contract/reader-schemas.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
 import { ingestAll, NOTES_TEXT, POLICY_PAGES } from '../../support/policy-workspace.ts';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
-import { callHandler, openTestServices, tempDir } from '../../support/workspace.ts';
+import { deskCall, openMemberDesk } from '../../support/shared-desks.ts';
+import { callHandler, openTestServices } from '../../support/workspace.ts';
 
 const PROJECT = 'local';
 const QUERIES = ['leave', 'STAFF   portal', 'six', 'no such words'];
@@ -28,11 +26,7 @@ let reviewer: SharedDesk;
 let ids: Record<string, number> = {};
 const localFinds = new Map<string, FindResult>();
 
-async function call<N extends HandlerName>(desk: SharedDesk, name: N, input: unknown): Promise<HandlerOutput<N>> {
-  const reply = await desk.dispatch(name, input);
-  if (!reply.ok) throw new Error(`${name}: ${reply.error.code} ${reply.error.message}`);
-  return reply.value as HandlerOutput<N>;
-}
+const call = deskCall;
 
 const flags = async (): Promise<Record<number, number>> =>
   Object.fromEntries((await owner.query<{ id: number; restricted: number }>('SELECT id, restricted FROM sources ORDER BY id')).rows.map((r) => [r.id, r.restricted]));
@@ -46,14 +40,8 @@ beforeAll(async () => {
   for (const q of QUERIES) localFinds.set(q, await callHandler<FindResult>(local, 'sources.find', { id: ids['hr-policy.pdf'], query: q }));
   local.close();
   await migrateWorkspace(owner, { from: local.workspaceDir, project: { key: PROJECT, name: 'Policy review' } });
-  const open = async (name: string, level: 'admin' | 'reviewer'): Promise<SharedDesk> => {
-    const password = randomBytes(9).toString('hex');
-    const login = `${server.loginPrefix}${name}`;
-    await grantInProject(owner, { login, level, password, project: PROJECT });
-    return openSharedDesk(server.urlFor(login, password), tempDir(`evidesk-reader-${name}-`), 'cli');
-  };
-  admin = await open('dora', 'admin');
-  reviewer = await open('ben', 'reviewer');
+  admin = await openMemberDesk(server, owner, { name: 'dora', level: 'admin', project: PROJECT, mode: 'cli' });
+  reviewer = await openMemberDesk(server, owner, { name: 'ben', level: 'reviewer', project: PROJECT, mode: 'cli' });
 }, 180_000);
 
 afterAll(async () => {
