@@ -2,9 +2,9 @@
  * What the desk (the app and the host) reads and does on a shared workspace (issue 13), over the
  * store interface of the member's connection: the workspace line, the library and its pages, a
  * source and its page text, the answers list, an answer's cards, review decisions, and library
- * changes (answers renamed, answers and sources removed from view). The replies are built by the
- * same code as the local desk's; what the shared store does not hold yet (page summaries' local
- * cache) is left out rather than read from a local database.
+ * changes (answers renamed, answers and sources removed from view, sources restricted), and the
+ * viewer's find. The replies are built by the same code as the local desk's; what the shared store
+ * does not hold yet (page summaries' local cache) is left out rather than read from a local database.
  */
 import { DEFAULT_WORKSPACE_SETTINGS, type WorkspaceInfo } from '../../shared/contract/schemas.ts';
 import type { HandlerName } from '../../shared/contract/contract.ts';
@@ -13,7 +13,7 @@ import type { Handlers } from '../../shared/contract/dispatcher.ts';
 import { APP_VERSION, summary } from './create-services.ts';
 import type { HealthService } from './health/health-service.ts';
 import { notOnSharedDatabase } from './shared-services.ts';
-import { pageTextOf, storedSourceRow } from './sources/page-text.ts';
+import { findInSourceOf, pageTextOf, storedSourceRow } from './sources/page-text.ts';
 import type { SharedSourceFiles } from './sources/shared-source-files.ts';
 import type { SourceContentService } from './sources/source-content.ts';
 import { sourceListSummaryOf, sourcePageOf } from './sources/source-list-rows.ts';
@@ -46,8 +46,6 @@ export function sharedPlaceOf(url: string, member: EvidenceStore['member']): Sha
 const NOT_YET: Partial<Record<HandlerName, string>> = {
   'sources.addUrl': 'Adding a web page',
   'sources.ocr': 'Reading a scan again',
-  'sources.setRestricted': 'Marking sources restricted',
-  'sources.find': 'Finding words in a document',
   'answers.import': 'Importing an answer',
   'answers.importSummary': 'Importing an answer',
   'answers.findImported': 'Importing an answer',
@@ -136,6 +134,13 @@ export function sharedDeskHandlers({ evidence, content, health, files, place, mo
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
     'sources.pageText': ({ id, page }) => pageTextOf(evidence.sources, id, page),
+    // An admin's change to the pool, audited in the shared chain; a reviewer is told only an admin may.
+    'sources.setRestricted': async ({ ids, restricted }) => {
+      const changed = await evidence.library.restrict(ids, restricted, new Date().toISOString());
+      const rows = await Promise.all([...new Set(ids)].map((id) => storedSourceRow(evidence.sources, id)));
+      return { sources: rows.map(summarize), changed: changed.length };
+    },
+    'sources.find': ({ id, query, limit }) => findInSourceOf(evidence.sources, id, query, limit),
     'sources.content': ({ id }) => content.get(id),
     'answers.list': async () => library.answersInView(await readAnswerList(evidence, NO_JOBS)),
     'answers.detail': async ({ id }) => library.decorate(await readAnswerDetail(evidence, id, NO_JOBS)),

@@ -10,15 +10,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type Host } from '../../electron/host/server.ts';
-import { openSharedDesk, type SharedDesk } from '../../electron/services/shared-desk.ts';
+import type { Host } from '../../electron/host/server.ts';
+import type { SharedDesk } from '../../electron/services/shared-desk.ts';
 import { migrateWorkspace } from '../../electron/services/store/postgres/pg-workspace-migrate.ts';
-import { grantMember } from '../../electron/services/store/postgres/team.ts';
 import { screenshot, SCREENSHOTS } from '../support/app-in-chromium.ts';
-import { ensureBuilt, RENDERER_DIR, ROOT } from '../support/build.ts';
+import { ensureBuilt, ROOT } from '../support/build.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { writeFile } from '../support/pdf-fixtures.ts';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
+import { openDeskPage, openMemberDesk } from '../support/shared-desks.ts';
 import { openTestServices, tempDir } from '../support/workspace.ts';
 import type { Browser, Page } from 'playwright-core';
 
@@ -35,17 +35,9 @@ describe('adding documents on a shared workspace, in Chromium', () => {
   const sourceCount = async (): Promise<number> => (await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources')).rows[0]?.n ?? -1;
 
   async function openPage(name: string, level: 'admin' | 'reviewer'): Promise<Page> {
-    const login = `${server.loginPrefix}${name}`;
-    await grantMember(owner, { login, password: `pw-${name}`, level, projects: ['alpha'] });
-    const desk = await openSharedDesk(server.urlFor(login, `pw-${name}`), tempDir(`evidesk-e2e-${name}-`), 'browser');
+    const desk = await openMemberDesk(server, owner, { name, level, project: 'alpha', mode: 'browser' });
     desks.push(desk);
-    const host = await startHost({ services: desk, staticDir: RENDERER_DIR });
-    hosts.push(host);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
-    await page.goto(host.url);
-    await page.getByTestId('shared-workspace').waitFor();
-    await page.getByRole('tab', { name: /Sources/ }).click();
-    return page;
+    return openDeskPage(browser, desk, hosts);
   }
 
   beforeAll(async () => {

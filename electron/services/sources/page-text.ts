@@ -5,6 +5,7 @@
  */
 import type { HandlerOutput } from '../../../shared/contract/contract.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
+import { findInPages } from '../../../shared/search/find-in-pages.ts';
 import type { SourceRow, SourcesArea } from '../store/evidence-store.ts';
 
 /** The source, or SOURCE_NOT_FOUND naming the id. */
@@ -29,4 +30,14 @@ export async function pageTextOf(sources: Pick<SourcesArea, 'get' | 'pageSegment
     noTextLayer: seg.no_text_layer === 1,
     ocr: seg.ocr_method === null ? null : { method: seg.ocr_method, confidence: seg.ocr_confidence, boxes: seg.ocr_boxes ? (JSON.parse(seg.ocr_boxes) as [number, number, number, number][]) : [] },
   };
+}
+
+/**
+ * The viewer's find over a source's stored pages, through the store interface (the shared desk):
+ * the same pages in the same order as the local desk's `pageTexts`, so the same hits.
+ */
+export async function findInSourceOf(sources: Pick<SourcesArea, 'get' | 'segments'>, id: number, query: string, limit: number): Promise<HandlerOutput<'sources.find'>> {
+  const [, segments] = await Promise.all([storedSourceRow(sources, id), sources.segments(id)]);
+  const pages = segments.flatMap((s) => (s.page === null ? [] : [{ page: s.page, label: s.page_label, text: s.text }]));
+  return findInPages(pages, query, limit);
 }

@@ -9,19 +9,18 @@ import type { SourcesStore } from '../store/sources-store.ts';
 
 export type AuditLog = Pick<AnswersStore, 'transaction' | 'appendAudit'>;
 
+/** SOURCE_NOT_FOUND naming the ids that are not sources: the whole change is refused. */
+export function noSuchSources(missing: readonly number[]): AppError {
+  return new AppError('SOURCE_NOT_FOUND', `There is no source with id ${missing.join(', ')} in this workspace; nothing was changed. List the sources and try again.`, { ids: [...missing] });
+}
+
 /** Sets the flag on every source in `ids`; returns the ids whose flag changed. */
-export function setRestricted(sources: SourcesStore, audit: AuditLog, ids: readonly number[], restricted: boolean): number[] {
+export function setRestricted(sources: SourcesStore, audit: AuditLog, ids: readonly number[], restricted: boolean, now = new Date().toISOString()): number[] {
   return audit.transaction(() => {
     const missing = sources.missingIds(ids);
-    if (missing.length > 0) {
-      throw new AppError(
-        'SOURCE_NOT_FOUND',
-        `There is no source with id ${missing.join(', ')} in this workspace; nothing was changed. List the sources and try again.`,
-        { ids: missing },
-      );
-    }
+    if (missing.length > 0) throw noSuchSources(missing);
     const changed = sources.setRestricted(ids, restricted);
-    if (changed.length > 0) audit.appendAudit(restricted ? 'source.restrict' : 'source.unrestrict', { sourceIds: changed }, new Date().toISOString());
+    if (changed.length > 0) audit.appendAudit(restricted ? 'source.restrict' : 'source.unrestrict', { sourceIds: changed }, now);
     return changed;
   });
 }

@@ -278,6 +278,11 @@ export interface LibraryArea {
   names(subject: 'answer' | 'source'): Promise<Map<number, string>>;
   /** Answers imported from exactly this text, newest first, hidden ones left out. */
   answersWithRaw(raw: string): Promise<ImportedAnswerRow[]>;
+  /**
+   * Marks sources restricted or lifts it, all or none, audited in the same transaction; the ids
+   * whose flag changed. SOURCE_NOT_FOUND (nothing changed) when one does not exist.
+   */
+  restrict(ids: readonly number[], restricted: boolean, now: string): Promise<number[]>;
 }
 
 export interface EvidenceStore {

@@ -17,6 +17,7 @@ import { reviewEntryPayload } from './review-entry.ts';
 import { RunWritesStore } from './run-writes-store.ts';
 import { SearchStore } from './search-store.ts';
 import { SourcesStore } from './sources-store.ts';
+import { setRestricted } from '../sources/restriction.ts';
 import { sqliteIngest } from './sqlite-ingest.ts';
 
 function sqliteSearch(store: SearchStore): SearchArea {
@@ -111,8 +112,9 @@ function sqliteRuns(writes: RunWritesStore): RunsArea {
 }
 // ----
 
-function sqliteLibrary(store: LibraryChangesStore): LibraryArea {
+function sqliteLibrary(store: LibraryChangesStore, sources: SourcesStore, answers: AnswersStore): LibraryArea {
   return {
+    restrict: async (ids, restricted, now) => setRestricted(sources, answers, ids, restricted, now),
     append: async (subject, subjectId, action, value, now) => store.append(subject, subjectId, action, value, now),
     hidden: async (subject) => store.hidden(subject),
     isHidden: async (subject, id) => store.isHidden(subject, id),
@@ -133,19 +135,20 @@ function localLogin(): string {
 export function sqliteEvidenceStore(db: Db, ownsDb = false): EvidenceStore {
   const answers = new AnswersStore(db);
   const extras = new ResultExtrasStore(answers);
+  const sourcesStore = new SourcesStore(db);
   return {
     engine: 'sqlite',
     // One person's workspace: the local user may do everything.
     member: { login: localLogin(), level: 'owner' },
     search: sqliteSearch(new SearchStore(db)),
     health: sqliteHealth(new HealthStore(db)),
-    sources: sqliteSources(new SourcesStore(db), new AnchoringStore(db)),
+    sources: sqliteSources(sourcesStore, new AnchoringStore(db)),
     answers: sqliteAnswers(answers, extras),
     reviews: sqliteReviews(answers),
     cards: sqliteCards(new CitationCardsStore(db), new CardRowsStore(db), answers),
     ingest: sqliteIngest(db),
     runs: sqliteRuns(new RunWritesStore(answers, extras)),
-    library: sqliteLibrary(new LibraryChangesStore(db)),
+    library: sqliteLibrary(new LibraryChangesStore(db), sourcesStore, answers),
     close: async () => {
       if (ownsDb) db.close();
     },

@@ -6,13 +6,12 @@
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSharedDesk, type SharedDesk } from '../../../electron/services/shared-desk.ts';
+import type { SharedDesk } from '../../../electron/services/shared-desk.ts';
 import { migrateWorkspace } from '../../../electron/services/store/postgres/pg-workspace-migrate.ts';
-import { grantMember } from '../../../electron/services/store/postgres/team.ts';
 import type { AppEvent } from '../../../shared/contract/events.ts';
-import type { HandlerName, HandlerOutput } from '../../../shared/contract/contract.ts';
 import { makePdf, threePages, writeFile } from '../../support/pdf-fixtures.ts';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
+import { deskCall, openMemberDesk } from '../../support/shared-desks.ts';
 import { openTestServices, tempDir } from '../../support/workspace.ts';
 
 let server: TestPostgres;
@@ -21,11 +20,7 @@ let admin: SharedDesk;
 let reviewer: SharedDesk;
 const heard: AppEvent[] = [];
 
-async function call<N extends HandlerName>(desk: SharedDesk, name: N, input: unknown): Promise<HandlerOutput<N>> {
-  const reply = await desk.dispatch(name, input);
-  if (!reply.ok) throw new Error(`${name}: ${reply.error.code} ${reply.error.message}`);
-  return reply.value as HandlerOutput<N>;
-}
+const call = deskCall;
 
 beforeAll(async () => {
   server = await startTestPostgres();
@@ -33,13 +28,8 @@ beforeAll(async () => {
   const empty = openTestServices();
   empty.close();
   await migrateWorkspace(owner, { from: empty.workspaceDir, project: { key: 'alpha', name: 'Alpha' } });
-  const open = async (name: string, level: 'admin' | 'reviewer'): Promise<SharedDesk> => {
-    const login = `${server.loginPrefix}${name}`;
-    await grantMember(owner, { login, password: `pw-${name}`, level, projects: ['alpha'] });
-    return openSharedDesk(server.urlFor(login, `pw-${name}`), tempDir(`evidesk-desk-${name}-`), 'cli');
-  };
-  admin = await open('carol', 'admin');
-  reviewer = await open('ana', 'reviewer');
+  admin = await openMemberDesk(server, owner, { name: 'carol', level: 'admin', project: 'alpha', mode: 'cli' });
+  reviewer = await openMemberDesk(server, owner, { name: 'ana', level: 'reviewer', project: 'alpha', mode: 'cli' });
   const connected = new Promise<void>((resolve) =>
     reviewer.events.subscribe((e) => {
       heard.push(e);

@@ -7,6 +7,7 @@
  */
 import { AppError } from '../../../../shared/contract/errors.ts';
 import type { ImportedAnswerRow, LibraryArea } from '../evidence-store.ts';
+import { noSuchSources } from '../../sources/restriction.ts';
 import { appendEntries } from './pg-audit-chain.ts';
 import { INSUFFICIENT_PRIVILEGE } from './pg-errors.ts';
 import { pgRead, pgTransaction, type PgContext } from './pg-tx.ts';
@@ -21,11 +22,19 @@ function phrase(subject: Subject, action: Action): string {
   return action === 'hide' ? `remove ${what} from the library` : `restore ${what} to the library`;
 }
 
+/**
+ * The shared pool of sources is an admin's business: a role's refusal says who may
+ * ("The reviewer role may not …: only an admin <duty>, and the shared database refused it (…)").
+ */
+export function onlyAnAdmin(e: unknown, duty: string, ctx: PgContext): unknown {
+  if (!(e instanceof AppError) || e.code !== 'DATABASE_ROLE_REFUSED' || e.details?.sqlstate !== INSUFFICIENT_PRIVILEGE) return e;
+  const [head, ...rest] = e.message.split(': ');
+  return new AppError('DATABASE_ROLE_REFUSED', `${head}: only an admin ${duty}, and ${rest.join(': ')}`, { ...e.details, role: ctx.who.level });
+}
+
 /** A source's removal is the pool's business: the refusal says who may. */
 function whoMay(e: unknown, subject: Subject, ctx: PgContext): unknown {
-  if (subject !== 'source' || !(e instanceof AppError) || e.code !== 'DATABASE_ROLE_REFUSED' || e.details?.sqlstate !== INSUFFICIENT_PRIVILEGE) return e;
-  const [head, ...rest] = e.message.split(': ');
-  return new AppError('DATABASE_ROLE_REFUSED', `${head}: only an admin removes or restores the shared workspace's sources, and ${rest.join(': ')}`, { ...e.details, role: ctx.who.level });
+  return subject === 'source' ? onlyAnAdmin(e, "removes or restores the shared workspace's sources", ctx) : e;
 }
 
 export function pgLibrary(ctx: PgContext): LibraryArea {
@@ -43,6 +52,23 @@ export function pgLibrary(ctx: PgContext): LibraryArea {
         return Number(row.id);
       }).catch((e: unknown) => {
         throw whoMay(e, subject, ctx);
+      }),
+
+    // The flag is the pool's security setting: PostgreSQL lets only an admin update it (the grant in schema-access.ts).
+    restrict: (ids, restricted, now) =>
+      pgTransaction(ctx, restricted ? 'mark sources restricted' : "lift sources' restriction", async (c) => {
+        const wanted = [...new Set(ids)];
+        const known = new Set((await c.query<{ id: number }>('SELECT id FROM sources WHERE id = ANY ($1)', [wanted])).rows.map((r) => Number(r.id)));
+        const missing = wanted.filter((id) => !known.has(id));
+        if (missing.length > 0) throw noSuchSources(missing);
+        const flag = restricted ? 1 : 0;
+        const changed = (await c.query<{ id: number }>('UPDATE sources SET restricted = $1 WHERE id = ANY ($2) AND restricted <> $1 RETURNING id', [flag, wanted])).rows
+          .map((r) => Number(r.id))
+          .sort((a, b) => a - b);
+        if (changed.length > 0) await appendEntries(c, [{ action: restricted ? 'source.restrict' : 'source.unrestrict', payload: { sourceIds: changed } }], now);
+        return changed;
+      }).catch((e: unknown) => {
+        throw onlyAnAdmin(e, "marks the shared workspace's sources restricted", ctx);
       }),
 
     async hidden(subject) {

