@@ -36,7 +36,11 @@ function treePssMb(): number {
   const children = childPids();
   if (children.length === 0) return 0;
   const own = pss(process.pid) || process.memoryUsage.rss() / 1048576;
-  return children.reduce((sum, pid) => sum + pss(pid), own);
+  const extraction = children.reduce((sum, pid) => sum + pss(pid), 0);
+  peakOwnMb = Math.max(peakOwnMb, own);
+  peakChildrenMb = Math.max(peakChildrenMb, extraction);
+  if (own + extraction > peakTreeMb) peakSplit = { ownMb: own, childrenMb: extraction, children: children.length };
+  return own + extraction;
 }
 
 /**
@@ -64,6 +68,14 @@ function childPids(): string[] {
   }
 }
 let peakTreeMb = 0;
+/**
+ * The peak's split: this process (main thread, the ingest writer's thread when a stream of small
+ * files starts it, SQLite) and the extraction children (pdf.js), each at the tree's peak and at
+ * its own peak.
+ */
+let peakSplit = { ownMb: 0, childrenMb: 0, children: 0 };
+let peakOwnMb = 0;
+let peakChildrenMb = 0;
 const sampler = setInterval(() => (peakTreeMb = Math.max(peakTreeMb, treePssMb())), 250);
 
 let out = '';
@@ -78,4 +90,5 @@ const failed = result.files.filter((f) => !f.ok).map((f) => `${path.basename(f.p
 // The figure the bench reports: the whole tree's peak (PSS), never less than this process's own peak.
 const maxRssMb = Math.max(process.resourceUsage().maxRSS / 1024, peakTreeMb);
 const files = result.files.filter((f) => f.ok).length;
-process.stdout.write(`${JSON.stringify({ pages, files, ms, maxRssMb, ownMaxRssMb: process.resourceUsage().maxRSS / 1024, failed })}\n`);
+const split = { atPeak: peakSplit, ownPeakMb: peakOwnMb, childrenPeakMb: peakChildrenMb };
+process.stdout.write(`${JSON.stringify({ pages, files, ms, maxRssMb, ownMaxRssMb: process.resourceUsage().maxRSS / 1024, split, failed })}\n`);
