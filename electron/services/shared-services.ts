@@ -23,6 +23,7 @@ import { BlobStore } from './store/blobs.ts';
 import { ingestSettingsFrom } from './workspace/settings.ts';
 import { DEFAULT_WORKSPACE_SETTINGS } from '../../shared/contract/schemas.ts';
 import { SearchService } from './search/search-service.ts';
+import { SHARED_ANSWER_HANDLERS, sharedAnswerHandlers } from './verification/shared-answers.ts';
 import type { EvidenceStore } from './store/evidence-store.ts';
 import { pgAgentCitations } from './store/postgres/pg-agent-citations.ts';
 import { pgEvidenceStore } from './store/postgres/pg-evidence-store.ts';
@@ -40,6 +41,7 @@ export const SHARED_HANDLERS = [
   'citations.format',
   'sources.ingest',
   'sources.cancelIngest',
+  ...SHARED_ANSWER_HANDLERS,
 ] as const satisfies readonly HandlerName[];
 
 export interface SharedServices {
@@ -111,6 +113,7 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
     'citations.registerSource': () => {
       throw notOnSharedDatabase('Registering a source', { operation: 'citations.registerSource' }, 'evidesk mcp without --database');
     },
+    ...sharedAnswerHandlers(evidence, bus),
     ...options.more?.({ evidence, health }),
   };
   return {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { VerificationCitation, VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { readAnswerFile } from '../answer-file.ts';
-import { call, EXIT, type Command } from '../command.ts';
+import { call, EXIT, type SharedCommand } from '../command.ts';
 import { table } from '../table.ts';
 import { evidenceLine, evidenceText } from '../evidence-links.ts';
 import type { Services } from '../../services/create-services.ts';
@@ -67,11 +67,12 @@ export function printResult(result: VerificationResult, out: (t: string) => void
   );
 }
 
-export const verifyCommand: Command = {
+export const verifyCommand: SharedCommand = {
   name: 'verify',
+  shared: true,
   usage: 'verify FILE [--save] [--judge] check an answer file\'s citations (exit 1 unless all verified and supported); --save stores it; --judge asks the model endpoint\'s judge too',
   run: async (ctx) => {
-    const { services, json, io, args } = ctx;
+    const { services, dispatch, json, io, args } = ctx;
     const file = args.positionals[0];
     if (!file || args.positionals.length > 1) {
       io.err('evidesk verify: give one answer file (native JSON, Markdown, Anthropic response, evidence ledger or Web Annotation).');
@@ -81,16 +82,17 @@ export const verifyCommand: Command = {
     let result: VerificationResult;
     let saved: number | null = null;
     if (args.flags.has('save')) {
-      const detail = await call(services, 'answers.import', input);
+      const detail = await call({ dispatch }, 'answers.import', input);
       saved = detail.answer.id;
       if (!detail.verification) throw new Error('the stored answer has no verification run');
       result = detail.verification;
     } else {
       // Verification without storing: the workspace is left exactly as it was.
-      result = await call(services, 'answers.check', input);
+      result = await call({ dispatch }, 'answers.check', input);
     }
     // The audit head anchors the output: whoever keeps it can later prove the record has not changed since.
-    if (json) io.out(JSON.stringify({ ...result, auditHead: services.audit.head() }, null, 2));
+    // (On a shared workspace the chain is the database's: `evidesk audit verify --database` walks it.)
+    if (json) io.out(JSON.stringify(services ? { ...result, auditHead: services.audit.head() } : result, null, 2));
     else {
       printResult(result, io.out, services, saved ?? undefined);
       if (saved !== null) io.out(`Stored as answer ${saved}.`);

@@ -83,6 +83,17 @@ export function schemaVersion(db: Db): number {
 /** The migration that starts the audit chain over the whole record. */
 const CHAIN_MIGRATION = 6;
 
+/**
+ * A migrated database in memory, of no workspace: a scratch copy of rows read from elsewhere
+ * (pool-mirror-store.ts), dropped with its connection. No head file, no checks: nothing in it is evidence.
+ */
+export function openScratchDatabase(): Db {
+  const db = new Database(':memory:');
+  applyConnectionSettings(db);
+  migrate(db, LATEST_SCHEMA_VERSION);
+  return db;
+}
+
 /** Runs pending migrations; returns the versions applied. */
 function migrate(db: Db, target: number): number[] {
   const current = schemaVersion(db);

@@ -26,6 +26,7 @@ import { parseJson } from '../../../shared/json-or.ts';
 import { parseAnswerFile } from './parse-answer-file.ts';
 import { verificationResult } from './verification-output.ts';
 import { citationInputs, VERIFIER_NAME, type AnswerVerification, type CitationInput, type Verifier } from './verifier.ts';
+import { PoolVerifier } from './pool-reads.ts';
 import { JUDGE_NAME, ModelJudge } from './model-judge.ts';
 import type { JudgeOpinion } from '../../../shared/verification/judge.ts';
 import { ResultExtrasStore } from '../store/result-extras-store.ts';
@@ -97,6 +98,8 @@ export class AnswersService {
   private readonly evidence: EvidenceStore;
   /** The answer opened lean and its cards in pages (issue 16). */
   readonly cards: AnswerCards;
+  /** On PostgreSQL, the verifier over the shared pool's sources (pool-reads.ts); null on SQLite. */
+  private readonly pool: PoolVerifier | null;
 
   constructor(store: AnswersStore, anchoring: AnchoringStore, verifier: Verifier, options: AnswersServiceOptions = {}) {
     this.store = store;
@@ -108,6 +111,12 @@ export class AnswersService {
     this.evidence = options.evidence ?? sqliteEvidenceStore(store.db);
     this.reads = new AnswerReads(store, anchoring, this.extras, this.jobs);
     this.cards = new AnswerCards(this.jobs);
+    this.pool = this.evidence.engine === 'postgres' ? new PoolVerifier(this.evidence.sources) : null;
+  }
+
+  /** The verifier for these citations: on SQLite the workspace's; on PostgreSQL one over the shared pool's sources. */
+  private verifierOf(inputs: readonly CitationInput[]): Promise<Verifier> {
+    return this.pool ? this.pool.verifierFor(inputs) : Promise.resolve(this.verifier);
   }
 
   /**
@@ -145,9 +154,10 @@ export class AnswersService {
   /** As check, with the model judge when it is asked for or on. */
   async checkJudged(file: AnswerFile): Promise<VerificationResult> {
     const judge = this.judgeFor(file.judge);
-    if (!judge) return this.check(file);
+    if (!judge && !this.pool) return this.check(file);
     const answer = parseAnswerFile(file.content, file.fileName);
-    const { verification, opinions } = await this.judged(this.verifier.verifyAll(citationInputs(answer)), judge);
+    const inputs = citationInputs(answer);
+    const { verification, opinions } = await this.judged((await this.verifierOf(inputs)).verifyAll(inputs), judge);
     return verificationResult(answer.question, verification, new Date().toISOString(), opinions);
   }
 
@@ -179,7 +189,8 @@ export class AnswersService {
     const citationCount = answer.citations.length;
     if (citationCount > this.batchSize) return { answerId: await this.importInBatches(answer, file, judge), citationCount };
     if (!judge) return { answerId: await this.saveTo(answer, `import:${file.fileName}`, file.content), citationCount };
-    const { verification, opinions } = await this.judged(this.verifier.verifyAll(citationInputs(answer)), judge);
+    const inputs = citationInputs(answer);
+    const { verification, opinions } = await this.judged((await this.verifierOf(inputs)).verifyAll(inputs), judge);
     return { answerId: await this.saveTo(answer, `import:${file.fileName}`, file.content, [], { verification, opinions, judged: true }), citationCount };
   }
 
@@ -187,8 +198,8 @@ export class AnswersService {
     return Math.max(1, this.options.verifyBatch ?? VERIFY_BATCH);
   }
 
-  private batchDeps(): BatchDeps {
-    return { runs: this.evidence.runs, verifier: this.verifier, jobs: this.jobs, events: this.options.events, batchSize: this.batchSize };
+  private batchDeps(verifier: Verifier): BatchDeps {
+    return { runs: this.evidence.runs, verifier, jobs: this.jobs, events: this.options.events, batchSize: this.batchSize };
   }
 
   /** Stops a verification in batches by its jobId after its current batch (false when none runs). */
@@ -201,14 +212,15 @@ export class AnswersService {
    * notes) in one transaction with the run's start, then the verification in batches.
    */
   private async importInBatches(answer: ImportedAnswer, file: AnswerFile, judge: ModelJudge | null): Promise<number> {
+    const verifier = await this.verifierOf(citationInputs(answer));
     const inputs = citationInputs(answer).map((c): CitationInput => {
-      const resolved = this.verifier.resolve(c.sourceRef);
+      const resolved = verifier.resolve(c.sourceRef);
       // An unresolved reference is resolved again as the citation is verified: its notes come then.
       return resolved.source ? { ...c, sourceId: resolved.source.id, notes: [...(c.notes ?? []), ...resolved.notes] } : c;
     });
     const sources = inputs.map((c) => ({ sourceId: c.sourceId ?? null, unknownReference: c.sourceId ? null : referenceText(c.sourceRef) }));
     const done = await verifyInBatches(
-      this.batchDeps(),
+      this.batchDeps(verifier),
       {
         citationCount: inputs.length,
         inputs: (from, to) => inputs.slice(from, to),
@@ -223,8 +235,8 @@ export class AnswersService {
   }
 
   /** The verification of an answer about to be stored (the given one, else the deterministic one). */
-  private verificationOf(answer: ImportedAnswer, extraFlags: VerificationRiskFlag[], done?: SaveDone): { verification: AnswerVerification; run: NewRun; sources: CitationSources } {
-    const verification = done?.verification ?? this.verifier.verifyAll(citationInputs(answer), extraFlags);
+  private verificationOf(answer: ImportedAnswer, extraFlags: VerificationRiskFlag[], done?: SaveDone, verifier: Verifier = this.verifier): { verification: AnswerVerification; run: NewRun; sources: CitationSources } {
+    const verification = done?.verification ?? verifier.verifyAll(citationInputs(answer), extraFlags);
     const sources = verification.outcomes.map((o) => ({ sourceId: o.source?.id ?? null, unknownReference: o.unknownReference }));
     return { verification, run: runOf(verification, done?.opinions ?? [], done?.judged ?? false), sources };
   }
@@ -241,7 +253,7 @@ export class AnswersService {
 
   /** As save, through the engine in use. */
   private async saveTo(answer: ImportedAnswer, origin: string, raw: string | null, extraFlags: VerificationRiskFlag[] = [], done?: SaveDone): Promise<number> {
-    const { run, sources } = this.verificationOf(answer, extraFlags, done);
+    const { run, sources } = this.verificationOf(answer, extraFlags, done, done ? this.verifier : await this.verifierOf(citationInputs(answer)));
     return (await this.evidence.runs.importAnswer(this.importOf(answer, origin, raw, sources), run, new Date().toISOString())).answerId;
   }
 
@@ -310,9 +322,10 @@ export class AnswersService {
     if (!(await answers.answer(answerId))) throw answerNotFound(answerId);
     const [citations, runs] = await Promise.all([answers.citations(answerId), answers.runs(answerId)]);
     const extraFlags = this.carriedFlags(runs[runs.length - 1]?.risk_flags ?? null);
+    const verifier = await this.verifierOf(citations.map((c) => this.inputOf(c)));
     if (citations.length > this.batchSize) {
       await verifyInBatches(
-        this.batchDeps(),
+        this.batchDeps(verifier),
         {
           citationCount: citations.length,
           inputs: (from, to) => citations.slice(from, to).map((c) => this.inputOf(c)),
@@ -325,7 +338,7 @@ export class AnswersService {
       );
       return this.detail(this.evidence, answerId);
     }
-    const checked = this.verifier.verifyAll(citations.map((c) => this.inputOf(c)), extraFlags);
+    const checked = verifier.verifyAll(citations.map((c) => this.inputOf(c)), extraFlags);
     const { verification, opinions } = await this.judged(checked, judge);
     await this.evidence.runs.recordRun(answerId, citations.map((c) => c.id), runOf(verification, opinions, judge !== null), new Date().toISOString());
     return this.detail(this.evidence, answerId);

@@ -2,11 +2,13 @@
 // documents: legal editing marks, chat formatting, list bullets, PDF text that lost its ligature
 // glyphs, short quotes repeated in their document, claims that write numbers another way, and
 // Anthropic exchanges with their documents.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { VerificationResult } from '../../../shared/verification/result-schema.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
 import type { TestServices } from '../../support/workspace.ts';
-import { withDocsWorkspace } from './docs-workspace.ts';
+import { describeEngines } from '../../support/engines.ts';
+import { callHandler } from '../../support/workspace.ts';
+import { withEngineDocs } from './docs-workspace.ts';
 import { ingestAll, nativeAnswer } from '../../support/policy-workspace.ts';
 
 type Services = TestServices;
@@ -21,20 +23,21 @@ const CHARTER = [
   '',
 ].join('\n');
 
-function check(services: Services, citations: Record<string, unknown>[]): Record<string, Checked> {
-  const v = VerificationResult.parse(services.answers.check({ content: nativeAnswer(citations), fileName: 'answer.json' }));
+/** Checked through the handler: on PostgreSQL, over the shared pool's sources. */
+async function check(services: Services, citations: Record<string, unknown>[]): Promise<Record<string, Checked>> {
+  const v = VerificationResult.parse(await callHandler(services, 'answers.check', { content: nativeAnswer(citations), fileName: 'answer.json' }));
   return Object.fromEntries(v.citations.map((c) => [c.marker, c]));
 }
 
-describe('quoting habits, verified through the services', () => {
+describeEngines('quoting habits, verified through the services', (engine) => {
   let services: Services;
   let docs: string;
-  withDocsWorkspace((opened) => ({ services, docs } = opened));
+  withEngineDocs(engine, (opened) => ({ services, docs } = opened));
 
   it('verifies quotes edited with [brackets], [sic] and (emphasis added), and says what the marks stand for', async () => {
     await ingestAll(services, [writeFile(docs, 'charter.txt', CHARTER)]);
     const source = { file: 'charter.txt' };
-    const by = check(services, [
+    const by = await check(services, [
       { marker: '1', claim: 'The board approves the budget before March.', quote: '[t]he Board shall approve the annual budget before the end of March each year', source },
       { marker: '2', claim: 'The board reviews the risk register at every second meeting.', quote: 'before the end of March each year. [The Board] shall also review the risk register at every second meeting', source },
       { marker: '3', claim: 'Directors receive a fee.', quote: 'Directors recieve [sic] a fee set by the remuneration committee (emphasis added)', source },
@@ -54,7 +57,7 @@ describe('quoting habits, verified through the services', () => {
     const rules = '• Employees receive 14 days of annual leave per calendar year.\n• Unused leave lapses on 31 March of the following year.\n9. Members vote by show of hands.\n10. They may vote by proxy when absent.\n';
     const pdf = await makePdf([{ lines: ['Audit report', 'The nancial statements were audited by an independent rm.', 'Their e ect on the o ce was small.'] }]);
     await ingestAll(services, [writeFile(docs, 'rules.txt', rules), writeFile(docs, 'audit.pdf', pdf)]);
-    const by = check(services, [
+    const by = await check(services, [
       { marker: '1', claim: 'Employees get 14 days.', quote: '**Employees receive 14 days of annual leave per calendar year.**', source: { file: 'rules.txt' } },
       { marker: '2', claim: 'Unused leave lapses in March.', quote: '- per calendar year. Unused leave lapses on 31 March', source: { file: 'rules.txt' } },
       { marker: '3', claim: 'Members may vote by proxy.', quote: '`They may vote by proxy when absent`;', source: { file: 'rules.txt' } },
@@ -78,7 +81,7 @@ describe('quoting habits, verified through the services', () => {
     await ingestAll(services, [writeFile(docs, 'results.txt', 'Results\n\nRevenue grew by 12% in 2023 to 5,000,000 euros, and headcount rose to twenty people on 1 March 2024.\nUnder Article 5, the quorum is 7 members.\n')]);
     const source = { file: 'results.txt' };
     const quote = 'Revenue grew by 12% in 2023 to 5,000,000 euros, and headcount rose to twenty people on 1 March 2024.';
-    const by = check(services, [
+    const by = await check(services, [
       { marker: '1', claim: 'Revenue grew 12 per cent in 2023 to €5 million, and headcount rose to 20 people on March 1, 2024.', quote, source },
       { marker: '2', claim: 'Revenue rose 15 percent in 2023.', quote, source },
       { marker: '3', claim: 'Article 5 sets a quorum of 7 members.', quote: 'the quorum is 7 members', source },
@@ -97,17 +100,18 @@ describe('quoting habits, verified through the services', () => {
       response: { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'It says so.', citations: [{ document_index: 0, document_title: (document.title as string | undefined) ?? null, ...citation }] }] },
     });
   }
-  const checkOne = (content: string): Checked => VerificationResult.parse(services.answers.check({ content, fileName: 'exchange.json' })).citations[0] as Checked;
+  const checkOne = async (content: string): Promise<Checked> =>
+    VerificationResult.parse(await callHandler(services, 'answers.check', { content, fileName: 'exchange.json' })).citations[0] as Checked;
 
   it('knows a PDF sent as base64 without a title by its bytes', async () => {
     const pdf = await makePdf([{ lines: ['Cover page.'] }, { lines: ['Travel expenses are reimbursed within 30 days of a complete claim.'] }]);
     await ingestAll(services, [writeFile(docs, 'expenses-policy.pdf', pdf)]);
     const document = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: Buffer.from(pdf).toString('base64') } };
-    const c = checkOne(exchange(document, { type: 'page_location', cited_text: 'Travel expenses are reimbursed within 30 days of a complete claim.', start_page_number: 2, end_page_number: 3 }));
+    const c = await checkOne(exchange(document, { type: 'page_location', cited_text: 'Travel expenses are reimbursed within 30 days of a complete claim.', start_page_number: 2, end_page_number: 3 }));
     expect(c).toMatchObject({ status: 'verified', match: { file: 'expenses-policy.pdf', page: 2 } });
     // Other bytes under no title: no source, whatever the text.
     const other = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: Buffer.from('%PDF-1.4 another file').toString('base64') } };
-    expect(checkOne(exchange(other, { type: 'page_location', cited_text: 'Travel expenses are reimbursed', start_page_number: 2, end_page_number: 3 })).status).toBe('source_unknown');
+    expect((await checkOne(exchange(other, { type: 'page_location', cited_text: 'Travel expenses are reimbursed', start_page_number: 2, end_page_number: 3 }))).status).toBe('source_unknown');
   });
 
   it('places a repeated cited_text at its char_location in a copy of the text spaced otherwise', async () => {
@@ -116,10 +120,10 @@ describe('quoting habits, verified through the services', () => {
     // The tool trimmed trailing spaces and squeezed blank lines: its offsets are not ours.
     const seen = 'Minutes\n\nThe board met.\nIt approved the budget.\n\nThe board met.\nIt rejected the merger.\n';
     const at = seen.lastIndexOf('The board met.');
-    const c = checkOne(exchange({ type: 'document', title: 'minutes.txt', source: { type: 'text', media_type: 'text/plain', data: seen } }, { type: 'char_location', cited_text: 'The board met.', start_char_index: at, end_char_index: at + 14 }));
+    const c = await checkOne(exchange({ type: 'document', title: 'minutes.txt', source: { type: 'text', media_type: 'text/plain', data: seen } }, { type: 'char_location', cited_text: 'The board met.', start_char_index: at, end_char_index: at + 14 }));
     expect(c).toMatchObject({ status: 'verified', match: { line: 10 } });
     // The untitled text is the ingested file's: known by its SHA-256.
-    const untitled = checkOne(exchange({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: stored } }, { type: 'char_location', cited_text: 'It rejected the merger.', start_char_index: stored.indexOf('It rejected'), end_char_index: stored.indexOf('It rejected') + 23 }));
+    const untitled = await checkOne(exchange({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: stored } }, { type: 'char_location', cited_text: 'It rejected the merger.', start_char_index: stored.indexOf('It rejected'), end_char_index: stored.indexOf('It rejected') + 23 }));
     expect(untitled).toMatchObject({ status: 'verified', match: { file: 'minutes.txt', line: 11 } });
   });
 });

@@ -1,9 +1,11 @@
 /**
  * The writes of answers and verification runs on PostgreSQL (issue 13): the `runs` area. Each call
- * is one transaction through the retrying runTransaction, its rows inserted as SQLite's
- * RunWritesStore inserts them (the same columns and JSON text, so rows hash alike) and their audit
- * entries appended last, under the chain's lock, in SQLite's order: each row's entry as it was
- * written, then the action's (`answer.import`, `answer.verify`, payloads in run-entries.ts).
+ * is one transaction through the retrying runTransaction, its rows the ones SQLite's RunWritesStore
+ * inserts (the same columns and JSON text, so rows hash alike) but many to a statement (INSERT …
+ * SELECT FROM unnest … WITH ORDINALITY, in chunks): an import of 300 citations is a handful of
+ * round trips, not one per row. The audit entries are appended last, in one call under the chain's
+ * lock, in SQLite's order: each row's entry as SQLite writes them, then the action's
+ * (`answer.import`, `answer.verify`, payloads in run-entries.ts).
  *
  * An import lands in the member's project: the first (by key) it reviews in, else the first it is
  * an agent of; the owner, who belongs to none, writes to the first project. Row-level security
@@ -20,6 +22,9 @@ import { appendEntries, type PgEntry } from './pg-audit-chain.ts';
 import { pgTransaction, type PgContext } from './pg-tx.ts';
 
 type Row = Record<string, unknown> & { id: number };
+
+/** Rows per multi-row insert: a few statements for the largest answers, each message a few megabytes at most. */
+const CHUNK = 500;
 
 /** The entries a transaction collects as it writes, appended at its end. */
 class Entries {
@@ -59,15 +64,37 @@ async function importProject(c: pg.ClientBase, ctx: PgContext): Promise<string> 
   return key;
 }
 
-/** The id of the "unknown source" record of a reference, made on first use (its entry then). */
-async function unknownSourceId(c: pg.ClientBase, reference: string, entries: Entries): Promise<number> {
-  const added = (await c.query<Row>('INSERT INTO unknown_sources (reference) VALUES ($1) ON CONFLICT (reference) DO NOTHING RETURNING *', [reference])).rows[0];
-  if (added) return entries.row('unknown_sources', added);
-  const found = (await c.query<{ id: number }>('SELECT id FROM unknown_sources WHERE reference = $1', [reference])).rows[0];
-  if (!found) throw new Error('the unknown source was not found');
-  return found.id;
+/**
+ * The ids of the "unknown source" records of these references (distinct, in first-use order),
+ * the new ones inserted in that order in one statement; the rows made, by reference.
+ */
+async function unknownSources(c: pg.ClientBase, references: readonly string[]): Promise<{ ids: Map<string, number>; added: Map<string, Row> }> {
+  if (references.length === 0) return { ids: new Map(), added: new Map() };
+  const added = (
+    await c.query<Row & { reference: string }>(
+      `INSERT INTO unknown_sources (reference) SELECT t.reference FROM unnest($1::text[]) WITH ORDINALITY AS t(reference, n) ORDER BY t.n
+       ON CONFLICT (reference) DO NOTHING RETURNING *`,
+      [references],
+    )
+  ).rows;
+  const found = (await c.query<{ id: number; reference: string }>('SELECT id, reference FROM unknown_sources WHERE reference = ANY($1::text[])', [references])).rows;
+  return { ids: new Map(found.map((r) => [r.reference, r.id])), added: new Map(added.map((r) => [r.reference, r])) };
 }
 
+/** Rows returned by a multi-row insert, in the order of `keys` (each row found by its key column). */
+function inOrder<K>(rows: readonly Row[], column: string, keys: readonly K[]): Row[] {
+  const byKey = new Map(rows.map((r) => [r[column] as K, r]));
+  return keys.map((k) => {
+    const row = byKey.get(k);
+    if (!row) throw new Error('an inserted row was not returned');
+    return row;
+  });
+}
+
+/**
+ * The answer, then its citations in one multi-row insert per chunk; the entries in the order
+ * SQLite writes them: an unknown source's entry just before the citation that first names it.
+ */
 async function insertImport(c: pg.ClientBase, ctx: PgContext, imp: NewAnswerImport, entries: Entries, now: string): Promise<{ answerId: number; citationIds: number[] }> {
   const project = await importProject(c, ctx);
   const a = imp.answer;
@@ -83,17 +110,48 @@ async function insertImport(c: pg.ClientBase, ctx: PgContext, imp: NewAnswerImpo
       now,
     ]),
   );
-  const citationIds: number[] = [];
-  for (const [ordinal, x] of imp.citations.entries()) {
-    const unknownId = x.sourceId === null ? await unknownSourceId(c, x.unknownReference ?? '{}', entries) : null;
-    const row = await insertOne(
-      c,
+  const referenceOf = (x: NewAnswerImport['citations'][number]): string | null => (x.sourceId === null ? (x.unknownReference ?? '{}') : null);
+  const references = [...new Set(imp.citations.map(referenceOf).filter((r): r is string => r !== null))];
+  const unknown = await unknownSources(c, references);
+  const rows: Row[] = [];
+  for (let at = 0; at < imp.citations.length; at += CHUNK) {
+    const chunk = imp.citations.slice(at, at + CHUNK);
+    const col = <T>(f: (x: (typeof chunk)[number]) => T): T[] => chunk.map(f);
+    const inserted = await c.query<Row>(
       `INSERT INTO citations (answer_id, ordinal, marker, claim, quote, context, source_id, unknown_source_id, claimed_locator, method, confidence, supersedes_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL, $12) RETURNING *`,
-      [answerId, ordinal, x.marker, x.claim, x.quote, x.context, x.sourceId, unknownId, JSON.stringify(x.claimedLocator), x.method, x.confidence, now],
+       SELECT $1, $2 + t.n - 1, t.marker, t.claim, t.quote, t.context, t.source_id, t.unknown_source_id, t.claimed_locator, t.method, t.confidence, NULL, $3
+       FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[], $12::text[])
+         WITH ORDINALITY AS t(marker, claim, quote, context, source_id, unknown_source_id, claimed_locator, method, confidence, n)
+       ORDER BY t.n RETURNING *`,
+      [
+        answerId,
+        at,
+        now,
+        col((x) => x.marker),
+        col((x) => x.claim),
+        col((x) => x.quote),
+        col((x) => x.context),
+        col((x) => x.sourceId),
+        col((x) => {
+          const r = referenceOf(x);
+          return r === null ? null : (unknown.ids.get(r) ?? null);
+        }),
+        col((x) => JSON.stringify(x.claimedLocator)),
+        col((x) => x.method),
+        col((x) => x.confidence),
+      ],
     );
-    citationIds.push(entries.row('citations', row));
+    rows.push(...inOrder(inserted.rows, 'ordinal', chunk.map((_, k) => at + k)));
   }
+  const citationIds = rows.map((row, ordinal) => {
+    const r = referenceOf(imp.citations[ordinal] as NewAnswerImport['citations'][number]);
+    const made = r === null ? undefined : unknown.added.get(r);
+    if (made && r !== null) {
+      entries.row('unknown_sources', made);
+      unknown.added.delete(r);
+    }
+    return entries.row('citations', row);
+  });
   entries.action('answer.import', importEntryPayload(answerId, a, citationIds.length));
   return { answerId, citationIds };
 }
@@ -112,40 +170,85 @@ async function insertRun(c: pg.ClientBase, answerId: number, run: { verifier: st
   );
 }
 
+/**
+ * A batch's results, then their closest passages, then their judge opinions: one multi-row insert
+ * per table and chunk (ids in the batch's order, as row by row). The entries are interleaved as
+ * SQLite writes them: each result's, then its passage's, then its opinion's.
+ */
 async function insertOutcomes(c: pg.ClientBase, runId: number, citationIds: readonly number[], outcomes: readonly NewOutcome[], entries: Entries, now: string): Promise<void> {
-  for (const [i, o] of outcomes.entries()) {
-    const r = o.result;
-    const resultId = entries.row(
-      'citation_results',
-      await insertOne(
-        c,
-        `INSERT INTO citation_results (run_id, citation_id, status, verdict, score, confidence, source_id, segment_id, start_offset,
-           end_segment_id, end_offset, first_end, last_start, page, page_label, match_method, matched_text, quote, prefix, suffix, notes)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21) RETURNING *`,
-        [runId, citationIds[i] ?? 0, r.status, r.verdict, r.score, r.confidence, r.sourceId, r.segmentId, r.startOffset, r.endSegmentId, r.endOffset, r.firstEnd, r.lastStart, r.page, r.pageLabel, r.matchMethod, r.matchedText, r.quote, r.prefix, r.suffix, JSON.stringify(r.notes)],
-      ),
+  for (let at = 0; at < outcomes.length; at += CHUNK) {
+    const chunk = outcomes.slice(at, at + CHUNK);
+    const ids = chunk.map((_, k) => citationIds[at + k] ?? 0);
+    const col = <T>(f: (r: NewOutcome['result']) => T): T[] => chunk.map((o) => f(o.result));
+    const results = inOrder(
+      (
+        await c.query<Row>(
+          `INSERT INTO citation_results (run_id, citation_id, status, verdict, score, confidence, source_id, segment_id, start_offset,
+             end_segment_id, end_offset, first_end, last_start, page, page_label, match_method, matched_text, quote, prefix, suffix, notes)
+           SELECT $1, t.citation_id, t.status, t.verdict, t.score, t.confidence, t.source_id, t.segment_id, t.start_offset, t.end_segment_id, t.end_offset,
+             t.first_end, t.last_start, t.page, t.page_label, t.match_method, t.matched_text, t.quote, t.prefix, t.suffix, t.notes
+           FROM unnest($2::bigint[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::bigint[], $8::bigint[], $9::int[], $10::bigint[], $11::int[],
+             $12::int[], $13::int[], $14::int[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
+             WITH ORDINALITY AS t(citation_id, status, verdict, score, confidence, source_id, segment_id, start_offset, end_segment_id, end_offset,
+               first_end, last_start, page, page_label, match_method, matched_text, quote, prefix, suffix, notes, n)
+           ORDER BY t.n RETURNING *`,
+          [
+            runId, ids, col((r) => r.status), col((r) => r.verdict), col((r) => r.score), col((r) => r.confidence), col((r) => r.sourceId), col((r) => r.segmentId),
+            col((r) => r.startOffset), col((r) => r.endSegmentId), col((r) => r.endOffset), col((r) => r.firstEnd), col((r) => r.lastStart), col((r) => r.page),
+            col((r) => r.pageLabel), col((r) => r.matchMethod), col((r) => r.matchedText), col((r) => r.quote), col((r) => r.prefix), col((r) => r.suffix),
+            col((r) => JSON.stringify(r.notes)),
+          ],
+        )
+      ).rows,
+      'citation_id',
+      ids,
     );
-    const p = o.closest;
-    if (p) {
+    const resultIds = results.map((r) => r.id);
+    const withClosest = chunk.flatMap((o, k) => (o.closest ? [{ resultId: resultIds[k] ?? 0, p: o.closest }] : []));
+    const withOpinion = chunk.flatMap((o, k) => (o.opinion ? [{ resultId: resultIds[k] ?? 0, j: o.opinion }] : []));
+    const closest = new Map<number, Row>();
+    if (withClosest.length > 0) {
       // The score clamped into [0, 1] as SQLite's ResultExtrasStore stores it.
-      const row = await insertOne(
-        c,
-        'INSERT INTO closest_passages (result_id, source_id, segment_id, start_offset, end_offset, score, text, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
-        [resultId, p.sourceId, p.segmentId, p.start, p.end, Math.max(0, Math.min(1, p.score)), p.text, now],
-      );
-      entries.row('closest_passages', row);
+      const rows = (
+        await c.query<Row>(
+          `INSERT INTO closest_passages (result_id, source_id, segment_id, start_offset, end_offset, score, text, created_at)
+           SELECT t.result_id, t.source_id, t.segment_id, t.start_offset, t.end_offset, t.score, t.text, $1
+           FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::int[], $6::int[], $7::float8[], $8::text[])
+             WITH ORDINALITY AS t(result_id, source_id, segment_id, start_offset, end_offset, score, text, n)
+           ORDER BY t.n RETURNING *`,
+          [
+            now,
+            withClosest.map((x) => x.resultId),
+            withClosest.map((x) => x.p.sourceId),
+            withClosest.map((x) => x.p.segmentId),
+            withClosest.map((x) => x.p.start),
+            withClosest.map((x) => x.p.end),
+            withClosest.map((x) => Math.max(0, Math.min(1, x.p.score))),
+            withClosest.map((x) => x.p.text),
+          ],
+        )
+      ).rows;
+      for (const r of rows) closest.set(Number(r.result_id), r);
     }
-    const j = o.opinion;
-    if (j) {
-      const row = await insertOne(c, 'INSERT INTO judge_opinions (result_id, model, outcome, verdict, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *', [
-        resultId,
-        j.model,
-        j.outcome,
-        j.verdict,
-        j.reason,
-        now,
-      ]);
-      entries.row('judge_opinions', row);
+    const opinions = new Map<number, Row>();
+    if (withOpinion.length > 0) {
+      const rows = (
+        await c.query<Row>(
+          `INSERT INTO judge_opinions (result_id, model, outcome, verdict, reason, created_at)
+           SELECT t.result_id, t.model, t.outcome, t.verdict, t.reason, $1
+           FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS t(result_id, model, outcome, verdict, reason, n)
+           ORDER BY t.n RETURNING *`,
+          [now, withOpinion.map((x) => x.resultId), withOpinion.map((x) => x.j.model), withOpinion.map((x) => x.j.outcome), withOpinion.map((x) => x.j.verdict), withOpinion.map((x) => x.j.reason)],
+        )
+      ).rows;
+      for (const r of rows) opinions.set(Number(r.result_id), r);
+    }
+    for (const result of results) {
+      entries.row('citation_results', result);
+      const p = closest.get(result.id);
+      if (p) entries.row('closest_passages', p);
+      const j = opinions.get(result.id);
+      if (j) entries.row('judge_opinions', j);
     }
   }
 }
