@@ -1,6 +1,7 @@
 import { ChainStore, type AuditEntryRow } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
 import { StatementCache } from './statement-cache.ts';
+import { SameTurnCommit } from './same-turn-commit.ts';
 import { RUN_SELECT, answerListSql, type AnswerListRow, type AnswerRow, type CitationRow, type NewAnswer, type NewCitation, type NewResult, type NewReview, type ResultRow, type ReviewRow, type RunEnd, type RunRow } from './answer-rows.ts';
 
 // The row types live in answer-rows.ts; importers of this store keep finding them here.
@@ -15,6 +16,7 @@ export class AnswersStore {
     this.db = db;
     this.chain = new ChainStore(db);
     this.statements = new StatementCache(db);
+    this.group = new SameTurnCommit(db, () => this.headSoon());
   }
 
   private stmt(sql: string): ReturnType<StatementCache['get']> {
@@ -40,15 +42,35 @@ export class AnswersStore {
    */
   transactionHeadSoon<T>(fn: () => T): T {
     const result = this.db.transaction(fn).immediate();
-    if (!this.headPending) {
-      this.headPending = true;
-      setImmediate(() => this.flushHead());
-    }
+    this.headSoon();
     return result;
   }
 
-  /** Writes the head file now if a transactionHeadSoon left it pending. */
+  private readonly group: SameTurnCommit;
+
+  /**
+   * As transactionHeadSoon, but the writes asked for in the same turn of the event loop (several
+   * agents citing at once) share one transaction and so one fsync, each in its own savepoint: all
+   * of one write lands or none of it. Resolves once committed (same-turn-commit.ts).
+   */
+  transactionGrouped<T>(fn: () => T): Promise<T> {
+    return this.group.run(fn);
+  }
+
+  private headSoon(): void {
+    if (!this.headPending) {
+      this.headPending = true;
+      setImmediate(() => this.publishPendingHead());
+    }
+  }
+
+  /** Commits grouped writes still queued, then writes the head file if one is pending (on close). */
   flushHead(): void {
+    this.group.flush();
+    this.publishPendingHead();
+  }
+
+  private publishPendingHead(): void {
     if (!this.headPending) return;
     this.headPending = false;
     if (this.db.open) this.chain.publishHead();

