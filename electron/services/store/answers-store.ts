@@ -7,6 +7,9 @@ import { RUN_SELECT, answerListSql, type AnswerListRow, type AnswerRow, type Cit
 // The row types live in answer-rows.ts; importers of this store keep finding them here.
 export * from './answer-rows.ts';
 
+/** Turns of the event loop the head file waits at most for queued cites (see headWhenIdle). */
+const HEAD_MAX_WAITS = 64;
+
 export class AnswersStore {
   readonly db: Db;
   readonly chain: ChainStore;
@@ -57,11 +60,28 @@ export class AnswersStore {
     return this.group.run(fn);
   }
 
+  /** Turns the head file has waited for grouped writes to commit first. */
+  private headWaits = 0;
+
   private headSoon(): void {
     if (!this.headPending) {
       this.headPending = true;
-      setImmediate(() => this.publishPendingHead());
+      setImmediate(() => this.headWhenIdle());
     }
+  }
+
+  /**
+   * The head file's fsyncs wait while cites are queued for the next commit (agents citing one
+   * after another), so that no reply waits for them; after HEAD_MAX_WAITS turns it is written anyway.
+   */
+  private headWhenIdle(): void {
+    if (this.group.pending && this.headWaits < HEAD_MAX_WAITS) {
+      this.headWaits++;
+      setImmediate(() => this.headWhenIdle());
+      return;
+    }
+    this.headWaits = 0;
+    this.publishPendingHead();
   }
 
   /** Commits grouped writes still queued, then writes the head file if one is pending (on close). */

@@ -33,6 +33,11 @@ export class SameTurnCommit {
     });
   }
 
+  /** Writes are waiting for the next turn's commit. */
+  get pending(): boolean {
+    return this.queue.length > 0;
+  }
+
   /** Commits what is queued (on the next turn, or at once on close). */
   flush(): void {
     const batch = this.queue;
