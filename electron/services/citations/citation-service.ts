@@ -159,7 +159,7 @@ export class CitationService {
     return this.d.citations.insertSession({ session_key: ctx.session_id, answer_id: answerId, agent_id: ctx.agent_id, user_id: ctx.user_id, project_id: ctx.project_id }, now);
   }
 
-  cite(input: CiteInput): CiteResult {
+  async cite(input: CiteInput): Promise<CiteResult> {
     const ctx = this.context(input.context);
     const related = input.related ?? [];
     const supersedes = related.filter((r) => r.relation === 'supersedes');
@@ -202,7 +202,8 @@ export class CitationService {
     };
     const customNote = custom ? `${custom.identifier} is a custom source (${custom.kind}: ${custom.description.slice(0, 120)}); its citations cannot be quote-checked and are recorded as given` : null;
     let nextLedger: SessionLedger | null = null as SessionLedger | null;
-    const { citationId, marker } = this.d.answers.transactionHeadSoon(() => {
+    // Agents citing at once share a commit (one fsync); this cite's rows are still all or none.
+    const { citationId, marker } = await this.d.answers.transactionGrouped(() => {
       const session = this.sessionFor(ctx, now);
       const ordinal = this.d.citations.citationCount(session.answer_id);
       const marker = String(ordinal + 1);
@@ -240,6 +241,8 @@ export class CitationService {
       const runId = this.d.answers.insertRun(session.answer_id, AGENT_VERIFIER, summary.summary, summary.riskFlags, now);
       this.d.answers.insertResult(runId, result, now);
       this.d.answers.appendAudit('citation.cite', { answerId: session.answer_id, citationId, runId, session: ctx.session_id, agent: ctx.agent_id, status: result.status, supersedes: supersedesId }, now);
+      // Cites committed with this one read their sessions' ledgers after it: a superseded one may be among them.
+      if (supersedesId !== null) this.ledgers.clear();
       nextLedger = { answerId: session.answer_id, count: ordinal + 1, items };
       return { citationId, marker };
     });

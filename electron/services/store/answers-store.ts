@@ -1,10 +1,14 @@
 import { ChainStore, type AuditEntryRow } from './audit-chain-store.ts';
 import type { Db } from './database.ts';
 import { StatementCache } from './statement-cache.ts';
+import { SameTurnCommit } from './same-turn-commit.ts';
 import { RUN_SELECT, answerListSql, type AnswerListRow, type AnswerRow, type CitationRow, type NewAnswer, type NewCitation, type NewResult, type NewReview, type ResultRow, type ReviewRow, type RunEnd, type RunRow } from './answer-rows.ts';
 
 // The row types live in answer-rows.ts; importers of this store keep finding them here.
 export * from './answer-rows.ts';
+
+/** Turns of the event loop the head file waits at most for queued cites (see headWhenIdle). */
+const HEAD_MAX_WAITS = 64;
 
 export class AnswersStore {
   readonly db: Db;
@@ -15,6 +19,7 @@ export class AnswersStore {
     this.db = db;
     this.chain = new ChainStore(db);
     this.statements = new StatementCache(db);
+    this.group = new SameTurnCommit(db, () => this.headSoon());
   }
 
   private stmt(sql: string): ReturnType<StatementCache['get']> {
@@ -40,15 +45,52 @@ export class AnswersStore {
    */
   transactionHeadSoon<T>(fn: () => T): T {
     const result = this.db.transaction(fn).immediate();
-    if (!this.headPending) {
-      this.headPending = true;
-      setImmediate(() => this.flushHead());
-    }
+    this.headSoon();
     return result;
   }
 
-  /** Writes the head file now if a transactionHeadSoon left it pending. */
+  private readonly group: SameTurnCommit;
+
+  /**
+   * As transactionHeadSoon, but the writes asked for in the same turn of the event loop (several
+   * agents citing at once) share one transaction and so one fsync, each in its own savepoint: all
+   * of one write lands or none of it. Resolves once committed (same-turn-commit.ts).
+   */
+  transactionGrouped<T>(fn: () => T): Promise<T> {
+    return this.group.run(fn);
+  }
+
+  /** Turns the head file has waited for grouped writes to commit first. */
+  private headWaits = 0;
+
+  private headSoon(): void {
+    if (!this.headPending) {
+      this.headPending = true;
+      setImmediate(() => this.headWhenIdle());
+    }
+  }
+
+  /**
+   * The head file's fsyncs wait while cites are queued for the next commit (agents citing one
+   * after another), so that no reply waits for them; after HEAD_MAX_WAITS turns it is written anyway.
+   */
+  private headWhenIdle(): void {
+    if (this.group.pending && this.headWaits < HEAD_MAX_WAITS) {
+      this.headWaits++;
+      setImmediate(() => this.headWhenIdle());
+      return;
+    }
+    this.headWaits = 0;
+    this.publishPendingHead();
+  }
+
+  /** Commits grouped writes still queued, then writes the head file if one is pending (on close). */
   flushHead(): void {
+    this.group.flush();
+    this.publishPendingHead();
+  }
+
+  private publishPendingHead(): void {
     if (!this.headPending) return;
     this.headPending = false;
     if (this.db.open) this.chain.publishHead();

