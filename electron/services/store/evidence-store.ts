@@ -254,6 +254,46 @@ export interface RunsArea {
   endRun(answerId: number, runId: number, end: RunEnd & { verifier: string; planned: number; summary: VerificationSummary }, now: string): Promise<void>;
 }
 
+// ---- Agents' citations (issue 13) ----------------------------------------------------------------
+
+/** Who cites, and where: the session a citation lands in (made with its live answer on first use). */
+export interface CiteSession {
+  sessionKey: string;
+  agentId: string;
+  userId: string;
+  projectId: string;
+}
+
+/** One agent citation, verified before it is written: its row, context and result. */
+export interface NewCite {
+  session: CiteSession;
+  citation: Omit<NewCitation, 'answerId' | 'ordinal' | 'marker'>;
+  customSourceId: number | null;
+  details: Record<string, unknown>;
+  result: Omit<NewResult, 'citationId'>;
+}
+
+export interface CiteWritten {
+  answerId: number;
+  citationId: number;
+  /** The citation's marker in its session ("1", "2", …). */
+  marker: string;
+  runId: number;
+}
+
+/**
+ * Agents' citation writes: a cite is one transaction on each engine (the session and its answer on
+ * first use, the citation, its context, a run summarising the session with the citation's result,
+ * every row's audit entry and the `citation.cite` entry). On PostgreSQL row-level security holds an
+ * agent to its own sessions in its projects (the context names the member's login as the agent);
+ * any other level is refused (DATABASE_ROLE_REFUSED, naming the level).
+ */
+export interface CitationsArea {
+  /** Whether a citation exists (that this member may see). */
+  isCitation(id: number): Promise<boolean>;
+  cite(cite: NewCite, now: string): Promise<CiteWritten>;
+}
+
 // ------------------------------------------------------------------------------------------------
 
 export interface EvidenceStore {
@@ -268,6 +308,8 @@ export interface EvidenceStore {
   readonly ingest: IngestArea;
   /** Writes of answers and verification runs. */
   readonly runs: RunsArea;
+  /** Agents' citations (the cite tool's write). */
+  readonly citations: CitationsArea;
   /** Releases the engine's connections (the SQLite engine closes its database only if it opened it). */
   close(): Promise<void>;
 }

@@ -3,13 +3,15 @@
  * interface. Each call runs its statements (and transaction) synchronously and returns a settled
  * promise: one microtask more per call, the same SQL.
  */
+import { CitationsStore } from './citations-store.ts';
+import { SessionLedgers, writeCite } from './cite-writes.ts';
 import os from 'node:os';
 import { toFtsQuery } from '../../../shared/search/fts-query.ts';
 import type { Db } from './database.ts';
 import { AnchoringStore } from './anchoring-store.ts';
 import { AnswersStore } from './answers-store.ts';
 import { CardRowsStore, CitationCardsStore } from './citation-cards-store.ts';
-import type { AnswersArea, CardsArea, EvidenceStore, HealthArea, ReviewsArea, RunsArea, SearchArea, SourcesArea } from './evidence-store.ts';
+import type { AnswersArea, CardsArea, CitationsArea, EvidenceStore, HealthArea, ReviewsArea, RunsArea, SearchArea, SourcesArea } from './evidence-store.ts';
 import { HealthStore } from './health-store.ts';
 import { ResultExtrasStore } from './result-extras-store.ts';
 import { reviewEntryPayload } from './review-entry.ts';
@@ -110,6 +112,16 @@ function sqliteRuns(writes: RunWritesStore): RunsArea {
 }
 // ----
 
+// ---- Agents' citations (issue 13) ----
+function sqliteCitations(answers: AnswersStore, citations: CitationsStore): CitationsArea {
+  const ledgers = new SessionLedgers();
+  return {
+    isCitation: async (id) => citations.isCitation(id),
+    cite: async (cite, now) => writeCite(answers, citations, ledgers, cite, now),
+  };
+}
+// ----
+
 function localLogin(): string {
   try {
     return os.userInfo().username;
@@ -134,6 +146,7 @@ export function sqliteEvidenceStore(db: Db, ownsDb = false): EvidenceStore {
     cards: sqliteCards(new CitationCardsStore(db), new CardRowsStore(db), answers),
     ingest: sqliteIngest(db),
     runs: sqliteRuns(new RunWritesStore(answers, extras)),
+    citations: sqliteCitations(answers, new CitationsStore(db, answers.chain)),
     close: async () => {
       if (ownsDb) db.close();
     },

@@ -5,6 +5,7 @@
 import type { EvidenceStore } from '../evidence-store.ts';
 import { pgAnswers } from './pg-answers.ts';
 import { pgCards } from './pg-cards.ts';
+import { pgCitations } from './pg-citations.ts';
 import { pgHealth } from './pg-health.ts';
 import { pgIngest } from './pg-ingest.ts';
 import { pgReviews } from './pg-reviews.ts';
@@ -26,6 +27,7 @@ export function pgEvidenceStore(store: PgStore): EvidenceStore {
     cards: pgCards(ctx),
     ingest: pgIngest(ctx),
     runs: pgRuns(ctx),
+    citations: pgCitations(ctx),
     close: () => store.close(),
   };
 }

@@ -22,7 +22,7 @@ import { pgTransaction, type PgContext } from './pg-tx.ts';
 type Row = Record<string, unknown> & { id: number };
 
 /** The entries a transaction collects as it writes, appended at its end. */
-class Entries {
+export class Entries {
   readonly list: PgEntry[] = [];
   row(table: ChainTable, row: Row): number {
     this.list.push({ action: ROW_APPEND, table, row });
@@ -33,7 +33,7 @@ class Entries {
   }
 }
 
-async function insertOne(c: pg.ClientBase, sql: string, params: unknown[]): Promise<Row> {
+export async function insertOne(c: pg.ClientBase, sql: string, params: unknown[]): Promise<Row> {
   const row = (await c.query<Row>(sql, params)).rows[0];
   if (!row) throw new Error('an inserted row was not returned');
   return row;
@@ -60,7 +60,7 @@ async function importProject(c: pg.ClientBase, ctx: PgContext): Promise<string> 
 }
 
 /** The id of the "unknown source" record of a reference, made on first use (its entry then). */
-async function unknownSourceId(c: pg.ClientBase, reference: string, entries: Entries): Promise<number> {
+export async function unknownSourceId(c: pg.ClientBase, reference: string, entries: Entries): Promise<number> {
   const added = (await c.query<Row>('INSERT INTO unknown_sources (reference) VALUES ($1) ON CONFLICT (reference) DO NOTHING RETURNING *', [reference])).rows[0];
   if (added) return entries.row('unknown_sources', added);
   const found = (await c.query<{ id: number }>('SELECT id FROM unknown_sources WHERE reference = $1', [reference])).rows[0];
@@ -98,7 +98,7 @@ async function insertImport(c: pg.ClientBase, ctx: PgContext, imp: NewAnswerImpo
   return { answerId, citationIds };
 }
 
-async function insertRun(c: pg.ClientBase, answerId: number, run: { verifier: string; summary: unknown; riskFlags: unknown }, planned: number | null, entries: Entries, now: string): Promise<number> {
+export async function insertRun(c: pg.ClientBase, answerId: number, run: { verifier: string; summary: unknown; riskFlags: unknown }, planned: number | null, entries: Entries, now: string): Promise<number> {
   return entries.row(
     'verification_runs',
     await insertOne(c, 'INSERT INTO verification_runs (answer_id, verifier, summary, risk_flags, created_at, planned) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *', [
@@ -112,7 +112,7 @@ async function insertRun(c: pg.ClientBase, answerId: number, run: { verifier: st
   );
 }
 
-async function insertOutcomes(c: pg.ClientBase, runId: number, citationIds: readonly number[], outcomes: readonly NewOutcome[], entries: Entries, now: string): Promise<void> {
+export async function insertOutcomes(c: pg.ClientBase, runId: number, citationIds: readonly number[], outcomes: readonly NewOutcome[], entries: Entries, now: string): Promise<void> {
   for (const [i, o] of outcomes.entries()) {
     const r = o.result;
     const resultId = entries.row(
