@@ -292,7 +292,18 @@ export interface CitationsArea {
   /** Whether a citation exists (that this member may see). */
   isCitation(id: number): Promise<boolean>;
   cite(cite: NewCite, now: string): Promise<CiteWritten>;
+  /**
+   * What a cite's anchoring reads besides a source's segments (SourcesArea.segments): the sources
+   * stored after `afterId`, as stored, in id order, and the ids of the restricted ones now.
+   */
+  sourcesAfter(afterId: number): Promise<StoredSourceRow[]>;
+  restrictedIds(): Promise<number[]>;
+  /** The project this member's cites land in when none is named (PostgreSQL: its first as an agent; SQLite: none). */
+  defaultProject(): Promise<string | null>;
 }
+
+/** A source's row as stored (no counts, no paths). */
+export type StoredSourceRow = Omit<SourceRow, 'segment_count' | 'current_path'>;
 
 // ------------------------------------------------------------------------------------------------
 

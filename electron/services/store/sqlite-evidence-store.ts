@@ -113,11 +113,14 @@ function sqliteRuns(writes: RunWritesStore): RunsArea {
 // ----
 
 // ---- Agents' citations (issue 13) ----
-function sqliteCitations(answers: AnswersStore, citations: CitationsStore): CitationsArea {
+function sqliteCitations(answers: AnswersStore, citations: CitationsStore, sources: SourcesStore): CitationsArea {
   const ledgers = new SessionLedgers();
   return {
     isCitation: async (id) => citations.isCitation(id),
     cite: async (cite, now) => writeCite(answers, citations, ledgers, cite, now),
+    sourcesAfter: async (afterId) => sources.storedAfter(afterId),
+    restrictedIds: async () => sources.restrictedIds(),
+    defaultProject: async () => null,
   };
 }
 // ----
@@ -146,7 +149,7 @@ export function sqliteEvidenceStore(db: Db, ownsDb = false): EvidenceStore {
     cards: sqliteCards(new CitationCardsStore(db), new CardRowsStore(db), answers),
     ingest: sqliteIngest(db),
     runs: sqliteRuns(new RunWritesStore(answers, extras)),
-    citations: sqliteCitations(answers, new CitationsStore(db, answers.chain)),
+    citations: sqliteCitations(answers, new CitationsStore(db, answers.chain), new SourcesStore(db)),
     close: async () => {
       if (ownsDb) db.close();
     },

@@ -12,7 +12,8 @@ import type pg from 'pg';
 import { summariseLedger, type CitationStatus, type ClaimVerdict } from '../../../../shared/verification/index.ts';
 import type { SessionRow } from '../citations-store.ts';
 import { AGENT_VERIFIER, citeEntryPayload, claimKey, ledgerItems, sessionAnswer, type LedgerRowLike } from '../cite-writes.ts';
-import type { CitationsArea, CiteWritten, NewCite } from '../evidence-store.ts';
+import type { CitationsArea, CiteWritten, NewCite, StoredSourceRow } from '../evidence-store.ts';
+import { STORED_SOURCE_COLUMNS } from '../sources-store.ts';
 import { Entries, insertOne, insertOutcomes, insertRun, unknownSourceId } from './pg-runs.ts';
 import { appendEntries } from './pg-audit-chain.ts';
 import { pgRead, pgTransaction, type PgContext } from './pg-tx.ts';
@@ -116,5 +117,13 @@ export function pgCitations(ctx: PgContext): CitationsArea {
       return (await pgRead<{ id: number }>(ctx, 'read a citation', 'SELECT id FROM citations WHERE id = $1', [id])).length > 0;
     },
     cite: (cite, now) => pgTransaction(ctx, 'cite', (c) => writeCite(c, ctx, cite, now)),
+    sourcesAfter: (afterId) => pgRead<StoredSourceRow>(ctx, 'read the sources', `SELECT ${STORED_SOURCE_COLUMNS} FROM sources WHERE id > $1 ORDER BY id`, [afterId]),
+    async restrictedIds() {
+      return (await pgRead<{ id: number }>(ctx, 'read the sources', 'SELECT id FROM sources WHERE restricted = 1 ORDER BY id', [])).map((r) => r.id);
+    },
+    async defaultProject() {
+      const rows = await pgRead<{ key: string }>(ctx, 'read your projects', "SELECT project_key AS key FROM project_members WHERE member = current_user AND role = 'agent' ORDER BY project_key LIMIT 1", []);
+      return rows[0]?.key ?? null;
+    },
   };
 }

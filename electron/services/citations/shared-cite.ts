@@ -1,0 +1,64 @@
+/**
+ * The cite tool on a shared (PostgreSQL) workspace (issue 13): verified at once as on a local
+ * workspace, with the same steps (cite-steps.ts) and the same anchoring code, which reads the
+ * member's copy of the shared sources (source-mirror.ts); the write is the store's `citations`
+ * area, one transaction. The source is resolved as the shared reads resolve it
+ * (shared-citation-reads.ts), with row-level security deciding what the member sees.
+ */
+import type { CiteInput, CiteResult, CitingContext, FullContext } from '../../../shared/contract/citation-schemas.ts';
+import type { EvidenceStore } from '../store/evidence-store.ts';
+import { SourceMirror } from '../store/source-mirror.ts';
+import { SourceResolver } from '../verification/source-resolver.ts';
+import { Verifier } from '../verification/verifier.ts';
+import { CiteHints } from './cite-hints.ts';
+import { citePlan, citeReply, newCite, relatedMissing, verifierInput } from './cite-steps.ts';
+import type { SharedCitationReads } from './shared-citation-reads.ts';
+
+export class SharedCiteService {
+  private readonly evidence: EvidenceStore;
+  private readonly reads: SharedCitationReads;
+  private readonly defaults: () => FullContext;
+  private readonly mirror: SourceMirror;
+  private readonly verifier: Verifier;
+  private readonly hints: CiteHints;
+  private readonly resolver: SourceResolver;
+
+  constructor(evidence: EvidenceStore, reads: SharedCitationReads, defaults: () => FullContext) {
+    this.evidence = evidence;
+    this.reads = reads;
+    this.defaults = defaults;
+    this.mirror = new SourceMirror(evidence);
+    this.verifier = new Verifier(this.mirror.anchoring, this.mirror.search);
+    this.hints = new CiteHints(this.mirror.anchoring, this.mirror.search);
+    this.resolver = new SourceResolver(this.mirror.anchoring);
+  }
+
+  private context(given: CitingContext | undefined): FullContext {
+    const base = this.defaults();
+    return {
+      session_id: given?.session_id ?? base.session_id,
+      agent_id: given?.agent_id ?? base.agent_id,
+      user_id: given?.user_id ?? base.user_id,
+      project_id: given?.project_id ?? base.project_id,
+    };
+  }
+
+  async cite(input: CiteInput): Promise<CiteResult> {
+    const ctx = this.context(input.context);
+    const plan = citePlan(input);
+    const [exists, target] = await Promise.all([Promise.all(plan.related.map((r) => this.evidence.citations.isCitation(r.citation_id))), this.reads.resolve(input.source), this.mirror.refresh()]);
+    exists.forEach((ok, i) => {
+      if (!ok) throw relatedMissing(plan.related[i]?.citation_id ?? 0, i);
+    });
+    // The source the verifier will anchor in: the one named, or the one its loose name resolves to.
+    const anchorIn = target.kind === 'source' ? target.source.id : target.kind === 'unknown' ? (this.resolver.resolve(target.ref).source?.id ?? null) : null;
+    if (anchorIn !== null) await this.mirror.load(anchorIn);
+    const outcome = target.kind === 'custom' ? null : this.verifier.verifyCitation(verifierInput(input, plan, target));
+    const written = await this.evidence.citations.cite(newCite(input, ctx, plan, target, outcome), new Date().toISOString());
+    return citeReply(input, { ...ctx, agent_id: this.evidence.member.login }, plan, target, outcome, written, this.hints);
+  }
+
+  close(): void {
+    this.mirror.close();
+  }
+}
