@@ -1,9 +1,9 @@
 /**
  * The cite tool on a shared (PostgreSQL) workspace (issue 13): verified at once as on a local
  * workspace, with the same steps (cite-steps.ts) and the same anchoring code, which reads the
- * member's copy of the shared sources (source-mirror.ts); the write is the store's `citations`
- * area, one transaction. The source is resolved as the shared reads resolve it
- * (shared-citation-reads.ts), with row-level security deciding what the member sees.
+ * member's copy of the shared sources (source-mirror.ts), where the source is also resolved as
+ * the local cite resolves it; the write is the store's `citations` area, one transaction, where
+ * row-level security decides what the member may write.
  */
 import type { CiteInput, CiteResult, CitingContext, FullContext } from '../../../shared/contract/citation-schemas.ts';
 import type { EvidenceStore } from '../store/evidence-store.ts';
@@ -13,6 +13,7 @@ import { Verifier } from '../verification/verifier.ts';
 import { CiteHints } from './cite-hints.ts';
 import { citePlan, citeReply, newCite, relatedMissing, verifierInput } from './cite-steps.ts';
 import type { SharedCitationReads } from './shared-citation-reads.ts';
+import { resolveIdentifier } from './source-identifier.ts';
 
 export class SharedCiteService {
   private readonly evidence: EvidenceStore;
@@ -46,7 +47,17 @@ export class SharedCiteService {
   async cite(input: CiteInput): Promise<CiteResult> {
     const ctx = this.context(input.context);
     const plan = citePlan(input);
-    const [exists, target] = await Promise.all([Promise.all(plan.related.map((r) => this.evidence.citations.isCitation(r.citation_id))), this.reads.resolve(input.source), this.mirror.refresh()]);
+    const [exists, custom] = await Promise.all([
+      Promise.all(plan.related.map((r) => this.evidence.citations.isCitation(r.citation_id))),
+      this.reads.customSource(String(input.source).trim()),
+      this.mirror.refresh(),
+    ]);
+    // Resolved as the local cite resolves it, over the copy's sources (refreshed just now).
+    const target = resolveIdentifier(input.source, {
+      anchoring: this.mirror.anchoring,
+      citations: { customSource: () => custom, sourcesByShaPrefix: (prefix) => this.mirror.sourcesByShaPrefix(prefix) },
+      resolver: this.resolver,
+    });
     exists.forEach((ok, i) => {
       if (!ok) throw relatedMissing(plan.related[i]?.citation_id ?? 0, i);
     });

@@ -92,6 +92,11 @@ export class SourceMirror {
     })();
   }
 
+  /** Up to 10 sources whose SHA-256 starts with `prefix`, as CitationsStore.sourcesByShaPrefix. */
+  sourcesByShaPrefix(prefix: string): number[] {
+    return (this.db.prepare('SELECT id FROM sources WHERE substr(sha256, 1, ?) = ? ORDER BY id LIMIT 10').all(prefix.length, prefix) as { id: number }[]).map((r) => r.id);
+  }
+
   close(): void {
     this.db.close();
   }
