@@ -19,19 +19,21 @@ export class SharedCiteService {
   private readonly evidence: EvidenceStore;
   private readonly reads: SharedCitationReads;
   private readonly defaults: () => FullContext;
-  private readonly mirror: SourceMirror;
-  private readonly verifier: Verifier;
-  private readonly hints: CiteHints;
-  private readonly resolver: SourceResolver;
+  /** Made at the first cite: a server that only reads never builds the copy. */
+  private parts: { mirror: SourceMirror; verifier: Verifier; hints: CiteHints; resolver: SourceResolver } | null = null;
 
   constructor(evidence: EvidenceStore, reads: SharedCitationReads, defaults: () => FullContext) {
     this.evidence = evidence;
     this.reads = reads;
     this.defaults = defaults;
-    this.mirror = new SourceMirror(evidence);
-    this.verifier = new Verifier(this.mirror.anchoring, this.mirror.search);
-    this.hints = new CiteHints(this.mirror.anchoring, this.mirror.search);
-    this.resolver = new SourceResolver(this.mirror.anchoring);
+  }
+
+  private made() {
+    if (!this.parts) {
+      const mirror = new SourceMirror(this.evidence);
+      this.parts = { mirror, verifier: new Verifier(mirror.anchoring, mirror.search), hints: new CiteHints(mirror.anchoring, mirror.search), resolver: new SourceResolver(mirror.anchoring) };
+    }
+    return this.parts;
   }
 
   private context(given: CitingContext | undefined): FullContext {
@@ -47,29 +49,31 @@ export class SharedCiteService {
   async cite(input: CiteInput): Promise<CiteResult> {
     const ctx = this.context(input.context);
     const plan = citePlan(input);
+    const { mirror, verifier, hints, resolver } = this.made();
     const [exists, custom] = await Promise.all([
       Promise.all(plan.related.map((r) => this.evidence.citations.isCitation(r.citation_id))),
       this.reads.customSource(String(input.source).trim()),
-      this.mirror.refresh(),
+      mirror.refresh(),
     ]);
     // Resolved as the local cite resolves it, over the copy's sources (refreshed just now).
     const target = resolveIdentifier(input.source, {
-      anchoring: this.mirror.anchoring,
-      citations: { customSource: () => custom, sourcesByShaPrefix: (prefix) => this.mirror.sourcesByShaPrefix(prefix) },
-      resolver: this.resolver,
+      anchoring: mirror.anchoring,
+      citations: { customSource: () => custom, sourcesByShaPrefix: (prefix) => mirror.sourcesByShaPrefix(prefix) },
+      resolver: resolver,
     });
     exists.forEach((ok, i) => {
       if (!ok) throw relatedMissing(plan.related[i]?.citation_id ?? 0, i);
     });
     // The source the verifier will anchor in: the one named, or the one its loose name resolves to.
-    const anchorIn = target.kind === 'source' ? target.source.id : target.kind === 'unknown' ? (this.resolver.resolve(target.ref).source?.id ?? null) : null;
-    if (anchorIn !== null) await this.mirror.load(anchorIn);
-    const outcome = target.kind === 'custom' ? null : this.verifier.verifyCitation(verifierInput(input, plan, target));
+    const anchorIn = target.kind === 'source' ? target.source.id : target.kind === 'unknown' ? (resolver.resolve(target.ref).source?.id ?? null) : null;
+    if (anchorIn !== null) await mirror.load(anchorIn);
+    const outcome = target.kind === 'custom' ? null : verifier.verifyCitation(verifierInput(input, plan, target));
     const written = await this.evidence.citations.cite(newCite(input, ctx, plan, target, outcome), new Date().toISOString());
-    return citeReply(input, { ...ctx, agent_id: this.evidence.member.login }, plan, target, outcome, written, this.hints);
+    return citeReply(input, { ...ctx, agent_id: this.evidence.member.login }, plan, target, outcome, written, hints);
   }
 
   close(): void {
-    this.mirror.close();
+    this.parts?.mirror.close();
+    this.parts = null;
   }
 }
