@@ -14,7 +14,7 @@ import type { SessionRow } from '../citations-store.ts';
 import { AGENT_VERIFIER, citeEntryPayload, claimKey, ledgerItems, sessionAnswer, type LedgerRowLike } from '../cite-writes.ts';
 import type { CitationsArea, CiteWritten, NewCite, StoredSourceRow } from '../evidence-store.ts';
 import { STORED_SOURCE_COLUMNS } from '../sources-store.ts';
-import { Entries, insertOne, insertOutcomes, insertRun, unknownSourceId } from './pg-runs.ts';
+import { Entries, insertAnswer, insertOne, insertOutcomes, insertRun, unknownSourceId } from './pg-runs.ts';
 import { appendEntries } from './pg-audit-chain.ts';
 import { pgRead, pgTransaction, type PgContext } from './pg-tx.ts';
 
@@ -54,19 +54,7 @@ async function writeCite(c: pg.ClientBase, ctx: PgContext, cite: NewCite, now: s
   let count = 0;
   let ledger: LedgerRowLike[] = [];
   if (!session) {
-    const a = sessionAnswer(s);
-    const answerId = entries.row(
-      'answers',
-      await insertOne(c, 'INSERT INTO answers (project_key, format, question, answer_text, origin, raw, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *', [
-        s.projectId,
-        a.format,
-        a.question,
-        a.answerText,
-        a.origin,
-        a.raw,
-        now,
-      ]),
-    );
+    const answerId = await insertAnswer(c, s.projectId, sessionAnswer(s), entries, now);
     const row = await insertOne(c, 'INSERT INTO agent_sessions (session_key, answer_id, agent_id, user_id, project_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *', [
       s.sessionKey,
       answerId,

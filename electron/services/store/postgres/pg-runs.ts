@@ -68,10 +68,9 @@ export async function unknownSourceId(c: pg.ClientBase, reference: string, entri
   return found.id;
 }
 
-async function insertImport(c: pg.ClientBase, ctx: PgContext, imp: NewAnswerImport, entries: Entries, now: string): Promise<{ answerId: number; citationIds: number[] }> {
-  const project = await importProject(c, ctx);
-  const a = imp.answer;
-  const answerId = entries.row(
+/** An answer in a project, with its entry. */
+export async function insertAnswer(c: pg.ClientBase, project: string, a: NewAnswerImport['answer'], entries: Entries, now: string): Promise<number> {
+  return entries.row(
     'answers',
     await insertOne(c, 'INSERT INTO answers (project_key, format, question, answer_text, origin, raw, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *', [
       project,
@@ -83,6 +82,11 @@ async function insertImport(c: pg.ClientBase, ctx: PgContext, imp: NewAnswerImpo
       now,
     ]),
   );
+}
+
+async function insertImport(c: pg.ClientBase, ctx: PgContext, imp: NewAnswerImport, entries: Entries, now: string): Promise<{ answerId: number; citationIds: number[] }> {
+  const answerId = await insertAnswer(c, await importProject(c, ctx), imp.answer, entries, now);
+  const a = imp.answer;
   const citationIds: number[] = [];
   for (const [ordinal, x] of imp.citations.entries()) {
     const unknownId = x.sourceId === null ? await unknownSourceId(c, x.unknownReference ?? '{}', entries) : null;
