@@ -120,4 +120,17 @@ describe('evidesk mcp --database: citing on a shared workspace', () => {
     expect((refused.value.error as { message: string }).message).toMatch(/^The auditor role may not cite/);
     expect(await count()).toBe(before);
   }, 60_000);
+
+  it("keeps a source's text out of its replies once it is restricted, though this server copied it unrestricted", async () => {
+    const agent = await mcp(tempDir('evidesk-pg-cite-'), ['--database', agentUrl, '--session', 'restricted-cite']);
+    const before = await agent.call('cite', CITES[0] ?? {});
+    expect(before.value).toMatchObject({ status: 'verified', matched: { text: '14 days of annual leave' } });
+    // An admin's restriction (the owner here) reaches the server's copy at its next cite.
+    await owner.query("UPDATE sources SET restricted = 1 WHERE file_name = 'HR_Policy.pdf'");
+    const after = await agent.call('cite', CITES[0] ?? {});
+    expect(after.value).toMatchObject({ status: 'verified', matched: { text: null } });
+    const misquote = await agent.call('cite', CITES[1] ?? {});
+    expect(misquote.value).toMatchObject({ status: 'not_found' });
+    expect(JSON.stringify(misquote.value)).not.toContain('annual leave');
+  }, 60_000);
 });
