@@ -13,7 +13,9 @@ import { createDispatcher, type Dispatch, type Handlers } from '../../shared/con
 import { AppError } from '../../shared/contract/errors.ts';
 import { checkData } from './audit/audit-service.ts';
 import { verifySharedChain } from './audit/shared-chain-check.ts';
+import { apiDefaults } from './citations/citation-tools.ts';
 import { SharedCitationReads } from './citations/shared-citation-reads.ts';
+import { SharedCiteService } from './citations/shared-cite.ts';
 import { EventBus } from './events.ts';
 import { HealthService } from './health/health-service.ts';
 import { IngestService } from './ingest/ingest-service.ts';
@@ -39,6 +41,7 @@ export const SHARED_HANDLERS = [
   'citations.get',
   'citations.list',
   'citations.format',
+  'citations.cite',
   'sources.ingest',
   'sources.cancelIngest',
   ...SHARED_ANSWER_HANDLERS,
@@ -78,6 +81,7 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
   const bus = options.events ?? new EventBus();
   const health = new HealthService(evidence.health, bus, workspaceDir);
   const citationReads = new SharedCitationReads(evidence, pgAgentCitations({ pool: store.pool, who: store.who }));
+  const cite = new SharedCiteService(evidence, citationReads, () => ({ ...apiDefaults('shared'), user_id: store.who.login, agent_id: store.who.login }));
   // Extraction children start at the first file; the local folder is only what a folder walk leaves out.
   const pool = new WorkerPool();
   const ingest = new IngestService(evidence.ingest, new BlobStore(workspaceDir), bus, () => ingestSettingsFrom(DEFAULT_WORKSPACE_SETTINGS), pool);
@@ -99,7 +103,7 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
     // and to the head this member saw last (a file in its own folder).
     'audit.verify': async () => checkData(await verifySharedChain(store, workspaceDir)),
     // The citation tools' reads (the MCP server's search_sources, get_source, get_citation,
-    // list_citations, format_citation); citing and registering write areas not shared yet.
+    // list_citations, format_citation); registering a source is not shared yet.
     'citations.searchSources': ({ query, limit, source }) => citationReads.searchSources(query, limit, source),
     'citations.getSource': ({ source, page }) => citationReads.getSource(source, page),
     'citations.get': ({ citation_id }) => citationReads.get(citation_id),
@@ -107,9 +111,9 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
     'citations.format': ({ citation_id }) => citationReads.format(citation_id),
     'sources.ingest': (input) => ingest.ingest(ingestRequest(input)),
     'sources.cancelIngest': ({ batchId }) => ({ cancelled: ingest.cancel(batchId) }),
-    'citations.cite': () => {
-      throw notOnSharedDatabase('Citing', { operation: 'citations.cite' }, 'evidesk mcp without --database');
-    },
+    // Verified at once and written in one transaction as the member (row-level security: an
+    // agent cites in its own sessions of its projects).
+    'citations.cite': (input) => cite.cite(input),
     'citations.registerSource': () => {
       throw notOnSharedDatabase('Registering a source', { operation: 'citations.registerSource' }, 'evidesk mcp without --database');
     },
@@ -124,6 +128,7 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
     dispatch: createDispatcher(handlers),
     close: async () => {
       await pool.close();
+      cite.close();
       await evidence.close();
     },
   };

@@ -19,8 +19,11 @@ export const mcpCommand: SharedCommand = {
   run: async (ctx) => {
     const { services, evidence, dispatch, io } = ctx;
     // On a shared database (--database / EVIDESK_DATABASE_URL) there is no local workspace: the
-    // context's stand-ins name the member instead (citing, which uses them, is refused there).
-    const base = services ? apiDefaults(services.workspaceDir) : { ...apiDefaults('shared'), user_id: evidence?.member.login ?? 'unknown-user' };
+    // context's stand-ins name the member and, unless --project names one, its first project as an
+    // agent (row-level security holds its cites to its own sessions in its projects).
+    const base = services
+      ? apiDefaults(services.workspaceDir)
+      : { ...apiDefaults('shared'), user_id: evidence?.member.login ?? 'unknown-user', project_id: (await evidence?.citations.defaultProject()) ?? 'default' };
     // One server process is one conversation: its citations form one session unless told otherwise.
     const session = idOr(flagString(ctx, 'session'), `mcp-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '')}-${randomUUID().slice(0, 8)}`);
     const agent = flagString(ctx, 'agent');
@@ -30,7 +33,7 @@ export const mcpCommand: SharedCommand = {
     io.err(
       services
         ? `evidesk mcp: serving the citation tools on stdio (workspace ${services.workspaceDir}, session ${session}).`
-        : `evidesk mcp: serving the citation tools' reads on stdio on the shared database as ${evidence?.member.login ?? 'its member'} (citing and registering sources work on a local workspace only).`,
+        : `evidesk mcp: serving the citation tools on stdio on the shared database as ${evidence?.member.login ?? 'its member'} (session ${session}, project ${project}; registering sources works on a local workspace only).`,
     );
     await serveMcpOnStdio(
       {

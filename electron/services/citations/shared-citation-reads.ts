@@ -53,6 +53,11 @@ export class SharedCitationReads {
     return pick(all.filter((s) => stem(s.file_name) === stem(text) || s.title?.toLowerCase() === lower), `"${text}"`);
   }
 
+  /** A custom source by its identifier. */
+  customSource(identifier: string) {
+    return this.citations.customSource(identifier);
+  }
+
   private async record(row: AgentCitationRow): Promise<CitationRecord> {
     const [sources, custom, segs] = await Promise.all([
       row.source_id !== null ? this.evidence.sources.refs([row.source_id]) : Promise.resolve([]),

@@ -14,7 +14,7 @@ export type ResolvedIdentifier =
 
 export function resolveIdentifier(
   identifier: string | number,
-  stores: { anchoring: AnchoringStore; citations: CitationsStore; resolver: SourceResolver },
+  stores: { anchoring: AnchoringStore; citations: Pick<CitationsStore, 'customSource' | 'sourcesByShaPrefix'>; resolver: SourceResolver },
 ): ResolvedIdentifier {
   const text = String(identifier).trim();
   if (typeof identifier === 'number' || /^\d{1,12}$/.test(text)) {

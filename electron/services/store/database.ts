@@ -76,6 +76,18 @@ export function applyConnectionSettings(db: Db): void {
   db.pragma('recursive_triggers = ON');
 }
 
+/**
+ * A database in memory with the workspace's schema: a process's working copy of rows kept
+ * elsewhere (source-mirror.ts), never a workspace (no audit chain head, no file).
+ */
+export function openMemoryDatabase(): Db {
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = ON');
+  db.pragma('trusted_schema = OFF');
+  migrate(db, LATEST_SCHEMA_VERSION);
+  return db;
+}
+
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }

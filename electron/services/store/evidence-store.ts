@@ -254,6 +254,57 @@ export interface RunsArea {
   endRun(answerId: number, runId: number, end: RunEnd & { verifier: string; planned: number; summary: VerificationSummary }, now: string): Promise<void>;
 }
 
+// ---- Agents' citations (issue 13) ----------------------------------------------------------------
+
+/** Who cites, and where: the session a citation lands in (made with its live answer on first use). */
+export interface CiteSession {
+  sessionKey: string;
+  agentId: string;
+  userId: string;
+  projectId: string;
+}
+
+/** One agent citation, verified before it is written: its row, context and result. */
+export interface NewCite {
+  session: CiteSession;
+  citation: Omit<NewCitation, 'answerId' | 'ordinal' | 'marker'>;
+  customSourceId: number | null;
+  details: Record<string, unknown>;
+  result: Omit<NewResult, 'citationId'>;
+}
+
+export interface CiteWritten {
+  answerId: number;
+  citationId: number;
+  /** The citation's marker in its session ("1", "2", …). */
+  marker: string;
+  runId: number;
+}
+
+/**
+ * Agents' citation writes: a cite is one transaction on each engine (the session and its answer on
+ * first use, the citation, its context, a run summarising the session with the citation's result,
+ * every row's audit entry and the `citation.cite` entry). On PostgreSQL row-level security holds an
+ * agent to its own sessions in its projects (the context names the member's login as the agent);
+ * any other level is refused (DATABASE_ROLE_REFUSED, naming the level).
+ */
+export interface CitationsArea {
+  /** Whether a citation exists (that this member may see). */
+  isCitation(id: number): Promise<boolean>;
+  cite(cite: NewCite, now: string): Promise<CiteWritten>;
+  /**
+   * What a cite's anchoring reads besides a source's segments (SourcesArea.segments): the sources
+   * stored after `afterId`, as stored, in id order, and the ids of the restricted ones now.
+   */
+  sourcesAfter(afterId: number): Promise<StoredSourceRow[]>;
+  restrictedIds(): Promise<number[]>;
+  /** The project this member's cites land in when none is named (PostgreSQL: its first as an agent; SQLite: none). */
+  defaultProject(): Promise<string | null>;
+}
+
+/** A source's row as stored (no counts, no paths). */
+export type StoredSourceRow = Omit<SourceRow, 'segment_count' | 'current_path'>;
+
 // ------------------------------------------------------------------------------------------------
 
 /** An answer imported from exactly a given text (to say it was imported before). */
@@ -299,6 +350,8 @@ export interface EvidenceStore {
   readonly runs: RunsArea;
   /** Answers renamed, answers and sources removed from view. */
   readonly library: LibraryArea;
+  /** Agents' citations (the cite tool's write). */
+  readonly citations: CitationsArea;
   /** Releases the engine's connections (the SQLite engine closes its database only if it opened it). */
   close(): Promise<void>;
 }

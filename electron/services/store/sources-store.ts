@@ -122,6 +122,9 @@ export function segmentLocator(seg: ExtractedSegment): Locator {
 }
 
 /** All SQL about sources, their known paths and their segments. */
+/** A source's columns as stored, in both engines (StoredSourceRow). */
+export const STORED_SOURCE_COLUMNS = 'id, sha256, kind, file_name, byte_size, page_count, title, extraction_method, warnings, predecessor_id, snapshot, restricted, added_at';
+
 export class SourcesStore {
   readonly db: Db;
   private readonly chain: ChainStore;
@@ -131,6 +134,15 @@ export class SourcesStore {
     this.db = db;
     this.chain = new ChainStore(db);
     this.statements = new StatementCache(db);
+  }
+
+  /** The sources stored after `afterId`, as stored, in id order. */
+  storedAfter(afterId: number): Omit<SourceRow, 'segment_count' | 'current_path'>[] {
+    return this.statements.get(`SELECT ${STORED_SOURCE_COLUMNS} FROM sources WHERE id > ? ORDER BY id`).all(afterId) as Omit<SourceRow, 'segment_count' | 'current_path'>[];
+  }
+
+  restrictedIds(): number[] {
+    return (this.statements.get('SELECT id FROM sources WHERE restricted = 1 ORDER BY id').all() as { id: number }[]).map((r) => r.id);
   }
 
   count(): number {

@@ -3,13 +3,15 @@
  * interface. Each call runs its statements (and transaction) synchronously and returns a settled
  * promise: one microtask more per call, the same SQL.
  */
+import { CitationsStore } from './citations-store.ts';
+import { SessionLedgers, writeCite } from './cite-writes.ts';
 import os from 'node:os';
 import { toFtsQuery } from '../../../shared/search/fts-query.ts';
 import type { Db } from './database.ts';
 import { AnchoringStore } from './anchoring-store.ts';
 import { AnswersStore } from './answers-store.ts';
 import { CardRowsStore, CitationCardsStore } from './citation-cards-store.ts';
-import type { AnswersArea, CardsArea, EvidenceStore, HealthArea, LibraryArea, ReviewsArea, RunsArea, SearchArea, SourcesArea } from './evidence-store.ts';
+import type { AnswersArea, CardsArea, CitationsArea, EvidenceStore, HealthArea, LibraryArea, ReviewsArea, RunsArea, SearchArea, SourcesArea } from './evidence-store.ts';
 import { HealthStore } from './health-store.ts';
 import { LibraryChangesStore } from './library-changes-store.ts';
 import { ResultExtrasStore } from './result-extras-store.ts';
@@ -122,6 +124,18 @@ function sqliteLibrary(store: LibraryChangesStore, sources: SourcesStore, answer
     answersWithRaw: async (raw) => store.answersWithRaw(raw),
   };
 }
+// ---- Agents' citations (issue 13) ----
+function sqliteCitations(answers: AnswersStore, citations: CitationsStore, sources: SourcesStore): CitationsArea {
+  const ledgers = new SessionLedgers();
+  return {
+    isCitation: async (id) => citations.isCitation(id),
+    cite: async (cite, now) => writeCite(answers, citations, ledgers, cite, now),
+    sourcesAfter: async (afterId) => sources.storedAfter(afterId),
+    restrictedIds: async () => sources.restrictedIds(),
+    defaultProject: async () => null,
+  };
+}
+// ----
 
 function localLogin(): string {
   try {
@@ -149,6 +163,7 @@ export function sqliteEvidenceStore(db: Db, ownsDb = false): EvidenceStore {
     ingest: sqliteIngest(db),
     runs: sqliteRuns(new RunWritesStore(answers, extras)),
     library: sqliteLibrary(new LibraryChangesStore(db), sourcesStore, answers),
+    citations: sqliteCitations(answers, new CitationsStore(db, answers.chain), new SourcesStore(db)),
     close: async () => {
       if (ownsDb) db.close();
     },

@@ -5,6 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { APPEND_ONLY_SQLSTATE, CHAIN_LINK_SQLSTATE } from '../../../electron/services/store/postgres/schema-evidence.ts';
 import type { PgStore } from '../../../electron/services/store/postgres/pg-store.ts';
 import { pgDocument, withPgTeam } from '../../support/pg-team.ts';
+import { appendEntries } from '../../../electron/services/store/postgres/pg-audit-chain.ts';
+import { sha256Text } from '../../../electron/services/store/audit-head-file.ts';
+import { entryHash } from '../../../shared/audit/canonical.ts';
 
 const ctx = withPgTeam();
 let sourceId: number;
@@ -44,6 +47,33 @@ describe('the PostgreSQL audit chain', () => {
     expect(report.entries).toBe(1 + 2 + 2 + 24 + 24);
     const seqs = await ctx.team.owner.query<{ seq: number; id: number }>('SELECT seq, id FROM audit_log ORDER BY id');
     expect(seqs.rows.map((r) => r.seq)).toEqual(seqs.rows.map((_, i) => i + 1));
+  });
+
+  it('hashes entries inside the database exactly as shared/audit hashes them, whatever their text holds', async () => {
+    // Quotes, backslashes, control characters, non-ASCII, an emoji, U+2028: each escaped (or not)
+    // by to_json as by JSON.stringify, so the hash migration 11 computes is the JavaScript one.
+    const texts = ['quote " and \\ backslash', 'lines\n\r\ttab \u0001\u001f\u007f', 'Zoë — naïve 😀 \u2028 end', ''];
+    const now = '2026-11-25T10:00:00.000Z';
+    // An admin appends and reads the log back (agents may not read it); rolled back after.
+    const client = await ctx.team.admin.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const head = (await client.query<{ seq: number; hash: string }>('SELECT seq, hash FROM evidesk_audit_head()')).rows[0];
+      await appendEntries(client, texts.map((t, i) => ({ action: `test.text.${i}`, payload: { t } })), now);
+      const stored = (await client.query<{ seq: number; hash: string; prev_hash: string }>('SELECT seq, hash, prev_hash FROM audit_log WHERE seq > $1 ORDER BY seq', [head?.seq ?? 0])).rows;
+      await client.query('ROLLBACK');
+      let prevHash = head?.hash ?? '';
+      expect(stored.map((r) => r.seq)).toEqual(texts.map((_, i) => (head?.seq ?? 0) + i + 1));
+      texts.forEach((t, i) => {
+        const want = entryHash({ seq: (head?.seq ?? 0) + i + 1, prevHash, action: `test.text.${i}`, table: null, rowId: null, rowHash: null, payload: JSON.stringify({ t }), createdAt: now }, sha256Text);
+        expect(stored[i]?.prev_hash).toBe(prevHash);
+        expect(stored[i]?.hash, JSON.stringify(t)).toBe(want);
+        prevHash = want;
+      });
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    }
   });
 
   it('refuses an entry that does not follow the head or names no row', async () => {

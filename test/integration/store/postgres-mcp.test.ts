@@ -2,8 +2,9 @@
 // $EVIDESK_DATABASE_URL), driven by the MCP SDK's own client, serves the citation tools' reads on a
 // migrated PostgreSQL workspace as the member the URL names. Search finds what the local server
 // finds; citations read back as they do locally; an agent of one project sees none of another
-// project's citations (PostgreSQL's row-level security decides); citing and registering refuse
-// with SHARED_DATABASE_UNSUPPORTED and never fall back to a local workspace.
+// project's citations (PostgreSQL's row-level security decides); registering a source refuses
+// with SHARED_DATABASE_UNSUPPORTED and never falls back to a local workspace (citing there is
+// postgres-mcp-cite.test.ts).
 import fs from 'node:fs';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,15 +139,11 @@ describe('evidesk mcp --database on a shared workspace', () => {
     expect(((await b.call('search_sources', { query: 'annual leave' })).value.hits as unknown[]).length).toBeGreaterThan(0);
   }, 60_000);
 
-  it('refuses citing and registering with SHARED_DATABASE_UNSUPPORTED and opens no local workspace', async () => {
+  it('refuses registering a source with SHARED_DATABASE_UNSUPPORTED and opens no local workspace', async () => {
     const citations = async () => (await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM citations')).rows[0]?.n;
     const before = await citations();
     const folder = emptyFolder();
     const a = await mcp(folder, ['--database', agentA, '--project', 'audit-2026']);
-    const cite = await a.call('cite', { claim: 'Leave is 14 days.', quote_context: 'leave', verbatim_quote: '14 days of annual leave', source: 'HR_Policy.pdf', locator: { page: 3 } });
-    expect(cite.isError).toBe(true);
-    expect(cite.value).toMatchObject({ error: { code: 'SHARED_DATABASE_UNSUPPORTED', details: { operation: 'citations.cite' } } });
-    expect((cite.value.error as { message: string }).message).toMatch(/works on a local workspace/);
     const text = (await a.client.callTool({ name: 'register_source', arguments: { custom: { identifier: 'db:x', description: 'x', kind: 'database' } } })).content as { text: string }[];
     expect(text[0]?.text).toMatch(/^SHARED_DATABASE_UNSUPPORTED: Registering a source is not available on a shared database yet; it works on a local workspace/);
     // Nothing was written to the shared workspace, and no local workspace was made in its place.

@@ -15,6 +15,7 @@ import { SEARCH_SCHEMA_SQL } from './schema-search.ts';
 import { SPEED_SCHEMA_SQL } from './schema-speed.ts';
 import { IMPORTS_SCHEMA_SQL } from './schema-imports.ts';
 import { CHAIN_HEAD_SCHEMA_SQL } from './schema-chain-head.ts';
+import { CHAIN_APPEND_SCHEMA_SQL } from './schema-chain-append.ts';
 
 export interface PgMigration {
   version: number;
@@ -31,6 +32,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 7, name: 'search as SQLite searches: case and accents folded, removed sources hidden', sql: SEARCH_SCHEMA_SQL },
   { version: 8, name: 'speed: superseded citations indexed, read policies asked once per query, audit entries appended in one call', sql: SPEED_SCHEMA_SQL },
   { version: 10, name: 'reviewers import answers: answers, citations and unknown sources in their projects', sql: IMPORTS_SCHEMA_SQL },
+  { version: 11, name: "audit entries hashed in the append function: the head read and the entries appended in one call under the chain's lock", sql: CHAIN_APPEND_SCHEMA_SQL },
   { version: 13, name: "the audit chain's head recorded beside it, moved only by an appended entry", sql: CHAIN_HEAD_SCHEMA_SQL },
 ];
 

@@ -1,11 +1,12 @@
 /**
  * The audit chain in PostgreSQL: the same entries and hashes as SQLite's ChainStore (shared/audit),
- * appended through evidesk_audit_append (a write's entries in one call since migration 8) under
+ * appended through evidesk_audit_append (a write's entries in one call since migration 8, hashed in
+ * that call since migration 11) under
  * one advisory lock held to the end of the writing transaction, so many writers at once still make
  * one chain; verified by the same walk.
  */
 import type pg from 'pg';
-import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, entryHash, rowHash, type ChainTable } from '../../../../shared/audit/canonical.ts';
+import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, rowHash, type ChainTable } from '../../../../shared/audit/canonical.ts';
 import { anchorBreak, walkChain, type AnchorLabel, type ChainReport } from '../../../../shared/audit/chain-walk.ts';
 import type { AuditHead } from '../../../../shared/audit/head.ts';
 import { chainEntryOf, type AuditEntryRow } from '../audit-chain-store.ts';
@@ -26,39 +27,18 @@ export interface PgEntry {
  */
 export async function appendEntries(client: pg.ClientBase, entries: readonly PgEntry[], now: string): Promise<void> {
   if (entries.length === 0) return;
-  const head = (await client.query<{ seq: number; hash: string }>('SELECT seq, hash FROM evidesk_audit_head()')).rows[0];
-  let seq = head?.seq ?? 0;
-  let prevHash = head?.hash ?? AUDIT_GENESIS;
-  const cols = { seq: [] as number[], prev: [] as string[], action: [] as string[], payload: [] as string[], hash: [] as string[], table: [] as (string | null)[], rowId: [] as (number | null)[], rowHash: [] as (string | null)[] };
+  // The rows' hashes before the lock; the head, the entries' hashes and their append in one call
+  // under it (migration 11), each entry checked as evidesk_audit_append checks it.
+  const cols = { action: [] as string[], payload: [] as string[], table: [] as (string | null)[], rowId: [] as (number | null)[], rowHash: [] as (string | null)[] };
   for (const e of entries) {
-    seq++;
-    const payload = JSON.stringify(e.payload ?? {});
     const table = e.table !== undefined && e.row !== undefined ? e.table : null;
-    const rowId = table !== null ? Number(e.row?.id) : null;
-    const hashOfRow = table !== null && e.row !== undefined ? rowHash(table, e.row, sha256Text) : null;
-    const hash = entryHash({ seq, prevHash, action: e.action, table, rowId, rowHash: hashOfRow, payload, createdAt: now }, sha256Text);
-    cols.seq.push(seq);
-    cols.prev.push(prevHash);
     cols.action.push(e.action);
-    cols.payload.push(payload);
-    cols.hash.push(hash);
+    cols.payload.push(JSON.stringify(e.payload ?? {}));
     cols.table.push(table);
-    cols.rowId.push(rowId);
-    cols.rowHash.push(hashOfRow);
-    prevHash = hash;
+    cols.rowId.push(table !== null ? Number(e.row?.id) : null);
+    cols.rowHash.push(table !== null && e.row !== undefined ? rowHash(table, e.row, sha256Text) : null);
   }
-  // All of them in one round trip (migration 8), each checked as evidesk_audit_append checks it.
-  const appended = await client.query<{ xid: string | null }>('SELECT evidesk_audit_append_all($1, $2, $3, $4, $5, $6, $7, $8, $9) AS xid', [
-    cols.seq,
-    cols.prev,
-    cols.action,
-    cols.payload,
-    now,
-    cols.hash,
-    cols.table,
-    cols.rowId,
-    cols.rowHash,
-  ]);
+  const appended = await client.query<{ xid: string | null }>('SELECT evidesk_audit_append_hashed($1, $2, $3, $4, $5, $6) AS xid', [cols.action, cols.payload, now, cols.table, cols.rowId, cols.rowHash]);
   noteTransactionId(client, appended.rows[0]?.xid ?? null);
 }
 

@@ -5,6 +5,7 @@
 import type { EvidenceStore } from '../evidence-store.ts';
 import { pgAnswers } from './pg-answers.ts';
 import { pgCards } from './pg-cards.ts';
+import { pgCitations } from './pg-citations.ts';
 import { pgHealth } from './pg-health.ts';
 import { pgIngest } from './pg-ingest.ts';
 import { pgLibrary } from './pg-library.ts';
@@ -28,6 +29,7 @@ export function pgEvidenceStore(store: PgStore): EvidenceStore {
     ingest: pgIngest(ctx),
     runs: pgRuns(ctx),
     library: pgLibrary(ctx),
+    citations: pgCitations(ctx),
     close: () => store.close(),
   };
 }

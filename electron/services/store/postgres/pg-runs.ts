@@ -27,7 +27,7 @@ type Row = Record<string, unknown> & { id: number };
 const CHUNK = 500;
 
 /** The entries a transaction collects as it writes, appended at its end. */
-class Entries {
+export class Entries {
   readonly list: PgEntry[] = [];
   row(table: ChainTable, row: Row): number {
     this.list.push({ action: ROW_APPEND, table, row });
@@ -38,7 +38,7 @@ class Entries {
   }
 }
 
-async function insertOne(c: pg.ClientBase, sql: string, params: unknown[]): Promise<Row> {
+export async function insertOne(c: pg.ClientBase, sql: string, params: unknown[]): Promise<Row> {
   const row = (await c.query<Row>(sql, params)).rows[0];
   if (!row) throw new Error('an inserted row was not returned');
   return row;
@@ -81,6 +81,32 @@ async function unknownSources(c: pg.ClientBase, references: readonly string[]): 
   return { ids: new Map(found.map((r) => [r.reference, r.id])), added: new Map(added.map((r) => [r.reference, r])) };
 }
 
+/** The id of the "unknown source" record of a reference, made on first use (its entry then). */
+export async function unknownSourceId(c: pg.ClientBase, reference: string, entries: Entries): Promise<number> {
+  const { ids, added } = await unknownSources(c, [reference]);
+  const made = added.get(reference);
+  if (made) return entries.row('unknown_sources', made);
+  const id = ids.get(reference);
+  if (id === undefined) throw new Error('the unknown source was not found');
+  return id;
+}
+
+/** An answer in a project, with its entry. */
+export async function insertAnswer(c: pg.ClientBase, project: string, a: NewAnswerImport['answer'], entries: Entries, now: string): Promise<number> {
+  return entries.row(
+    'answers',
+    await insertOne(c, 'INSERT INTO answers (project_key, format, question, answer_text, origin, raw, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *', [
+      project,
+      a.format,
+      a.question,
+      a.answerText,
+      a.origin,
+      a.raw,
+      now,
+    ]),
+  );
+}
+
 /** Rows returned by a multi-row insert, in the order of `keys` (each row found by its key column). */
 function inOrder<K>(rows: readonly Row[], column: string, keys: readonly K[]): Row[] {
   const byKey = new Map(rows.map((r) => [r[column] as K, r]));
@@ -96,20 +122,7 @@ function inOrder<K>(rows: readonly Row[], column: string, keys: readonly K[]): R
  * SQLite writes them: an unknown source's entry just before the citation that first names it.
  */
 async function insertImport(c: pg.ClientBase, ctx: PgContext, imp: NewAnswerImport, entries: Entries, now: string): Promise<{ answerId: number; citationIds: number[] }> {
-  const project = await importProject(c, ctx);
-  const a = imp.answer;
-  const answerId = entries.row(
-    'answers',
-    await insertOne(c, 'INSERT INTO answers (project_key, format, question, answer_text, origin, raw, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *', [
-      project,
-      a.format,
-      a.question,
-      a.answerText,
-      a.origin,
-      a.raw,
-      now,
-    ]),
-  );
+  const answerId = await insertAnswer(c, await importProject(c, ctx), imp.answer, entries, now);
   const referenceOf = (x: NewAnswerImport['citations'][number]): string | null => (x.sourceId === null ? (x.unknownReference ?? '{}') : null);
   const references = [...new Set(imp.citations.map(referenceOf).filter((r): r is string => r !== null))];
   const unknown = await unknownSources(c, references);
@@ -152,11 +165,11 @@ async function insertImport(c: pg.ClientBase, ctx: PgContext, imp: NewAnswerImpo
     }
     return entries.row('citations', row);
   });
-  entries.action('answer.import', importEntryPayload(answerId, a, citationIds.length));
+  entries.action('answer.import', importEntryPayload(answerId, imp.answer, citationIds.length));
   return { answerId, citationIds };
 }
 
-async function insertRun(c: pg.ClientBase, answerId: number, run: { verifier: string; summary: unknown; riskFlags: unknown }, planned: number | null, entries: Entries, now: string): Promise<number> {
+export async function insertRun(c: pg.ClientBase, answerId: number, run: { verifier: string; summary: unknown; riskFlags: unknown }, planned: number | null, entries: Entries, now: string): Promise<number> {
   return entries.row(
     'verification_runs',
     await insertOne(c, 'INSERT INTO verification_runs (answer_id, verifier, summary, risk_flags, created_at, planned) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *', [
@@ -175,7 +188,7 @@ async function insertRun(c: pg.ClientBase, answerId: number, run: { verifier: st
  * per table and chunk (ids in the batch's order, as row by row). The entries are interleaved as
  * SQLite writes them: each result's, then its passage's, then its opinion's.
  */
-async function insertOutcomes(c: pg.ClientBase, runId: number, citationIds: readonly number[], outcomes: readonly NewOutcome[], entries: Entries, now: string): Promise<void> {
+export async function insertOutcomes(c: pg.ClientBase, runId: number, citationIds: readonly number[], outcomes: readonly NewOutcome[], entries: Entries, now: string): Promise<void> {
   for (let at = 0; at < outcomes.length; at += CHUNK) {
     const chunk = outcomes.slice(at, at + CHUNK);
     const ids = chunk.map((_, k) => citationIds[at + k] ?? 0);
