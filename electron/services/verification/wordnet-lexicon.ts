@@ -6,6 +6,7 @@
  */
 import { closedClassOpposite, type Lexicon } from '../../../shared/verification/lexicon.ts';
 import { WordNetFiles } from './wordnet-files.ts';
+import { claimFacts, eventNoun, evidenceFacts, isVerb, type ClaimFacts, type EvidenceFacts } from './wordnet-word-facts.ts';
 
 /**
  * Base forms WordNet may list a word under: WordNet's own detachment rules (plural and verb
@@ -18,25 +19,31 @@ const DETACH: readonly (readonly [string, string, readonly number[]])[] = [
   ['ier', 'y', [3]], ['iest', 'y', [3]], ['er', '', [3]], ['est', '', [3]], ['er', 'e', [3]], ['est', 'e', [3]],
 ];
 
-/** WordNet's lexicographer files of nouns of acts, events and processes (noun.act, noun.event, noun.process). */
-const EVENT_NOUNS: readonly number[] = [4, 11, 22];
-
 /** Verbs whose commonest senses head WordNet's verbs of removal and ending. */
 const PRIVATIVE_VERBS: readonly string[] = ['remove', 'discontinue', 'abolish', 'eliminate', 'cancel', 'end'];
 
-/** WordNet's lexicographer file of verbs of state (verb.stative). */
-const STATIVE = 42;
-
-/** Words with more senses than this are too vague to stand for a narrower word. */
-const MAX_SENSES_TO_CLIMB = 12;
-
 /** Pairs of words whose cover relation is remembered. */
 const MAX_COVERED_PAIRS = 200_000;
+/** Words whose facts (either side of a pair, senses reached, broader senses) are remembered. */
+const MAX_WORD_FACTS = 50_000;
+
+function intersects(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const x of small) if (large.has(x)) return true;
+  return false;
+}
 
 export class WordNetLexicon implements Lexicon {
   private readonly index: WordNetFiles;
   private readonly cache = new Map<string, number[]>();
-  private readonly covered = new Map<string, boolean>();
+  /** Claim word → evidence word → whether it covers it. */
+  private readonly covered = new Map<string, Map<string, boolean>>();
+  private coveredCount = 0;
+  private readonly claimSide = new Map<string, ClaimFacts>();
+  private readonly evidenceSide = new Map<string, EvidenceFacts>();
+  private readonly glossVerbs = new Map<number, number | undefined>();
+  private readonly reached = new Map<string, Map<number, { depth: number; common: boolean }>>();
+  private readonly parentsOf = new Map<string, Set<number>>();
 
   constructor(index: WordNetFiles) {
     this.index = index;
@@ -74,51 +81,67 @@ export class WordNetLexicon implements Lexicon {
   }
 
   covers(claimWord: string, evidenceWord: string): boolean {
-    // The checks ask the same pairs many times over (matching, opposites, alternatives): remembered.
-    const key = `${claimWord.toLowerCase()}\u0000${evidenceWord.toLowerCase()}`;
-    let hit = this.covered.get(key);
+    // The checks ask the same pairs many times over (matching, opposites, alternatives): remembered,
+    // by claim word then evidence word (no joined key to build and hash on every ask).
+    const c = claimWord.toLowerCase();
+    const e = evidenceWord.toLowerCase();
+    let row = this.covered.get(c);
+    let hit = row?.get(e);
     if (hit === undefined) {
       // Bounded: a long session forgets and starts again rather than growing without end.
-      if (this.covered.size >= MAX_COVERED_PAIRS) this.covered.clear();
-      hit = this.coversUncached(claimWord, evidenceWord);
-      this.covered.set(key, hit);
+      if (this.coveredCount >= MAX_COVERED_PAIRS) {
+        this.covered.clear();
+        this.coveredCount = 0;
+        row = undefined;
+      }
+      hit = this.coversUncached(c, e);
+      if (!row) this.covered.set(c, (row = new Map()));
+      row.set(e, hit);
+      this.coveredCount++;
     }
     return hit;
   }
 
-  private coversUncached(claimWord: string, evidenceWord: string): boolean {
-    const e = this.senses(evidenceWord);
-    if (e.length === 0) return false;
-    const claimSenses = this.senses(claimWord);
-    const c = new Set(claimSenses);
-    if (c.size === 0) return false;
-    // A word of many senses ("get", "make", "take") is broader than nearly anything: only its synonyms count.
-    const climb = claimSenses.length <= MAX_SENSES_TO_CLIMB;
-    const claimVerb = this.commonestVerb(claimWord);
-    const rankOf = new Map<number, number>();
-    for (const s of e) {
-      const pos = Math.floor(s / 1e8);
-      const rank = rankOf.get(pos) ?? 0;
-      rankOf.set(pos, rank + 1);
-      if (c.has(s)) return true;
-      // What the evidence's verb entails it says too: who "beat" a rival "won".
-      if (s >= 2e8 && s < 3e8 && this.index.entails(s).some((x) => c.has(x))) return true;
-      // The verb the evidence verb's commonest sense is defined by ("join": "become part of") names what it is.
-      if (s >= 2e8 && s < 3e8 && rank === 0 && claimVerb !== undefined && this.commonestVerb(this.index.glossHead(s)) === claimVerb) return true;
-      // An adjective's rare sense leads to its head by similarity only loosely ("last" in "the last degree" to "high").
-      if (!climb || (s >= 3e8 && rank >= 3)) continue;
-      // A verb one step narrower than the evidence's ("bought" for "acquired", "relocated" for "moved"): a paraphrase's usual choice.
-      if (s >= 2e8 && s < 3e8 && claimSenses.some((cs) => cs >= 2e8 && cs < 3e8 && (this.index.broader(cs)).includes(s))) return true;
-      // The claim's sense one step broader than the evidence's; two for nouns ("goal" for "aim").
-      for (const up of this.index.broader(s)) {
-        if (c.has(up)) return true;
-        // A verb two steps up only from the evidence word's commonest verb sense to the claim word's ("submit" → "refer" → "send").
-        if (s >= 2e8 && rank === 0 && claimVerb !== undefined && this.index.broader(up).includes(claimVerb)) return true;
-        if (s >= 2e8) continue;
-        for (const up2 of this.index.broader(up)) if (c.has(up2)) return true;
-      }
+  /** A word's facts as either side of a pair, worked out once (bounded like the pairs). */
+  private facts<T>(cache: Map<string, T>, word: string, make: (senses: readonly number[]) => T): T {
+    let f = cache.get(word);
+    if (f === undefined) {
+      if (cache.size >= MAX_WORD_FACTS) cache.clear();
+      f = make(this.senses(word));
+      cache.set(word, f);
     }
-    return this.sameDirection(claimSenses, e) || this.sharedSynonym(claimWord, evidenceWord, claimSenses, e) || this.nominalised(claimSenses, e);
+    return f;
+  }
+
+  /** `claimWord` and `evidenceWord` lower-cased. */
+  private coversUncached(claimWord: string, evidenceWord: string): boolean {
+    // A word WordNet does not know covers nothing and is covered by nothing: no facts to work out.
+    if (this.senses(evidenceWord).length === 0 || this.senses(claimWord).length === 0) return false;
+    const e = this.facts(this.evidenceSide, evidenceWord, (s) => evidenceFacts(this.index, s));
+    const c = this.facts(this.claimSide, claimWord, (s) => claimFacts(this.index, s));
+    // A sense shared, or one the evidence's verb entails: who "beat" a rival "won".
+    if (intersects(c.set, e.direct)) return true;
+    // The verb the evidence verb's commonest sense is defined by ("join": "become part of") names what it is.
+    if (c.verb !== undefined && e.firstVerb !== undefined && this.glossVerb(e.firstVerb) === c.verb) return true;
+    // A word of many senses ("get", "make", "take") is broader than nearly anything: only its synonyms count.
+    if (c.climb) {
+      // The claim's sense one step broader than the evidence's; two for nouns ("goal" for "aim").
+      if (intersects(c.set, e.above)) return true;
+      // A verb one step narrower than the evidence's ("bought" for "acquired", "relocated" for "moved"): a paraphrase's usual choice.
+      if (intersects(c.aboveVerbs, e.verbs)) return true;
+      // A verb two steps up only from the evidence word's commonest verb sense to the claim word's ("submit" → "refer" → "send").
+      if (c.verb !== undefined && e.twoAboveFirst.has(c.verb)) return true;
+    }
+    return this.sameDirection(c, e) || this.sharedSynonym(claimWord, evidenceWord, c, e) || this.nominalised(c, e);
+  }
+
+  /** The commonest verb sense of the head of a verb sense's definition (remembered per sense). */
+  private glossVerb(sense: number): number | undefined {
+    if (!this.glossVerbs.has(sense)) {
+      if (this.glossVerbs.size >= MAX_WORD_FACTS) this.glossVerbs.clear();
+      this.glossVerbs.set(sense, this.commonestVerb(this.index.glossHead(sense)));
+    }
+    return this.glossVerbs.get(sense);
   }
 
   /**
@@ -126,16 +149,10 @@ export class WordNetLexicon implements Lexicon {
    * for "shut down", "removal" for "removed" (WordNet's derivational links, from a noun of an act,
    * event or process only: "employee" and "employer" derive from "employ" but name its parties).
    */
-  private nominalised(claimSenses: readonly number[], evidenceSenses: readonly number[]): boolean {
-    const eventNoun = (s: number): boolean => s < 2e8 && EVENT_NOUNS.includes(this.index.lexFile(s));
-    const isVerb = (s: number): boolean => s >= 2e8 && s < 3e8;
-    const c = new Set(claimSenses);
-    for (const s of evidenceSenses) {
-      if (!isVerb(s) && !eventNoun(s)) continue;
-      for (const d of this.index.derived(s)) {
-        if (!c.has(d)) continue;
-        if ((isVerb(s) && eventNoun(d)) || (eventNoun(s) && isVerb(d))) return true;
-      }
+  private nominalised(c: ClaimFacts, e: EvidenceFacts): boolean {
+    for (const d of c.senses) {
+      if (e.fromVerbs.has(d) && eventNoun(this.index, d)) return true;
+      if (e.fromEventNouns.has(d) && isVerb(d)) return true;
     }
     return false;
   }
@@ -147,18 +164,12 @@ export class WordNetLexicon implements Lexicon {
    * ways; only the evidence verb's two commonest senses and the claim verb's four commonest; and the
    * third verb must have few senses (not "be" or "have").
    */
-  private sharedSynonym(claimWord: string, evidenceWord: string, claimSenses: readonly number[], evidenceSenses: readonly number[]): boolean {
-    const verbs = (senses: readonly number[], n: number): number[] =>
-      senses.filter((s) => s >= 2e8 && s < 3e8).slice(0, n).filter((s) => this.index.lexFile(s) === STATIVE);
-    const own = new Set([claimWord.toLowerCase(), evidenceWord.toLowerCase()]);
-    const third = new Set<string>();
-    for (const s of verbs(evidenceSenses, 2)) for (const w of this.index.members(s)) if (!own.has(w)) third.add(w);
-    for (const s of verbs(claimSenses, 4)) {
-      for (const w of this.index.members(s)) {
-        if (!third.has(w) || own.has(w)) continue;
-        const n = this.senses(w).filter((x) => x >= 2e8 && x < 3e8).length;
-        if (n > 0 && n <= 6) return true;
-      }
+  private sharedSynonym(claimWord: string, evidenceWord: string, c: ClaimFacts, e: EvidenceFacts): boolean {
+    if (e.stative.size === 0) return false;
+    for (const w of c.stative) {
+      if (!e.stative.has(w) || w === claimWord || w === evidenceWord) continue;
+      const n = this.senses(w).filter(isVerb).length;
+      if (n > 0 && n <= 6) return true;
     }
     return false;
   }
@@ -169,30 +180,20 @@ export class WordNetLexicon implements Lexicon {
    * "past" (whose opposite is "future"). A sense with an opposite is a direction, not a vague
    * heading, so a word of many senses may reach it too; the evidence word's rare senses do not count.
    */
-  private sameDirection(claimSenses: readonly number[], evidenceSenses: readonly number[]): boolean {
-    const poles = (senses: readonly number[]): Set<number> => {
-      const out = new Set<number>();
-      for (const s of senses) {
-        if (s < 2e8 || s >= 4e8) continue;
-        for (const x of [s, ...this.index.broader(s)]) if (this.index.opposites(x).length > 0) out.add(x);
-      }
-      return out;
-    };
-    const rankOf = new Map<number, number>();
-    const common = evidenceSenses.filter((s) => {
-      const pos = Math.floor(s / 1e8);
-      const rank = rankOf.get(pos) ?? 0;
-      rankOf.set(pos, rank + 1);
-      return rank < 4;
-    });
-    const claimPoles = poles(claimSenses);
-    const evidencePoles = poles(common);
+  private sameDirection(c: ClaimFacts, e: EvidenceFacts): boolean {
+    if (e.poles.size === 0 || c.poles.size === 0) return false;
     // The pole is a sense of one of the two words itself: two words one step below a broad heading
     // ("rise" and "fall" both under "change location") share no direction.
-    const own = new Set([...claimSenses, ...common]);
-    if (![...evidencePoles].some((p) => claimPoles.has(p) && own.has(p))) return false;
+    let shared = false;
+    for (const p of e.poles) {
+      if (c.poles.has(p) && (c.set.has(p) || e.common.has(p))) {
+        shared = true;
+        break;
+      }
+    }
+    if (!shared) return false;
     // Words on both sides of an opposition ("rise" reaching "fall" by a rare sense) say nothing firm.
-    for (const p of claimPoles) for (const o of this.index.opposites(p)) if (evidencePoles.has(o)) return false;
+    for (const p of c.poles) for (const o of this.index.opposites(p)) if (e.poles.has(o)) return false;
     return true;
   }
 
@@ -207,6 +208,17 @@ export class WordNetLexicon implements Lexicon {
    * rest) and whether it was reached from a common sense.
    */
   private reach(word: string): Map<number, { depth: number; common: boolean }> {
+    const key = word.toLowerCase();
+    let hit = this.reached.get(key);
+    if (!hit) {
+      if (this.reached.size >= MAX_WORD_FACTS) this.reached.clear();
+      hit = this.reachUncached(key);
+      this.reached.set(key, hit);
+    }
+    return hit;
+  }
+
+  private reachUncached(word: string): Map<number, { depth: number; common: boolean }> {
     const rankOf = new Map<number, number>();
     const out = new Map<number, { depth: number; common: boolean }>();
     for (const s of this.senses(word)) {
@@ -249,10 +261,21 @@ export class WordNetLexicon implements Lexicon {
    */
   alternatives(a: string, b: string): boolean {
     if (this.covers(a, b) || this.covers(b, a)) return false;
-    const parents = new Set<number>();
-    for (const s of this.senses(a)) for (const up of this.index.broader(s)) parents.add(up);
-    if (parents.size === 0) return false;
-    return this.senses(b).some((s) => (this.index.broader(s)).some((up) => parents.has(up)));
+    const parents = this.parents(a);
+    return parents.size > 0 && intersects(parents, this.parents(b));
+  }
+
+  /** The senses one step above any sense of the word (remembered per word). */
+  private parents(word: string): Set<number> {
+    const key = word.toLowerCase();
+    let hit = this.parentsOf.get(key);
+    if (!hit) {
+      hit = new Set<number>();
+      for (const s of this.senses(key)) for (const up of this.index.broader(s)) hit.add(up);
+      if (this.parentsOf.size >= MAX_WORD_FACTS) this.parentsOf.clear();
+      this.parentsOf.set(key, hit);
+    }
+    return hit;
   }
 
   agent(word: string): boolean {
@@ -267,7 +290,21 @@ export class WordNetLexicon implements Lexicon {
 
   private privativeSenses: Set<number> | null = null;
 
+  private readonly privatives = new Map<string, boolean>();
+
   privative(word: string): boolean {
+    // Asked of every word of the claim and of the evidence around the quote: remembered per word.
+    const key = word.toLowerCase();
+    let hit = this.privatives.get(key);
+    if (hit === undefined) {
+      if (this.privatives.size >= MAX_WORD_FACTS) this.privatives.clear();
+      hit = this.privativeUncached(key);
+      this.privatives.set(key, hit);
+    }
+    return hit;
+  }
+
+  private privativeUncached(word: string): boolean {
     const verbs = (w: string): number[] => this.senses(w).filter((x) => x >= 2e8 && x < 3e8);
     // The commonest senses of the verbs of removal and ending; a verb whose two commonest senses
     // are one of them or one step below one is privative.
