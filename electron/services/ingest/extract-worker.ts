@@ -17,9 +17,9 @@ export type WorkerRequest =
   | { id: number; op: 'extract'; kind: SourceKind; bytes: Uint8Array; fileName: string; password?: string; reader?: boolean; ocr?: OcrOptions | false }
   | { id: number; op: 'countPdfPages'; bytes: Uint8Array; fileName: string; password?: string }
   /**
-   * Pages of a PDF. With `doc` (a key for one document's extraction) the child keeps the document
-   * open for its next range of it, and the pool sends `bytes` only to a child that does not hold
-   * them yet (kept-pdf.ts); it sends `forgetPdf` when the document is done.
+   * Pages of a PDF. With `doc` (a key for one document's extraction) the child keeps the bytes for
+   * its next ranges of it, and the pool sends `bytes` only to a child that does not hold them yet
+   * (kept-pdf.ts); it sends `forgetPdf` when the document is done.
    */
   | { id: number; op: 'pdfPart'; bytes: Uint8Array; doc?: string; fileName: string; password?: string; firstPage: number; lastPage: number; maxPages?: number; ocr?: OcrOptions | false }
   | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string; reader?: boolean }
@@ -32,7 +32,7 @@ export interface CancelRequest {
   op: 'cancel';
 }
 
-/** Closes the kept document `doc` (see the pdfPart request); not a task, so no reply. */
+/** Drops the kept bytes of document `doc` (see the pdfPart request); not a task, so no reply. */
 export interface ForgetPdfRequest {
   op: 'forgetPdf';
   doc: string;

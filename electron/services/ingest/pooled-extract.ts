@@ -91,7 +91,7 @@ export async function extractInPool(pool: WorkerPool, kind: SourceKind, bytes: U
     }
     if (kind !== 'pdf') return await pool.run<ExtractedDocument>({ op: 'extract', kind, bytes, ...base, ...(ctx.reader ? { reader: true } : {}) }, options(ctx.onProgress));
 
-    // Each child gets the file with the first range it reads and keeps it open for its next ones.
+    // Each child gets the file with the first range it reads and keeps it for its next ones (kept-pdf.ts).
     const doc = randomUUID();
     pdfDoc = doc;
     let done = 0;

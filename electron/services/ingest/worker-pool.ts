@@ -193,7 +193,7 @@ export class WorkerPool {
     return { ...request, id: task.id } as WorkerRequest;
   }
 
-  /** Document `doc`'s ranges are all done (or failed): the children that hold it close it. */
+  /** Document `doc`'s ranges are all done (or failed): the children that hold its bytes drop them. */
   forgetPdf(doc: string): void {
     for (const slot of this.slots) {
       if (slot.pdf !== doc) continue;

@@ -7,8 +7,8 @@ import { forkNodeExtractor, type ExtractorChild, type LaunchExtractor } from '..
 import { makePdf } from '../../support/pdf-fixtures.ts';
 
 // Issue 16 item 5: a long PDF's bytes go to each extraction child once per document (with the
-// first range that child reads), not once per page range; the child keeps the document open for
-// its later ranges and closes it when the document is done.
+// first range that child reads), not once per page range; the child keeps the bytes for
+// its later ranges and drops them when the document is done.
 const pools: WorkerPool[] = [];
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.close()));
@@ -47,7 +47,7 @@ async function longPdf(pages: number): Promise<Uint8Array> {
 }
 
 describe('a long PDF in the extraction children', () => {
-  it('sends the file to each child once, reads every range from the kept document, and stores the same pages as one reading', async () => {
+  it('sends the file to each child once, reads every range from the kept bytes, and stores the same pages as one reading', async () => {
     const bytes = await longPdf(640);
     const { pool, sent } = recordingPool(2);
     const doc = await extractInPool(pool, 'pdf', bytes, { fileName: 'manual.pdf', ocr: false });
@@ -60,7 +60,7 @@ describe('a long PDF in the extraction children', () => {
       expect(m.hasBytes).toBe(!firstPerChild.has(m.child));
       firstPerChild.add(m.child);
     }
-    // Every child that held it is told to close it.
+    // Every child that held it is told to drop it.
     const forgot = sent.filter((m) => m.op === 'forgetPdf');
     expect(forgot.map((m) => m.child).sort()).toEqual([...firstPerChild].sort());
     expect(forgot.every((m) => m.doc === parts[0]?.doc)).toBe(true);

@@ -89,8 +89,7 @@ export interface PdfPart {
   ocrOff?: boolean;
 }
 
-/** Opens a PDF for `readPdfPart`, with the coded errors of a file that cannot be opened. */
-export async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
+async function openPdf(bytes: Uint8Array, ctx: PdfExtractOptions) {
   if (bytes.length === 0) throw new AppError('FILE_EMPTY', `${ctx.fileName} is empty (0 bytes); there is nothing to ingest.`);
   if (!looksLikePdf(bytes)) {
     throw new AppError('WRONG_EXTENSION', `${ctx.fileName} is named like a PDF but is ${describeHead(bytes)}, not a PDF. Rename it to its real type or remove it from the batch.`);
@@ -142,74 +141,66 @@ export async function countPdfPages(bytes: Uint8Array, ctx: PdfExtractOptions): 
  * map back exactly (DESIGN.md §4).
  */
 export async function extractPdfPart(bytes: Uint8Array, ctx: PdfExtractOptions): Promise<PdfPart> {
-  const opened = await openPdf(bytes, ctx);
+  const { pdfjs, task, doc } = await openPdf(bytes, ctx);
   try {
-    return await readPdfPart(opened, ctx);
+    const pageCount = doc.numPages;
+    if (ctx.maxPages !== undefined && pageCount > ctx.maxPages) {
+      throw new AppError(
+        'PDF_TOO_MANY_PAGES',
+        `${ctx.fileName} has ${pageCount.toLocaleString('en-US')} pages, over the limit of ${ctx.maxPages.toLocaleString('en-US')} pages for one PDF, so none of it was read. Split it, or raise the page limit in the workspace settings.`,
+        { file: ctx.fileName, pageCount, maxPages: ctx.maxPages },
+      );
+    }
+    const first = Math.max(1, ctx.firstPage ?? 1);
+    const last = Math.min(pageCount, ctx.lastPage ?? pageCount);
+    const labels = await doc.getPageLabels().catch(() => null);
+    const meta = await doc.getMetadata().catch(() => null);
+    const info = (meta?.info ?? {}) as PdfInfo;
+    const part: PdfPart = { pageCount, title: null, segments: [], scannedPages: [], failedPages: [], unusablePages: [], formFields: [], ocrPages: [], ocrFailed: [] };
+    const ocr = ctx.ocr === false ? null : (ctx.ocr ?? { languages: DEFAULT_OCR_LANGUAGES });
+    if (!ocr) part.ocrOff = true;
+    for (let n = first; n <= last; n++) {
+      if (ctx.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${ctx.fileName} was cancelled.`);
+      const seg: ExtractedSegment = { text: '', page: n, itemStarts: [], blockType: 'page' };
+      const label = labels?.[n - 1];
+      if (label) seg.pageLabel = label;
+      try {
+        const page = await doc.getPage(n);
+        const content = await page.getTextContent(TEXT_CONTENT_OPTIONS);
+        const { text, starts, items } = joinTextItems(content.items);
+        seg.text = text;
+        seg.itemStarts = starts;
+        // Where each item sits, so that an export boxes quotes without reading the page again.
+        if (text.trim().length > 0) seg.textItems = packTextItems(items);
+        if (text.trim().length === 0 && (await pageHasImages(page, pdfjs.OPS))) {
+          seg.noTextLayer = true;
+          part.scannedPages.push(n);
+          if (ocr) await recognisePage(page, seg, part, ocr, ctx, pageCount);
+        } else if (assessText(text).unusable) {
+          part.unusablePages.push(n);
+        }
+        // Only documents with an AcroForm pay for reading annotations (link-heavy manuals have thousands).
+        if (info.IsAcroFormPresent === true) {
+          const count = await filledFormFields(page);
+          if (count > 0) part.formFields.push({ page: n, count });
+        }
+        page.cleanup();
+      } catch (e) {
+        if (e instanceof AppError) throw e;
+        part.failedPages.push(n);
+      }
+      part.segments.push(seg);
+      ctx.onProgress?.(n, pageCount);
+    }
+    if (first === 1) {
+      part.title = typeof info.Title === 'string' && info.Title.trim() ? info.Title.trim() : null;
+      part.properties = pdfProperties(info, meta?.metadata ?? null);
+    }
+    return part;
   } finally {
-    await opened.task.destroy().catch(() => undefined);
+    await task.destroy().catch(() => undefined);
     await releaseEngine();
   }
-}
-
-/** A PDF opened by pdf.js; `task.destroy()` closes it. */
-export type OpenedPdf = Awaited<ReturnType<typeof openPdf>>;
-
-/** The pages [firstPage, lastPage] of a PDF already open (see extractPdfPart); the caller closes it. */
-export async function readPdfPart({ pdfjs, doc }: OpenedPdf, ctx: PdfExtractOptions): Promise<PdfPart> {
-  const pageCount = doc.numPages;
-  if (ctx.maxPages !== undefined && pageCount > ctx.maxPages) {
-    throw new AppError(
-      'PDF_TOO_MANY_PAGES',
-      `${ctx.fileName} has ${pageCount.toLocaleString('en-US')} pages, over the limit of ${ctx.maxPages.toLocaleString('en-US')} pages for one PDF, so none of it was read. Split it, or raise the page limit in the workspace settings.`,
-      { file: ctx.fileName, pageCount, maxPages: ctx.maxPages },
-    );
-  }
-  const first = Math.max(1, ctx.firstPage ?? 1);
-  const last = Math.min(pageCount, ctx.lastPage ?? pageCount);
-  const labels = await doc.getPageLabels().catch(() => null);
-  const meta = await doc.getMetadata().catch(() => null);
-  const info = (meta?.info ?? {}) as PdfInfo;
-  const part: PdfPart = { pageCount, title: null, segments: [], scannedPages: [], failedPages: [], unusablePages: [], formFields: [], ocrPages: [], ocrFailed: [] };
-  const ocr = ctx.ocr === false ? null : (ctx.ocr ?? { languages: DEFAULT_OCR_LANGUAGES });
-  if (!ocr) part.ocrOff = true;
-  for (let n = first; n <= last; n++) {
-    if (ctx.signal?.aborted) throw new AppError('CANCELLED', `Ingestion of ${ctx.fileName} was cancelled.`);
-    const seg: ExtractedSegment = { text: '', page: n, itemStarts: [], blockType: 'page' };
-    const label = labels?.[n - 1];
-    if (label) seg.pageLabel = label;
-    try {
-      const page = await doc.getPage(n);
-      const content = await page.getTextContent(TEXT_CONTENT_OPTIONS);
-      const { text, starts, items } = joinTextItems(content.items);
-      seg.text = text;
-      seg.itemStarts = starts;
-      // Where each item sits, so that an export boxes quotes without reading the page again.
-      if (text.trim().length > 0) seg.textItems = packTextItems(items);
-      if (text.trim().length === 0 && (await pageHasImages(page, pdfjs.OPS))) {
-        seg.noTextLayer = true;
-        part.scannedPages.push(n);
-        if (ocr) await recognisePage(page, seg, part, ocr, ctx, pageCount);
-      } else if (assessText(text).unusable) {
-        part.unusablePages.push(n);
-      }
-      // Only documents with an AcroForm pay for reading annotations (link-heavy manuals have thousands).
-      if (info.IsAcroFormPresent === true) {
-        const count = await filledFormFields(page);
-        if (count > 0) part.formFields.push({ page: n, count });
-      }
-      page.cleanup();
-    } catch (e) {
-      if (e instanceof AppError) throw e;
-      part.failedPages.push(n);
-    }
-    part.segments.push(seg);
-    ctx.onProgress?.(n, pageCount);
-  }
-  if (first === 1) {
-    part.title = typeof info.Title === 'string' && info.Title.trim() ? info.Title.trim() : null;
-    part.properties = pdfProperties(info, meta?.metadata ?? null);
-  }
-  return part;
 }
 
 /** A scanned page's text from OCR, into its segment; a failure is recorded, never fatal. */
