@@ -4,12 +4,12 @@
  * A long PDF is read in ranges spread over the children (pooled-extract.ts). The pool sends a
  * document's bytes to a child with the first range it gives that child, and only the document's
  * key with the later ones (worker-pool.ts). On the 2,415-page R manual (13 ranges over 2 children)
- * that is 2 copies of its 6.5 MB sent instead of 13: the ingesting process's peak fell from 168 to
- * 138 MB PSS (glibc no longer fragments under 13 transient message buffers).
+ * that is 2 copies of its 6.5 MB serialised instead of 13: the ingesting process's share of the
+ * bench's peak went from 168 MB PSS to 138 and 149 MB (two runs on a loaded machine).
  *
  * Each range still opens the PDF in pdf.js and closes it: kept open, pdf.js's own page and object
- * caches (which its cleanup() does not empty) grew the heap by ~2.7 MB every 200 pages (14 to 38 MB
- * over 1,200 pages of the R manual), and the children's peak rose by 18 MB, for no measurable speed
+ * caches (which its cleanup() does not empty) grew a child's heap by ~2.7 MB every 200 pages (14 to
+ * 38 MB over 1,200 pages of the R manual, against 14 to 16 MB reopened), for no measurable speed
  * (19.3 s against 19.9 s for those 1,200 pages, one run each): parsing the structure again is cheap.
  *
  * A child keeps one document at a time (the pool gives it one task at a time): bytes for another
