@@ -8,6 +8,7 @@ import { extract } from './extractors/index.ts';
 import { countPdfPages, extractPdfPart } from './extractors/pdf.ts';
 import { keepEngineBetweenDocuments } from './ocr/ocr-engine.ts';
 import type { OcrOptions } from './ocr/ocr-page.ts';
+import { forgetPdf, keptPdfPart } from './kept-pdf.ts';
 import { viewableContent } from './viewable.ts';
 import type { PdfExcerptAsk } from '../export/pdf-excerpt.ts';
 import { pdfExcerptBatch } from '../export/pdf-excerpt-batch.ts';
@@ -15,7 +16,12 @@ import { pdfExcerptBatch } from '../export/pdf-excerpt-batch.ts';
 export type WorkerRequest =
   | { id: number; op: 'extract'; kind: SourceKind; bytes: Uint8Array; fileName: string; password?: string; reader?: boolean; ocr?: OcrOptions | false }
   | { id: number; op: 'countPdfPages'; bytes: Uint8Array; fileName: string; password?: string }
-  | { id: number; op: 'pdfPart'; bytes: Uint8Array; fileName: string; password?: string; firstPage: number; lastPage: number; maxPages?: number; ocr?: OcrOptions | false }
+  /**
+   * Pages of a PDF. With `doc` (a key for one document's extraction) the child keeps the bytes for
+   * its next ranges of it, and the pool sends `bytes` only to a child that does not hold them yet
+   * (kept-pdf.ts); it sends `forgetPdf` when the document is done.
+   */
+  | { id: number; op: 'pdfPart'; bytes: Uint8Array; doc?: string; fileName: string; password?: string; firstPage: number; lastPage: number; maxPages?: number; ocr?: OcrOptions | false }
   | { id: number; op: 'view'; kind: SourceKind; bytes: Uint8Array; fileName: string; reader?: boolean }
   /** Evidence excerpts of a report (issue 9): bands of some pages of one PDF, one result per ask; `key` (its SHA-256) keeps it open for the next batch. */
   | { id: number; op: 'pdfExcerpts'; bytes: Uint8Array; fileName: string; asks: PdfExcerptAsk[]; key?: string };
@@ -24,6 +30,12 @@ export type WorkerRequest =
 export interface CancelRequest {
   id: number;
   op: 'cancel';
+}
+
+/** Drops the kept bytes of document `doc` (see the pdfPart request); not a task, so no reply. */
+export interface ForgetPdfRequest {
+  op: 'forgetPdf';
+  doc: string;
 }
 
 export type WorkerReply =
@@ -72,8 +84,11 @@ function run(req: WorkerRequest, reply: (m: WorkerReply) => void): void {
         return viewableContent(req.kind, req.bytes, req.fileName, req.reader === true);
       case 'pdfExcerpts':
         return pdfExcerptBatch(req.bytes, req.asks, req.key !== undefined ? { ...ctx, key: req.key } : ctx);
-      case 'pdfPart':
-        return extractPdfPart(req.bytes, { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage, ...(req.maxPages !== undefined ? { maxPages: req.maxPages } : {}) });
+      case 'pdfPart': {
+        const range = { ...ctx, firstPage: req.firstPage, lastPage: req.lastPage, ...(req.maxPages !== undefined ? { maxPages: req.maxPages } : {}) };
+        // A kept document's later ranges arrive without their bytes (worker-pool.ts).
+        return req.doc !== undefined ? keptPdfPart(req.doc, req.bytes as Uint8Array | undefined, range) : extractPdfPart(req.bytes, range);
+      }
     }
   };
   work().then(
@@ -87,8 +102,9 @@ if (channel) {
   // One OCR engine per child, kept between documents (its model loads once).
   keepEngineBetweenDocuments();
   channel.receive((message) => {
-    const req = message as WorkerRequest | CancelRequest;
+    const req = message as WorkerRequest | CancelRequest | ForgetPdfRequest;
     if (req.op === 'cancel') running.get(req.id)?.abort();
+    else if (req.op === 'forgetPdf') forgetPdf(req.doc);
     else run(req, channel.reply);
   });
 }

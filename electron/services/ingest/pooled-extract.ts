@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { SourceKind } from '../../../shared/contract/schemas.ts';
 import type { ExtractedDocument } from './extracted.ts';
 import { mergePdfParts, type PdfPart } from './extractors/pdf.ts';
@@ -83,22 +84,26 @@ export async function extractInPool(pool: WorkerPool, kind: SourceKind, bytes: U
     ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
+  let pdfDoc: string | null = null;
   try {
     if (kind === 'text' && bytes.length <= IN_PROCESS_TEXT_BYTES && !ctx.reader) {
       return await extractText(bytes, { fileName: ctx.fileName, signal: local.signal });
     }
     if (kind !== 'pdf') return await pool.run<ExtractedDocument>({ op: 'extract', kind, bytes, ...base, ...(ctx.reader ? { reader: true } : {}) }, options(ctx.onProgress));
 
+    // Each child gets the file with the first range it reads and keeps it for its next ones (kept-pdf.ts).
+    const doc = randomUUID();
+    pdfDoc = doc;
     let done = 0;
     // An OCR stage event announces the next page; it does not count as one done.
     const tick = (_page: number, pageCount: number, stage?: 'ocr') => (stage ? ctx.onProgress?.(done + 1, pageCount, stage) : ctx.onProgress?.(++done, pageCount));
     // The first range learns the page count and checks the cap before it reads a page.
     const cap = ctx.maxPages !== undefined ? { maxPages: ctx.maxPages } : {};
-    const first = ownGeometry(await pool.run<PdfPart>({ op: 'pdfPart', bytes, ...base, ...cap, firstPage: 1, lastPage: FIRST_CHUNK }, options(tick)));
+    const first = ownGeometry(await pool.run<PdfPart>({ op: 'pdfPart', bytes, doc, ...base, ...cap, firstPage: 1, lastPage: FIRST_CHUNK }, options(tick)));
     const rest = splitPages(FIRST_CHUNK + 1, first.pageCount, pool.size * 2);
     const parts = await Promise.all(
       rest.map(([a, b]) =>
-        pool.run<PdfPart>({ op: 'pdfPart', bytes, ...base, firstPage: a, lastPage: b }, options(tick)).then(ownGeometry, (e: unknown) => {
+        pool.run<PdfPart>({ op: 'pdfPart', bytes, doc, ...base, firstPage: a, lastPage: b }, options(tick)).then(ownGeometry, (e: unknown) => {
           local.abort();
           throw e;
         }),
@@ -106,6 +111,7 @@ export async function extractInPool(pool: WorkerPool, kind: SourceKind, bytes: U
     );
     return mergePdfParts([first, ...parts], ctx.fileName);
   } finally {
+    if (pdfDoc !== null) pool.forgetPdf(pdfDoc);
     ctx.signal?.removeEventListener('abort', onParentAbort);
   }
 }

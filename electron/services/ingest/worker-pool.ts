@@ -2,7 +2,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { AppError, type ErrorData } from '../../../shared/contract/errors.ts';
 import { asarUnpackedUrl } from './asar-unpacked.ts';
-import type { CancelRequest, WorkerReply, WorkerRequest } from './extract-worker.ts';
+import type { CancelRequest, ForgetPdfRequest, WorkerReply, WorkerRequest } from './extract-worker.ts';
 import { forkNodeExtractor, type ChildExit, type ExtractorChild, type LaunchExtractor } from './extractor-process.ts';
 
 type Request = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
@@ -36,6 +36,8 @@ interface Slot {
   timer: NodeJS.Timeout | null;
   /** Tasks this child has started, the current one included. */
   served: number;
+  /** The document (pdfPart `doc`) whose bytes this child holds: its later ranges go without them. */
+  pdf: string | null;
 }
 
 /** What the pool has done, for the cancel stress test and bench. */
@@ -156,7 +158,7 @@ export class WorkerPool {
   private spawn(): Slot {
     const child = this.launch({ script: this.script, maxHeapMb: this.maxHeapMb, semiSpaceMb: SEMI_SPACE_MB });
     this.counts.spawned++;
-    const slot: Slot = { child, state: 'idle', task: null, timer: null, served: 0 };
+    const slot: Slot = { child, state: 'idle', task: null, timer: null, served: 0, pdf: null };
     child.onMessage((reply) => this.onReply(slot, reply as WorkerReply));
     child.onExit((exit) => this.onExit(slot, exit));
     child.hold(false);
@@ -173,7 +175,31 @@ export class WorkerPool {
     if (deadline !== undefined) {
       slot.timer = setTimeout(() => this.stop(slot, timedOut(task.request)), Math.max(0, deadline - Date.now()));
     }
-    slot.child.send({ ...task.request, id: task.id } as WorkerRequest);
+    slot.child.send(this.message(slot, task));
+  }
+
+  /** The task as sent: a PDF range whose document this child already holds goes without its bytes. */
+  private message(slot: Slot, task: Task): WorkerRequest {
+    const { request } = task;
+    if (request.op === 'pdfPart' && request.doc !== undefined) {
+      if (slot.pdf === request.doc) {
+        const { bytes: held, ...rest } = request;
+        void held; // the child kept them with its first range of this document
+        return { ...rest, id: task.id } as WorkerRequest;
+      }
+      // The child replaces what it held with this document (kept-pdf.ts).
+      slot.pdf = request.doc;
+    }
+    return { ...request, id: task.id } as WorkerRequest;
+  }
+
+  /** Document `doc`'s ranges are all done (or failed): the children that hold its bytes drop them. */
+  forgetPdf(doc: string): void {
+    for (const slot of this.slots) {
+      if (slot.pdf !== doc) continue;
+      slot.pdf = null;
+      slot.child.send({ op: 'forgetPdf', doc } satisfies ForgetPdfRequest);
+    }
   }
 
   private onReply(slot: Slot, reply: WorkerReply): void {
