@@ -18,7 +18,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { ingestAll, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { openDeskPage, openMemberDesk } from '../support/shared-desks.ts';
+import { closeShared, openDeskPage, openMemberDesk } from '../support/shared-desks.ts';
 import { openTestServices } from '../support/workspace.ts';
 import type { Browser, Page } from 'playwright-core';
 
@@ -59,13 +59,7 @@ describe('finding words and restricting sources on a shared workspace, in Chromi
     ben = await openPage('ben', 'reviewer');
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    for (const host of hosts) await host.close();
-    for (const desk of desks) await desk.close();
-    await owner?.end();
-    await server?.close();
-  });
+  afterAll(() => closeShared({ browser, hosts, desks, owner, server }));
 
   it("a reviewer finds words in a shared PDF: the hit list, and a click marks the hit on its page", async () => {
     await ben.getByRole('button', { name: 'hr-policy.pdf' }).click();

@@ -18,7 +18,7 @@ import { ensureBuilt, ROOT } from '../support/build.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { writeFile } from '../support/pdf-fixtures.ts';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { openDeskPage, openMemberDesk } from '../support/shared-desks.ts';
+import { closeShared, openDeskPage, openMemberDesk } from '../support/shared-desks.ts';
 import { openTestServices, tempDir } from '../support/workspace.ts';
 import type { Browser, Page } from 'playwright-core';
 
@@ -57,13 +57,7 @@ describe('adding documents on a shared workspace, in Chromium', () => {
     await library(ana).getByText('staff-handbook.txt').waitFor();
   }, 240_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    for (const host of hosts) await host.close();
-    for (const desk of desks) await desk.close();
-    await owner?.end();
-    await server?.close();
-  });
+  afterAll(() => closeShared({ browser, hosts, desks, owner, server }));
 
   it("adds a document by path as an admin; it appears in a teammate's open library", async () => {
     const file = writeFile(tempDir('evidesk-e2e-docs-'), 'travel-policy.txt', 'Travel policy.\n\nTrain travel is booked in second class.\n');

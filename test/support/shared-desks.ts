@@ -8,6 +8,7 @@ import { startHost, type Host } from '../../electron/host/server.ts';
 import { openSharedDesk, type SharedDesk } from '../../electron/services/shared-desk.ts';
 import { grantMember } from '../../electron/services/store/postgres/team.ts';
 import type { HandlerName, HandlerOutput } from '../../shared/contract/contract.ts';
+import type { AppEvent } from '../../shared/contract/events.ts';
 import { RENDERER_DIR } from './build.ts';
 import type { TestPostgres } from './postgres.ts';
 import { tempDir } from './workspace.ts';
@@ -39,4 +40,25 @@ export async function openDeskPage(browser: Browser, desk: SharedDesk, hosts: Ho
   await page.getByTestId('shared-workspace').waitFor();
   await page.getByRole('tab', { name: /Sources/ }).click();
   return page;
+}
+
+/** What a shared-desk test opened, closed in order: the browser, hosts, desks, the owner's connection, the server. */
+export async function closeShared(opened: { browser?: Browser; hosts?: readonly Host[]; desks?: readonly (SharedDesk | undefined)[]; owner?: pg.Client; server?: TestPostgres }): Promise<void> {
+  await opened.browser?.close();
+  for (const host of opened.hosts ?? []) await host.close();
+  for (const desk of opened.desks ?? []) await desk?.close();
+  await opened.owner?.end();
+  await opened.server?.close();
+}
+
+/** Starts a desk's change feed, collecting what it hears into `heard`; resolves once it is connected. */
+export function followLive(desk: SharedDesk, heard: AppEvent[]): Promise<void> {
+  const connected = new Promise<void>((resolve) =>
+    desk.events.subscribe((e) => {
+      heard.push(e);
+      if (e.type === 'shared.connection' && e.state === 'connected') resolve();
+    }),
+  );
+  desk.citations.feed.start();
+  return connected;
 }

@@ -11,7 +11,7 @@ import { migrateWorkspace } from '../../../electron/services/store/postgres/pg-w
 import type { AppEvent } from '../../../shared/contract/events.ts';
 import { makePdf, threePages, writeFile } from '../../support/pdf-fixtures.ts';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
-import { deskCall, openMemberDesk } from '../../support/shared-desks.ts';
+import { closeShared, deskCall, followLive, openMemberDesk } from '../../support/shared-desks.ts';
 import { openTestServices, tempDir } from '../../support/workspace.ts';
 
 let server: TestPostgres;
@@ -30,22 +30,10 @@ beforeAll(async () => {
   await migrateWorkspace(owner, { from: empty.workspaceDir, project: { key: 'alpha', name: 'Alpha' } });
   admin = await openMemberDesk(server, owner, { name: 'carol', level: 'admin', project: 'alpha', mode: 'cli' });
   reviewer = await openMemberDesk(server, owner, { name: 'ana', level: 'reviewer', project: 'alpha', mode: 'cli' });
-  const connected = new Promise<void>((resolve) =>
-    reviewer.events.subscribe((e) => {
-      heard.push(e);
-      if (e.type === 'shared.connection' && e.state === 'connected') resolve();
-    }),
-  );
-  reviewer.citations.feed.start();
-  await connected;
+  await followLive(reviewer, heard);
 }, 180_000);
 
-afterAll(async () => {
-  await admin?.close();
-  await reviewer?.close();
-  await owner?.end();
-  await server?.close();
-});
+afterAll(() => closeShared({ desks: [admin, reviewer], owner, server }));
 
 const sourceCount = async (): Promise<number> => (await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources')).rows[0]?.n ?? -1;
 

@@ -17,6 +17,7 @@ import { writeFile } from '../../support/pdf-fixtures.ts';
 import { NOTES_TEXT } from '../../support/policy-workspace.ts';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
 import { openTestServices, tempDir } from '../../support/workspace.ts';
+import { closeShared, followLive } from '../../support/shared-desks.ts';
 
 const PROJECT = 'local';
 const MARKDOWN = `Question: How long is probation?
@@ -60,24 +61,12 @@ beforeAll(async () => {
   };
   admin = await open('carol', 'admin');
   reviewer = await open('ana', 'reviewer');
-  const connected = new Promise<void>((resolve) =>
-    admin.events.subscribe((e) => {
-      heardByAdmin.push(e);
-      if (e.type === 'shared.connection' && e.state === 'connected') resolve();
-    }),
-  );
-  admin.citations.feed.start();
-  await connected;
+  await followLive(admin, heardByAdmin);
   answerId = (await call(reviewer, 'answers.list', {}))[0]?.id ?? 0;
   notesId = (await call(reviewer, 'sources.list', {}))[0]?.id ?? 0;
 }, 180_000);
 
-afterAll(async () => {
-  await admin?.close();
-  await reviewer?.close();
-  await owner?.end();
-  await server?.close();
-});
+afterAll(() => closeShared({ desks: [admin, reviewer], owner, server }));
 
 const heardLibrary = () => heardByAdmin.filter((e) => e.type === 'shared.changed' && e.table === 'library_changes');
 

@@ -13,7 +13,7 @@ import type { FindResult } from '../../../shared/contract/reader-schemas.ts';
 import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
 import { ingestAll, NOTES_TEXT, POLICY_PAGES } from '../../support/policy-workspace.ts';
 import { startTestPostgres, type TestPostgres } from '../../support/postgres.ts';
-import { deskCall, openMemberDesk } from '../../support/shared-desks.ts';
+import { closeShared, deskCall, openMemberDesk } from '../../support/shared-desks.ts';
 import { callHandler, openTestServices } from '../../support/workspace.ts';
 
 const PROJECT = 'local';
@@ -44,12 +44,7 @@ beforeAll(async () => {
   reviewer = await openMemberDesk(server, owner, { name: 'ben', level: 'reviewer', project: PROJECT, mode: 'cli' });
 }, 180_000);
 
-afterAll(async () => {
-  await admin?.close();
-  await reviewer?.close();
-  await owner?.end();
-  await server?.close();
-});
+afterAll(() => closeShared({ desks: [admin, reviewer], owner, server }));
 
 describe("the viewer's find on a shared desk", () => {
   it('lists the same hits, pages, labels and offsets as the local desk', async () => {
