@@ -1,7 +1,7 @@
 /**
  * The services over a shared (PostgreSQL) workspace (issue 13), as far as their areas are on the
  * shared store: search, source health (this member's paths), the audit chain, the citation
- * tools' reads, and ingest (files extracted here, stored through the shared store's ingest area,
+ * tools (registering a file, citing, the reads), and ingest (files extracted here, stored through the shared store's ingest area,
  * each document one transaction; the limits are the defaults, as the workspace settings are not
  * shared yet). They answer
  * through the same contract and dispatcher as createServices, so a caller gets the same shapes
@@ -16,6 +16,7 @@ import { verifySharedChain } from './audit/shared-chain-check.ts';
 import { apiDefaults } from './citations/citation-tools.ts';
 import { SharedCitationReads } from './citations/shared-citation-reads.ts';
 import { SharedCiteService } from './citations/shared-cite.ts';
+import { ingestOneFile, registeredFile } from './citations/register-file.ts';
 import { EventBus } from './events.ts';
 import { HealthService } from './health/health-service.ts';
 import { IngestService } from './ingest/ingest-service.ts';
@@ -42,6 +43,7 @@ export const SHARED_HANDLERS = [
   'citations.list',
   'citations.format',
   'citations.cite',
+  'citations.registerSource',
   'sources.ingest',
   'sources.cancelIngest',
   ...SHARED_ANSWER_HANDLERS,
@@ -103,7 +105,7 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
     // and to the head this member saw last (a file in its own folder).
     'audit.verify': async () => checkData(await verifySharedChain(store, workspaceDir)),
     // The citation tools' reads (the MCP server's search_sources, get_source, get_citation,
-    // list_citations, format_citation); registering a source is not shared yet.
+    // list_citations, format_citation).
     'citations.searchSources': ({ query, limit, source }) => citationReads.searchSources(query, limit, source),
     'citations.getSource': ({ source, page }) => citationReads.getSource(source, page),
     'citations.get': ({ citation_id }) => citationReads.get(citation_id),
@@ -114,8 +116,16 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
     // Verified at once and written in one transaction as the member (row-level security: an
     // agent cites in its own sessions of its projects).
     'citations.cite': (input) => cite.cite(input),
-    'citations.registerSource': () => {
-      throw notOnSharedDatabase('Registering a source', { operation: 'citations.registerSource' }, 'evidesk mcp without --database');
+    // A file is added as any added file, as the member: an admin adds sources; an agent's new
+    // document is refused by PostgreSQL itself (DATABASE_ROLE_REFUSED naming the role), while
+    // bytes already in the pool are found and the member's path recorded ('duplicate').
+    'citations.registerSource': async (input) => {
+      if (input.path === undefined) {
+        const what = input.url === undefined ? 'Registering a custom source' : 'Registering a web page';
+        throw notOnSharedDatabase(what, { operation: 'citations.registerSource', field: input.url === undefined ? 'custom' : 'url' }, 'evidesk mcp without --database');
+      }
+      const { file, done } = await ingestOneFile(ingest, input.path);
+      return registeredFile(file, done, await evidence.sources.get(done.sourceId));
     },
     ...sharedAnswerHandlers(evidence, bus),
     ...options.more?.({ evidence, health }),

@@ -33,7 +33,7 @@ export const mcpCommand: SharedCommand = {
     io.err(
       services
         ? `evidesk mcp: serving the citation tools on stdio (workspace ${services.workspaceDir}, session ${session}).`
-        : `evidesk mcp: serving the citation tools on stdio on the shared database as ${evidence?.member.login ?? 'its member'} (session ${session}, project ${project}; registering sources works on a local workspace only).`,
+        : `evidesk mcp: serving the citation tools on stdio on the shared database as ${evidence?.member.login ?? 'its member'} (session ${session}, project ${project}; a new file is registered as this member, so only an admin adds one).`,
     );
     await serveMcpOnStdio(
       {

@@ -4,8 +4,6 @@
  * chain), and tell the agent what to do when it failed. Citations are never changed: a correction
  * is a new citation that supersedes the old one.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { CiteInput, CiteResult, CitingContext, FullContext, RegisteredSource } from '../../../shared/contract/citation-schemas.ts';
 import type { z } from 'zod';
 import type { RegisterSourceInput } from '../../../shared/contract/citation-schemas.ts';
@@ -18,6 +16,7 @@ import { SessionLedgers, writeCite } from '../store/cite-writes.ts';
 import type { Verifier } from '../verification/verifier.ts';
 import { SourceResolver } from '../verification/source-resolver.ts';
 import type { CiteHints } from './cite-hints.ts';
+import { ingestOneFile, registeredFile } from './register-file.ts';
 import { citePlan, citeReply, newCite, relatedMissing, verifierInput } from './cite-steps.ts';
 import { resolveIdentifier, type ResolvedIdentifier } from './source-identifier.ts';
 import { webSourcesUnavailable, type WebSourceRegistrar } from './web-source-door.ts';
@@ -69,27 +68,10 @@ export class CitationService {
     const ctx = this.context(input.context);
     if (input.url !== undefined) return (this.d.registerWeb ?? webSourcesUnavailable)(input.url, ctx);
     if (input.custom !== undefined) return this.registerCustom(input.custom, ctx);
-    const file = path.resolve(input.path ?? '');
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (!stat) throw new AppError('FILE_MISSING', `path: there is no file at ${file}.`, { field: 'path', path: file });
-    if (!stat.isFile()) throw new AppError('INVALID_INPUT', `path: ${file} is not a file; register one document at a time.`, { field: 'path', path: file });
-    const result = await this.d.ingest.ingest({ paths: [file] });
-    const done = result.files[0];
-    if (!done) throw new AppError('UNSUPPORTED_TYPE', `path: ${path.basename(file)} is not a kind of document Evidence Desk reads (PDF, DOCX, HTML, text, Markdown).`, { field: 'path', path: file });
-    if (!done.ok) throw new AppError(done.error.code, `path: ${done.error.message}`, { ...done.error.details, field: 'path', path: file });
+    const { file, done } = await ingestOneFile(this.d.ingest, input.path ?? '');
     const source = this.d.anchoring.source(done.sourceId);
     this.d.answers.transaction(() => this.d.answers.appendAudit('source.register', { sourceId: done.sourceId, by: ctx }, new Date().toISOString()));
-    return {
-      kind: 'file',
-      outcome: done.outcome,
-      source_id: done.sourceId,
-      sha256: done.sha256,
-      file_name: source?.file_name ?? path.basename(file),
-      identifier: String(done.sourceId),
-      page_count: source?.page_count ?? null,
-      restricted: source?.restricted === 1,
-      notes: done.warnings.map((w) => w.message),
-    };
+    return registeredFile(file, done, source);
   }
 
   private registerCustom(c: { identifier: string; description: string; kind: CustomSourceRow['kind'] }, ctx: FullContext): RegisteredSource {
