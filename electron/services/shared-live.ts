@@ -65,7 +65,7 @@ export class SharedLive {
         // The row could not be read now (the pool lost its connection too): the page still hears
         // of the table, and reloads what it shows of it.
         this.log(`A change of ${change.table} could not be read: ${(e as Error).message}`);
-        subject = isSubjectTable(change.table) ? { table: change.table, id: change.id, answerId: null } : null;
+        subject = isSubjectTable(change.table) ? { table: change.table, id: change.id, answerId: null, ...(change.update ? { update: change.update } : {}) } : null;
       }
       if (subject) this.events.emit({ type: 'shared.changed', ...subject });
     }

@@ -92,6 +92,8 @@ export const SharedChanged = z.object({
   table: z.enum(['sources', 'answers', 'agent_sessions', 'citations', 'review_decisions', 'library_changes']),
   id: z.number().int().positive(),
   answerId: z.number().int().positive().nullable(),
+  /** 'restricted': the source was restricted or its restriction lifted (no new row). */
+  update: z.enum(['restricted']).optional(),
 });
 
 /** The live connection to the shared workspace: lost, trying again, back (with the rows missed meanwhile), or given up. */

@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { AppError } from '../../../../shared/contract/errors.ts';
-import { CHANGES_SCHEMA_SQL } from './pg-changes.ts';
+import { CHANGES_SCHEMA_SQL, RESTRICT_NOTIFY_SCHEMA_SQL } from './pg-changes.ts';
 import { ACCESS_SCHEMA_SQL } from './schema-access.ts';
 import { EVIDENCE_SCHEMA_SQL } from './schema-evidence.ts';
 import { RESULTS_SCHEMA_SQL } from './schema-results.ts';
@@ -34,6 +34,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 10, name: 'reviewers import answers: answers, citations and unknown sources in their projects', sql: IMPORTS_SCHEMA_SQL },
   { version: 11, name: "audit entries hashed in the append function: the head read and the entries appended in one call under the chain's lock", sql: CHAIN_APPEND_SCHEMA_SQL },
   { version: 13, name: "the audit chain's head recorded beside it, moved only by an appended entry", sql: CHAIN_HEAD_SCHEMA_SQL },
+  { version: 14, name: 'live updates: a source restricted or lifted sends a notification', sql: RESTRICT_NOTIFY_SCHEMA_SQL },
 ];
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -12,6 +12,8 @@ export interface ChangeSubject {
   id: number;
   /** The answer the row belongs to (null for a source, and a source's library change). */
   answerId: number | null;
+  /** A source restricted or lifted (the row changed), rather than a new row. */
+  update?: 'restricted';
 }
 
 /** The answer id of each table's row, read as the member (RLS applies). */
@@ -44,5 +46,6 @@ export async function changeSubject(ctx: PgContext, change: StoreChange): Promis
     throw e;
   }
   const row = rows[0];
-  return row ? { table: change.table, id: change.id, answerId: row.answer_id === null ? null : Number(row.answer_id) } : null;
+  if (!row) return null;
+  return { table: change.table, id: change.id, answerId: row.answer_id === null ? null : Number(row.answer_id), ...(change.update ? { update: change.update } : {}) };
 }

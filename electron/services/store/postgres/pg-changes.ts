@@ -27,9 +27,27 @@ export const CHANGES_SCHEMA_SQL = `
 ${NOTIFYING_TABLES.map((t) => `      CREATE TRIGGER ${t}_notify AFTER INSERT ON ${t} FOR EACH ROW EXECUTE FUNCTION evidesk_notify_change();`).join('\n')}
 `;
 
+/**
+ * PostgreSQL migration 14: a source restricted or lifted sends a notification too (the flag is the
+ * one column of a source that changes), so other open desks show it at once; `update` says which
+ * change it is, as a row's insert sends none.
+ */
+export const RESTRICT_NOTIFY_SCHEMA_SQL = `
+      CREATE FUNCTION evidesk_notify_restricted() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        PERFORM pg_notify('${CHANGES_CHANNEL}', json_build_object('table', TG_TABLE_NAME, 'id', NEW.id, 'update', 'restricted')::text);
+        RETURN NULL;
+      END
+      $fn$;
+      CREATE TRIGGER sources_notify_restricted AFTER UPDATE OF restricted ON sources FOR EACH ROW
+        WHEN (OLD.restricted IS DISTINCT FROM NEW.restricted) EXECUTE FUNCTION evidesk_notify_restricted();
+`;
+
 export interface StoreChange {
   table: string;
   id: number;
+  /** Set when a row already handed out changed (a source restricted or lifted); absent for a new row. */
+  update?: 'restricted';
 }
 
 /** What the feed tells its owner about its connection (for a "reconnecting…" line in the app). */
@@ -60,8 +78,9 @@ const LOOKBACK = 1000;
 
 function parseChange(payload: string | undefined): StoreChange | undefined {
   try {
-    const v = JSON.parse(payload ?? '') as { table?: unknown; id?: unknown };
-    return typeof v.table === 'string' && typeof v.id === 'number' ? { table: v.table, id: v.id } : undefined;
+    const v = JSON.parse(payload ?? '') as { table?: unknown; id?: unknown; update?: unknown };
+    if (typeof v.table !== 'string' || typeof v.id !== 'number') return undefined;
+    return v.update === 'restricted' ? { table: v.table, id: v.id, update: 'restricted' } : { table: v.table, id: v.id };
   } catch {
     return undefined;
   }
@@ -154,7 +173,8 @@ export class PgChangeFeed implements AsyncIterable<StoreChange> {
   }
 
   private deliver(change: StoreChange): void {
-    const seen = this.seen.get(change.table);
+    // A new row is handed out once; a change of a row each time it happens.
+    const seen = change.update === undefined ? this.seen.get(change.table) : undefined;
     if (seen) {
       if (seen.recent.has(change.id)) return;
       seen.recent.add(change.id);

@@ -11,6 +11,8 @@ function applyChange(event: SharedChanged): void {
   const answers = useAnswers.getState();
   switch (event.table) {
     case 'sources':
+      // A new source, or one restricted or lifted by an admin: the library's rows, counts and
+      // filter follow, and so does the viewer's note when that source is open (ViewerPanel).
       void useLibrary.getState().refresh();
       return;
     case 'answers':

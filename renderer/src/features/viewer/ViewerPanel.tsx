@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { lazyPart, PartLoading } from '../../app/lazy-part.tsx';
+import { useLibrary } from '../library/library-store.ts';
 import { ViewerErrorBoundary, ViewerFailure } from './ViewerErrorBoundary.tsx';
 import { useViewer } from './viewer-store.ts';
 
@@ -14,6 +15,8 @@ export function ViewerPanel() {
   const sourceId = useViewer((s) => s.sourceId);
   const kind = useViewer((s) => s.kind);
   const closest = useViewer((s) => s.closest);
+  // As the library has it: restricted here or, on a shared workspace, by an admin elsewhere (the live feed refreshes the library).
+  const restricted = useLibrary((s) => s.sources.find((x) => x.id === sourceId)?.restricted === true);
   if (sourceId === null) {
     return (
       <section className="viewer empty-viewer" aria-label="Viewer">
@@ -22,7 +25,12 @@ export function ViewerPanel() {
     );
   }
   return (
-    <section className={`viewer${closest ? ' closest-mode' : ''}`} aria-label="Viewer">
+    <section className={`viewer${closest ? ' closest-mode' : ''}${restricted ? ' restricted-mode' : ''}`} aria-label="Viewer">
+      {restricted && (
+        <p className="restricted-banner" role="note" data-testid="viewer-restricted">
+          This source is restricted: its passages are never sent to a model endpoint.
+        </p>
+      )}
       {closest && (
         // The highlight below is no match: it is labelled and drawn apart from a found quote.
         <p className="closest-banner" role="note" data-testid="closest-banner">
