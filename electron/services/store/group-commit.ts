@@ -16,6 +16,21 @@ import type { Db } from './database.ts';
 /** One document's write in its group: its value, or the error that left nothing of it. */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
+/** A caller waiting for its write's outcome. */
+export interface Settleable<R> {
+  resolve: (value: R) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Answers each waiting caller with its write's outcome (`outcomes[i]` is `waiting[i]`'s). */
+export function settle<R>(waiting: readonly Settleable<R>[], outcomes: readonly Outcome<R>[]): void {
+  waiting.forEach((w, i) => {
+    const o = outcomes[i];
+    if (o?.ok) w.resolve(o.value);
+    else w.reject(o ? o.error : new Error('the commit gave no outcome for this write'));
+  });
+}
+
 /**
  * Commits a group's writes (prepared ones only: `skip[i]` is the error of one whose prepare failed):
  * in this process or in the ingest writer's thread (ingest-writer.ts). Throws when the group's
@@ -53,11 +68,9 @@ export const MAX_GROUP = 128;
 /** How long the first document of a group waits for others when no group is being committed. */
 const GROUP_WAIT_MS = 20;
 
-interface Waiting<J, R> {
+interface Waiting<J, R> extends Settleable<R> {
   job: J;
   prepare: (() => Promise<void>) | undefined;
-  resolve: (value: R) => void;
-  reject: (error: unknown) => void;
 }
 
 export class GroupCommit<J, R> {
@@ -150,11 +163,7 @@ export class GroupCommit<J, R> {
       for (const item of group) item.reject(error);
       return;
     }
-    group.forEach((item, i) => {
-      const o = outcomes[i];
-      if (o?.ok) item.resolve(o.value);
-      else item.reject(o ? o.error : new Error('the group commit gave no outcome for this document'));
-    });
+    settle(group, outcomes);
   }
 
   /**

@@ -6,12 +6,10 @@
  * all or nothing on its own (a savepoint: commitInTransaction); one that throws fails alone.
  */
 import type { Db } from './database.ts';
-import { commitInTransaction } from './group-commit.ts';
+import { commitInTransaction, settle, type Settleable } from './group-commit.ts';
 
-interface Pending {
+interface Pending extends Settleable<unknown> {
   write: () => unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
 }
 
 export class SameTurnCommit {
@@ -51,11 +49,7 @@ export class SameTurnCommit {
       for (const p of batch) p.reject(error);
       return;
     }
-    batch.forEach((p, i) => {
-      const o = outcomes[i];
-      if (o?.ok) p.resolve(o.value);
-      else p.reject(o ? o.error : new Error('the commit gave no outcome for this write'));
-    });
+    settle(batch, outcomes);
     this.committed();
   }
 }
