@@ -92,7 +92,9 @@ describe('finding words and restricting sources on a shared workspace, in Chromi
     await lock(ben, 'onboarding-notes.txt').click();
     const alert = ben.getByRole('alert').filter({ hasText: 'The reviewer role may not mark sources restricted' });
     await alert.waitFor();
-    expect(await alert.textContent()).toContain("only an admin marks the shared workspace's sources restricted");
+    expect(await alert.textContent()).toMatch(/only an admin marks the shared workspace's sources restricted, and the shared database refused it \(.+\)\.$/);
+    // The library's error line is the sentence; its code is in the tooltip.
+    expect(await alert.getAttribute('title')).toBe('DATABASE_ROLE_REFUSED');
     expect((await lock(ben, 'onboarding-notes.txt').textContent())?.trim()).toBe('Not restricted');
     expect((await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources WHERE restricted = 1')).rows[0]?.n).toBe(1);
     await screenshot(ben, 'shared-desk-restrict-refused.png');

@@ -88,8 +88,10 @@ describe('adding documents on a shared workspace, in Chromium', () => {
     const report = ana.getByRole('status', { name: 'Ingest report' });
     await report.locator('li.error').waitFor({ timeout: 60_000 });
     expect(await report.locator('li.error').textContent()).toMatch(
-      /^✖ The reviewer role may not add a source: only an admin adds sources to the shared workspace, and the shared database refused it \(.+\)\. \[DATABASE_ROLE_REFUSED\]$/,
+      /^✖ The reviewer role may not add a source: only an admin adds sources to the shared workspace, and the shared database refused it \(.+\)\.$/,
     );
+    // The sentence for the analyst; the code in its tooltip.
+    expect(await report.locator('li.error').getAttribute('title')).toBe('DATABASE_ROLE_REFUSED');
     expect(await sourceCount()).toBe(3);
     expect(await library(ana).getByText('ana-notes.txt').count()).toBe(0);
     await screenshot(ana, 'shared-desk-ingest.png');

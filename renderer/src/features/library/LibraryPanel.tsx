@@ -82,7 +82,11 @@ export function LibraryPanel() {
         </p>
       )}
       {ingesting && skipped.length > 0 && <SkippedList {...skippedLines(skipped)} />}
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert" title={error.code}>
+          {error.text}
+        </p>
+      )}
       {lastIngest && (
         <div className="ingest-report" role="status" aria-label="Ingest report">
           <p>{ingestSummary(lastIngest)}</p>
@@ -90,8 +94,8 @@ export function LibraryPanel() {
             {lastIngest.files
               .filter((f) => !f.ok || f.warnings.length > 0)
               .map((f) => (
-                <li key={f.path} className={f.ok ? 'warning' : 'error'}>
-                  {f.ok ? f.warnings.map((w) => `⚠ ${w.message}`).join(' ') : `✖ ${f.error.message} [${f.error.code}]`}
+                <li key={f.path} className={f.ok ? 'warning' : 'error'} title={f.ok ? undefined : f.error.code}>
+                  {f.ok ? f.warnings.map((w) => `⚠ ${w.message}`).join(' ') : `✖ ${f.error.message}`}
                 </li>
               ))}
           </ul>

@@ -3,6 +3,7 @@ import type { IngestResult, SkippedEntry, SourceSummary } from '../../../../shar
 import type { IngestProgress, IngestWalk } from '../../../../shared/contract/events.ts';
 import type { Health } from '../../../../shared/contract/schemas.ts';
 import type { SourceFilter, SourceListSummary, SourceSort, SortDirection } from '../../../../shared/contract/list-schemas.ts';
+import type { ErrorCode } from '../../../../shared/contract/errors.ts';
 import { client, ClientError } from '../../api/client.ts';
 import { takeEarlyCall } from '../../api/early-calls.ts';
 import { emptyWindow, heldRows, holdPage, pagesCovering, type PageWindow } from '../../app/page-window.ts';
@@ -37,7 +38,7 @@ interface LibraryState {
   /** A source's last known health, for sources not on screen too (missing and changed ones are listed by the summary). */
   healthOf(id: number): Health;
   loading: boolean;
-  error: string | null;
+  error: LibraryError | null;
   ingesting: boolean;
   progress: IngestProgress | null;
   /** The running batch's folder walk: how far it has got. */
@@ -61,8 +62,14 @@ interface LibraryState {
   setRestricted(id: number, restricted: boolean): Promise<void>;
 }
 
-function message(e: unknown): string {
-  return e instanceof ClientError ? `${e.message} (${e.code})` : String(e);
+/** What the library's error line shows: the sentence, and the code for its tooltip. */
+export interface LibraryError {
+  text: string;
+  code?: ErrorCode;
+}
+
+function message(e: unknown): LibraryError {
+  return e instanceof ClientError ? { text: e.message, code: e.code } : { text: String(e) };
 }
 
 /** Each new query or refresh; a page arriving for an older one is dropped. */
