@@ -3,7 +3,8 @@
 // library_changes row with its audit entry in the one chain; every member's desk shows the names
 // and leaves out what was removed (lists, pages, search; cards say their source was removed); a
 // teammate's feed hears of each change; a reviewer removing a source is refused by PostgreSQL
-// itself, in a sentence naming the role, and nothing is stored.
+// itself, in a sentence naming the role, and nothing is stored. A source restricted or lifted
+// reaches a teammate's feed too, from a trigger, however it was written.
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
@@ -32,6 +33,7 @@ let owner: pg.Client;
 let admin: SharedDesk;
 let reviewer: SharedDesk;
 const heardByAdmin: AppEvent[] = [];
+const heardByReviewer: AppEvent[] = [];
 let answerId = 0;
 let notesId = 0;
 
@@ -62,11 +64,15 @@ beforeAll(async () => {
   admin = await open('carol', 'admin');
   reviewer = await open('ana', 'reviewer');
   await followLive(admin, heardByAdmin);
+  await followLive(reviewer, heardByReviewer);
   answerId = (await call(reviewer, 'answers.list', {}))[0]?.id ?? 0;
   notesId = (await call(reviewer, 'sources.list', {}))[0]?.id ?? 0;
 }, 180_000);
 
 afterAll(() => closeShared({ desks: [admin, reviewer], owner, server }));
+
+/** The restrictions the reviewer's desk has heard of, in order. */
+const heardRestrictions = () => heardByReviewer.flatMap((e) => (e.type === 'shared.changed' && e.update === 'restricted' ? [{ table: e.table, id: e.id, answerId: e.answerId }] : []));
 
 const heardLibrary = () => heardByAdmin.filter((e) => e.type === 'shared.changed' && e.table === 'library_changes');
 
@@ -123,4 +129,23 @@ describe('library changes on a shared workspace', () => {
     expect(await changeRows()).toEqual(before);
     expect((await call(reviewer, 'sources.list', {})).map((s) => s.id)).toEqual([notesId]);
   });
+
+  it("tells a teammate's desk live of each restriction by an admin and its lifting, sent by PostgreSQL itself (migration 14); its library then shows the flag", async () => {
+    expect(notesId).toBeGreaterThan(0);
+    expect(await call(admin, 'sources.setRestricted', { ids: [notesId], restricted: true })).toMatchObject({ changed: 1 });
+    await expect.poll(heardRestrictions, { timeout: 30_000 }).toEqual([{ table: 'sources', id: notesId, answerId: null }]);
+    expect((await call(reviewer, 'sources.list', {})).find((s) => s.id === notesId)?.restricted).toBe(true);
+
+    // Again: restricted already, nothing changes and nothing is sent.
+    expect(await call(admin, 'sources.setRestricted', { ids: [notesId], restricted: true })).toMatchObject({ changed: 0 });
+    // Lifted: heard again (the same source, a second change), and the library follows.
+    expect(await call(admin, 'sources.setRestricted', { ids: [notesId], restricted: false })).toMatchObject({ changed: 1 });
+    await expect.poll(() => heardRestrictions().length, { timeout: 30_000 }).toBe(2);
+    expect((await call(reviewer, 'sources.list', {})).find((s) => s.id === notesId)?.restricted).toBe(false);
+
+    // Sent by the database, not by the desk: a restriction written by another client is heard too.
+    await owner.query('UPDATE sources SET restricted = 1 WHERE id = $1', [notesId]);
+    await expect.poll(() => heardRestrictions().length, { timeout: 30_000 }).toBe(3);
+    expect(heardRestrictions()).toEqual(Array.from({ length: 3 }, () => ({ table: 'sources', id: notesId, answerId: null })));
+  }, 60_000);
 });
