@@ -16,7 +16,7 @@ import { verifySharedChain } from './audit/shared-chain-check.ts';
 import { apiDefaults } from './citations/citation-tools.ts';
 import { SharedCitationReads } from './citations/shared-citation-reads.ts';
 import { SharedCiteService } from './citations/shared-cite.ts';
-import { ingestOneFile, registeredFile } from './citations/register-file.ts';
+import { sharedRegisterSource } from './citations/shared-register.ts';
 import { EventBus } from './events.ts';
 import { HealthService } from './health/health-service.ts';
 import { IngestService } from './ingest/ingest-service.ts';
@@ -83,10 +83,12 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
   const bus = options.events ?? new EventBus();
   const health = new HealthService(evidence.health, bus, workspaceDir);
   const citationReads = new SharedCitationReads(evidence, pgAgentCitations({ pool: store.pool, who: store.who }));
-  const cite = new SharedCiteService(evidence, citationReads, () => ({ ...apiDefaults('shared'), user_id: store.who.login, agent_id: store.who.login }));
+  const defaults = () => ({ ...apiDefaults('shared'), user_id: store.who.login, agent_id: store.who.login });
+  const cite = new SharedCiteService(evidence, citationReads, defaults);
   // Extraction children start at the first file; the local folder is only what a folder walk leaves out.
   const pool = new WorkerPool();
   const ingest = new IngestService(evidence.ingest, new BlobStore(workspaceDir), bus, () => ingestSettingsFrom(DEFAULT_WORKSPACE_SETTINGS), pool);
+  const register = sharedRegisterSource(evidence, ingest, defaults);
   const refused = Object.fromEntries(
     HANDLER_NAMES.map((name) => [
       name,
@@ -116,17 +118,8 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
     // Verified at once and written in one transaction as the member (row-level security: an
     // agent cites in its own sessions of its projects).
     'citations.cite': (input) => cite.cite(input),
-    // A file is added as any added file, as the member: an admin adds sources; an agent's new
-    // document is refused by PostgreSQL itself (DATABASE_ROLE_REFUSED naming the role), while
-    // bytes already in the pool are found and the member's path recorded ('duplicate').
-    'citations.registerSource': async (input) => {
-      if (input.path === undefined) {
-        const what = input.url === undefined ? 'Registering a custom source' : 'Registering a web page';
-        throw notOnSharedDatabase(what, { operation: 'citations.registerSource', field: input.url === undefined ? 'custom' : 'url' }, 'evidesk mcp without --database');
-      }
-      const { file, done } = await ingestOneFile(ingest, input.path);
-      return registeredFile(file, done, await evidence.sources.get(done.sourceId));
-    },
+    // As the member: an admin adds a document, an agent a custom source; PostgreSQL refuses the rest, naming the role.
+    'citations.registerSource': (input) => register(input),
     ...sharedAnswerHandlers(evidence, bus),
     ...options.more?.({ evidence, health }),
   };

@@ -26,7 +26,7 @@ export const CITATION_TOOLS: readonly CitationTool[] = [
 - custom: {identifier, description, kind: "database"|"dataset"|"other"} for a source with no document (a database query, a dataset). Citations of a custom source are recorded but cannot be quote-checked.
 Returns source_id (use it in cite), sha256, file_name, page_count, restricted. A restricted source can be cited and searched, but its text is never shown to you.
 Sources already in the workspace need no registration: use search_sources to find them.
-On a shared (team) workspace a file is added under your login: if your role may not add sources, the error is DATABASE_ROLE_REFUSED and names the role; ask an admin to add the document, or find one already there with search_sources.`,
+On a shared (team) workspace a source is registered under your login: if your role may not add it, the error is DATABASE_ROLE_REFUSED and names the role; ask an admin to add the document, or find one already there with search_sources. A url is not fetched on a shared workspace.`,
   },
   {
     name: 'cite',

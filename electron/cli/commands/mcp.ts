@@ -33,7 +33,7 @@ export const mcpCommand: SharedCommand = {
     io.err(
       services
         ? `evidesk mcp: serving the citation tools on stdio (workspace ${services.workspaceDir}, session ${session}).`
-        : `evidesk mcp: serving the citation tools on stdio on the shared database as ${evidence?.member.login ?? 'its member'} (session ${session}, project ${project}; a new file is registered as this member, so only an admin adds one).`,
+        : `evidesk mcp: serving the citation tools on stdio on the shared database as ${evidence?.member.login ?? 'its member'} (session ${session}, project ${project}; sources are registered as this member: an admin adds documents, an agent custom sources).`,
     );
     await serveMcpOnStdio(
       {

@@ -7,17 +7,16 @@
 import type { CiteInput, CiteResult, CitingContext, FullContext, RegisteredSource } from '../../../shared/contract/citation-schemas.ts';
 import type { z } from 'zod';
 import type { RegisterSourceInput } from '../../../shared/contract/citation-schemas.ts';
-import { AppError } from '../../../shared/contract/errors.ts';
 import type { IngestService } from '../ingest/ingest-service.ts';
 import type { AnchoringStore } from '../store/anchoring-store.ts';
 import type { AnswersStore } from '../store/answers-store.ts';
-import type { CitationsStore, CustomSourceRow } from '../store/citations-store.ts';
-import { SessionLedgers, writeCite } from '../store/cite-writes.ts';
+import type { CitationsStore } from '../store/citations-store.ts';
+import { recordFileRegistration, registerCustomSource, SessionLedgers, writeCite, type NewCustomSource } from '../store/cite-writes.ts';
 import type { Verifier } from '../verification/verifier.ts';
 import { SourceResolver } from '../verification/source-resolver.ts';
 import type { CiteHints } from './cite-hints.ts';
-import { ingestOneFile, registeredFile } from './register-file.ts';
-import { citePlan, citeReply, newCite, relatedMissing, verifierInput } from './cite-steps.ts';
+import { checkCustomIdentifier, customRegistered, ingestOneFile, registeredFile } from './register-steps.ts';
+import { citePlan, citeReply, fullContext, newCite, relatedMissing, verifierInput } from './cite-steps.ts';
 import { resolveIdentifier, type ResolvedIdentifier } from './source-identifier.ts';
 import { webSourcesUnavailable, type WebSourceRegistrar } from './web-source-door.ts';
 
@@ -51,13 +50,7 @@ export class CitationService {
   private readonly ledgers = new SessionLedgers();
 
   context(given: CitingContext | undefined): FullContext {
-    const base = this.d.defaults();
-    return {
-      session_id: given?.session_id ?? base.session_id,
-      agent_id: given?.agent_id ?? base.agent_id,
-      user_id: given?.user_id ?? base.user_id,
-      project_id: given?.project_id ?? base.project_id,
-    };
+    return fullContext(given, this.d.defaults());
   }
 
   resolve(identifier: string | number): ResolvedIdentifier {
@@ -70,23 +63,14 @@ export class CitationService {
     if (input.custom !== undefined) return this.registerCustom(input.custom, ctx);
     const { file, done } = await ingestOneFile(this.d.ingest, input.path ?? '');
     const source = this.d.anchoring.source(done.sourceId);
-    this.d.answers.transaction(() => this.d.answers.appendAudit('source.register', { sourceId: done.sourceId, by: ctx }, new Date().toISOString()));
+    recordFileRegistration(this.d.answers, done.sourceId, ctx, new Date().toISOString());
     return registeredFile(file, done, source);
   }
 
-  private registerCustom(c: { identifier: string; description: string; kind: CustomSourceRow['kind'] }, ctx: FullContext): RegisteredSource {
-    const now = new Date().toISOString();
-    if (/^\d+$/.test(c.identifier)) throw new AppError('INVALID_INPUT', 'custom.identifier: a custom source needs a name, not a bare number (numbers are source ids).', { field: 'custom.identifier' });
-    const { row, added } = this.d.answers.transaction(() => {
-      const existing = this.d.citations.customSource(c.identifier);
-      if (existing) return { row: existing, added: false };
-      const row = this.d.citations.insertCustomSource(c, now);
-      this.d.answers.appendAudit('source.register', { customSourceId: row.id, by: ctx }, now);
-      return { row, added: true };
-    });
-    const notes = ['citations of a custom source are recorded as given: they cannot be quote-checked'];
-    if (!added && row.description !== c.description) notes.push(`already registered with another description ("${row.description.slice(0, 200)}"); that one stays`);
-    return { kind: 'custom', outcome: added ? 'added' : 'existing', source_id: null, sha256: null, file_name: null, identifier: row.identifier, page_count: null, restricted: false, notes };
+  private registerCustom(c: NewCustomSource, ctx: FullContext): RegisteredSource {
+    checkCustomIdentifier(c.identifier);
+    const { row, added } = registerCustomSource(this.d.answers, this.d.citations, c, ctx, new Date().toISOString());
+    return customRegistered(row, added, c);
   }
 
   async cite(input: CiteInput): Promise<CiteResult> {

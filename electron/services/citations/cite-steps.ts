@@ -4,7 +4,7 @@
  * PostgreSQL): what the input asks, the verifier's input, the rows to write, and the reply with
  * what to do next. Pure apart from the hints' reads.
  */
-import type { CandidateSource, CiteInput, CiteResult, ClosestPassage, FullContext } from '../../../shared/contract/citation-schemas.ts';
+import type { CandidateSource, CiteInput, CiteResult, CitingContext, ClosestPassage, FullContext } from '../../../shared/contract/citation-schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { ClaimedLocator } from '../../../shared/imports/model.ts';
 import type { ClaimVerdict } from '../../../shared/verification/index.ts';
@@ -44,6 +44,16 @@ export function toClaimedLocator(l: CiteInput['locator']): { claimed: ClaimedLoc
 }
 
 /** What a cite's input asks, checked before anything is read. */
+/** The context a call gave, each field it left out taken from the door's `base`. */
+export function fullContext(given: CitingContext | undefined, base: FullContext): FullContext {
+  return {
+    session_id: given?.session_id ?? base.session_id,
+    agent_id: given?.agent_id ?? base.agent_id,
+    user_id: given?.user_id ?? base.user_id,
+    project_id: given?.project_id ?? base.project_id,
+  };
+}
+
 export interface CitePlan {
   related: NonNullable<CiteInput['related']>;
   supersedesId: number | null;

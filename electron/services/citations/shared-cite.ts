@@ -5,13 +5,13 @@
  * the local cite resolves it; the write is the store's `citations` area, one transaction, where
  * row-level security decides what the member may write.
  */
-import type { CiteInput, CiteResult, CitingContext, FullContext } from '../../../shared/contract/citation-schemas.ts';
+import type { CiteInput, CiteResult, FullContext } from '../../../shared/contract/citation-schemas.ts';
 import type { EvidenceStore } from '../store/evidence-store.ts';
 import { SourceMirror } from '../store/source-mirror.ts';
 import { SourceResolver } from '../verification/source-resolver.ts';
 import { Verifier } from '../verification/verifier.ts';
 import { CiteHints } from './cite-hints.ts';
-import { citePlan, citeReply, newCite, relatedMissing, verifierInput } from './cite-steps.ts';
+import { citePlan, citeReply, fullContext, newCite, relatedMissing, verifierInput } from './cite-steps.ts';
 import type { SharedCitationReads } from './shared-citation-reads.ts';
 import { resolveIdentifier } from './source-identifier.ts';
 
@@ -36,18 +36,8 @@ export class SharedCiteService {
     return this.parts;
   }
 
-  private context(given: CitingContext | undefined): FullContext {
-    const base = this.defaults();
-    return {
-      session_id: given?.session_id ?? base.session_id,
-      agent_id: given?.agent_id ?? base.agent_id,
-      user_id: given?.user_id ?? base.user_id,
-      project_id: given?.project_id ?? base.project_id,
-    };
-  }
-
   async cite(input: CiteInput): Promise<CiteResult> {
-    const ctx = this.context(input.context);
+    const ctx = fullContext(input.context, this.defaults());
     const plan = citePlan(input);
     const { mirror, verifier, hints, resolver } = this.made();
     const [exists, custom] = await Promise.all([

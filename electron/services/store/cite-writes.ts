@@ -7,7 +7,7 @@
  */
 import { summariseLedger, type CitationStatus, type ClaimVerdict, type LedgerItem } from '../../../shared/verification/index.ts';
 import type { AnswersStore } from './answers-store.ts';
-import type { CitationsStore, SessionRow } from './citations-store.ts';
+import type { CitationsStore, CustomSourceRow, SessionRow } from './citations-store.ts';
 import type { CiteSession, CiteWritten, NewCite } from './evidence-store.ts';
 
 /** The verifier name of a session's runs: one run per citation, summarising the whole session. */
@@ -106,4 +106,33 @@ export async function writeCite(answers: AnswersStore, citations: CitationsStore
     ledgers.set(next.answerId, next.count, next.items);
   }
   return written;
+}
+
+// ---- register_source's records (both engines write the same entries) ----------------------------
+
+/** A custom source to register: a source with no document (a database query, a dataset). */
+export type NewCustomSource = Omit<CustomSourceRow, 'id' | 'created_at'>;
+
+/** Who registered a source: the `source.register` entry's `by`. */
+export type RegisteredBy = Record<string, unknown>;
+
+/** The `source.register` entry of a stored file's source or of a new custom source. */
+export function registerEntryPayload(subject: { sourceId: number } | { customSourceId: number }, by: RegisteredBy): Record<string, unknown> {
+  return { ...subject, by };
+}
+
+/** A custom source found by its identifier, or made with its row's entry and `source.register` (one transaction). */
+export function registerCustomSource(answers: AnswersStore, citations: CitationsStore, c: NewCustomSource, by: RegisteredBy, now: string): { row: CustomSourceRow; added: boolean } {
+  return answers.transaction(() => {
+    const existing = citations.customSource(c.identifier);
+    if (existing) return { row: existing, added: false };
+    const row = citations.insertCustomSource(c, now);
+    answers.appendAudit('source.register', registerEntryPayload({ customSourceId: row.id }, by), now);
+    return { row, added: true };
+  });
+}
+
+/** Records who registered a stored file's source (`source.register`, one transaction). */
+export function recordFileRegistration(answers: AnswersStore, sourceId: number, by: RegisteredBy, now: string): void {
+  answers.transaction(() => answers.appendAudit('source.register', registerEntryPayload({ sourceId }, by), now));
 }

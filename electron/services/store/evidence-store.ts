@@ -21,6 +21,8 @@ import type { NewClosestPassage, NewJudgeOpinion } from './result-extras-store.t
 import type { VerificationRiskFlag, VerificationSummary } from '../../../shared/verification/result-schema.ts';
 import type { FileStat, PathRow, SegmentRow, SourceRow } from './sources-store.ts';
 import type { ExtractedDocument } from '../ingest/extracted.ts';
+import type { CustomSourceRow } from './citations-store.ts';
+import type { NewCustomSource, RegisteredBy } from './cite-writes.ts';
 
 export type { AnswerListRow, AnswerRow, CheckSourceRow, CitationRow, ClosestPassageRow, CurrentPathRow, FileStat, JudgeOpinionRow, NewReview, PathRow };
 export type { ResultRow, ReviewRow, RunRow, SearchOptions, SearchRow, SegmentRow, SourceRefRow, SourceRow };
@@ -300,6 +302,14 @@ export interface CitationsArea {
   restrictedIds(): Promise<number[]>;
   /** The project this member's cites land in when none is named (PostgreSQL: its first as an agent; SQLite: none). */
   defaultProject(): Promise<string | null>;
+  /**
+   * register_source's writes, each one transaction audited as `source.register` with who
+   * registered: a custom source found by its identifier or made (with its row's entry); a file's
+   * source, stored by ingest, recorded as registered. On PostgreSQL the grants decide who may
+   * (agents make custom sources; any other level is refused, naming it).
+   */
+  registerCustom(c: NewCustomSource, by: RegisteredBy, now: string): Promise<{ row: CustomSourceRow; added: boolean }>;
+  recordFileRegistration(sourceId: number, by: RegisteredBy, now: string): Promise<void>;
 }
 
 /** A source's row as stored (no counts, no paths). */

@@ -4,7 +4,7 @@
  * promise: one microtask more per call, the same SQL.
  */
 import { CitationsStore } from './citations-store.ts';
-import { SessionLedgers, writeCite } from './cite-writes.ts';
+import { recordFileRegistration, registerCustomSource, SessionLedgers, writeCite } from './cite-writes.ts';
 import os from 'node:os';
 import { toFtsQuery } from '../../../shared/search/fts-query.ts';
 import type { Db } from './database.ts';
@@ -133,6 +133,8 @@ function sqliteCitations(answers: AnswersStore, citations: CitationsStore, sourc
     sourcesAfter: async (afterId) => sources.storedAfter(afterId),
     restrictedIds: async () => sources.restrictedIds(),
     defaultProject: async () => null,
+    registerCustom: async (c, by, now) => registerCustomSource(answers, citations, c, by, now),
+    recordFileRegistration: async (sourceId, by, now) => recordFileRegistration(answers, sourceId, by, now),
   };
 }
 // ----

@@ -4,6 +4,7 @@
 // audit chain. An admin adds a document, and an agent then cites it and reads it; an agent may not
 // add a new document (issue 13: agents read sources, admins add them), and PostgreSQL itself
 // refuses it, the error naming the role, with nothing stored; bytes already in the pool are found.
+// An agent's custom source is a row of its own; every registration is audited with who made it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type pg from 'pg';
@@ -81,6 +82,9 @@ describe('evidesk mcp --database: register_source on a shared workspace', () => 
     expect(crypto.createHash('sha256').update(Buffer.concat(chunks.rows.map((c) => c.data))).digest('hex')).toBe(sha);
     expect((await owner.query('SELECT member FROM source_paths WHERE source_id = $1', [id])).rows).toEqual([{ member: `${server.loginPrefix}keeper` }]);
     expect(await count("SELECT count(*)::int AS n FROM audit_log WHERE table_name = 'sources' AND row_id = $1 AND action = 'source.add'", [id])).toBe(1);
+    // And who registered it, as on a local workspace: the admin's login as the agent.
+    const registeredBy = await owner.query<{ by: string }>("SELECT payload::jsonb -> 'by' ->> 'agent_id' AS by FROM audit_log WHERE action = 'source.register' AND (payload::jsonb ->> 'sourceId')::bigint = $1", [id]);
+    expect(registeredBy.rows).toEqual([{ by: `${server.loginPrefix}keeper` }]);
 
     // The same bytes again are the same source.
     expect((await admin.call('register_source', { path: pdf })).value).toMatchObject({ outcome: 'duplicate', source_id: id });
@@ -126,9 +130,37 @@ describe('evidesk mcp --database: register_source on a shared workspace', () => 
     expect(found.value).toMatchObject({ outcome: 'duplicate', source_id: known?.id, sha256: known?.sha256 });
     expect(await count('SELECT count(*)::int AS n FROM sources')).toBe(sources);
 
-    // A web page or a custom source is not registered on a shared database yet, and says so.
+    // A web page is not fetched on a shared database yet, and says so.
     const web = await agent.call('register_source', { url: 'http://127.0.0.1:9/page.html' });
     expect(web.value).toMatchObject({ error: { code: 'SHARED_DATABASE_UNSUPPORTED', details: { field: 'url' } } });
-    expect((web.value.error as { message: string }).message).toMatch(/^Registering a web page is not available on a shared database yet/);
+    expect((web.value.error as { message: string }).message).toMatch(/^url: registering a web page is not available on a shared database yet/);
+  }, 120_000);
+
+  it('registers an agent\'s custom source once, in the chain with who registered it, and records its citations as given', async () => {
+    const agent = await mcp(agentUrl, ['--session', 'payroll']);
+    const custom = { identifier: 'db:payroll-2026', description: 'Payroll database, March 2026 extract', kind: 'database' };
+    const made = await agent.call('register_source', { custom });
+    expect(made.isError, JSON.stringify(made.value)).toBe(false);
+    expect(made.value).toMatchObject({ kind: 'custom', outcome: 'added', identifier: 'db:payroll-2026', source_id: null });
+    const again = await agent.call('register_source', { custom: { ...custom, description: 'another description' } });
+    expect(again.value).toMatchObject({ kind: 'custom', outcome: 'existing' });
+    expect((again.value.notes as string[]).join(' ')).toContain('already registered with another description');
+    const rows = await owner.query<{ id: number }>("SELECT id FROM custom_sources WHERE identifier = 'db:payroll-2026'");
+    expect(rows.rows).toHaveLength(1);
+    const id = rows.rows[0]?.id;
+    const entries = await owner.query<{ action: string; by: string | null }>(
+      `SELECT action, payload::jsonb -> 'by' ->> 'agent_id' AS by FROM audit_log
+       WHERE (table_name = 'custom_sources' AND row_id = $1) OR (action = 'source.register' AND (payload::jsonb ->> 'customSourceId')::bigint = $1) ORDER BY id`,
+      [id],
+    );
+    expect(entries.rows).toEqual([
+      { action: 'row.append', by: null },
+      { action: 'source.register', by: `${server.loginPrefix}citer` },
+    ]);
+    const cited = await agent.call('cite', { claim: 'Payroll lists 40 staff.', quote_context: 'payroll', source: 'db:payroll-2026', extraction_method: 'aggregation' });
+    expect(cited.isError, JSON.stringify(cited.value)).toBe(false);
+    expect(cited.value).toMatchObject({ status: 'unverifiable' });
+    const audit = await evidesk(tempDir('evidesk-pg-register-audit-'), '--database', adminUrl, 'audit', 'verify', '--json');
+    expect(audit.code, audit.err + audit.out).toBe(0);
   }, 120_000);
 });

@@ -2,9 +2,9 @@
 // $EVIDESK_DATABASE_URL), driven by the MCP SDK's own client, serves the citation tools' reads on a
 // migrated PostgreSQL workspace as the member the URL names. Search finds what the local server
 // finds; citations read back as they do locally; an agent of one project sees none of another
-// project's citations (PostgreSQL's row-level security decides); registering a custom source
-// refuses with SHARED_DATABASE_UNSUPPORTED and never falls back to a local workspace (citing there
-// is postgres-mcp-cite.test.ts, registering a file postgres-mcp-register.test.ts).
+// project's citations (PostgreSQL's row-level security decides); registering a web page refuses
+// with SHARED_DATABASE_UNSUPPORTED and never falls back to a local workspace (citing there is
+// postgres-mcp-cite.test.ts, registering files and custom sources postgres-mcp-register.test.ts).
 import fs from 'node:fs';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,13 +139,13 @@ describe('evidesk mcp --database on a shared workspace', () => {
     expect(((await b.call('search_sources', { query: 'annual leave' })).value.hits as unknown[]).length).toBeGreaterThan(0);
   }, 60_000);
 
-  it('refuses registering a custom source with SHARED_DATABASE_UNSUPPORTED and opens no local workspace', async () => {
+  it('refuses registering a web page with SHARED_DATABASE_UNSUPPORTED and opens no local workspace', async () => {
     const citations = async () => (await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM citations')).rows[0]?.n;
     const before = await citations();
     const folder = emptyFolder();
     const a = await mcp(folder, ['--database', agentA, '--project', 'audit-2026']);
-    const text = (await a.client.callTool({ name: 'register_source', arguments: { custom: { identifier: 'db:x', description: 'x', kind: 'database' } } })).content as { text: string }[];
-    expect(text[0]?.text).toMatch(/^SHARED_DATABASE_UNSUPPORTED \(field: custom\): Registering a custom source is not available on a shared database yet; it works on a local workspace/);
+    const text = (await a.client.callTool({ name: 'register_source', arguments: { url: 'http://127.0.0.1:9/page.html' } })).content as { text: string }[];
+    expect(text[0]?.text).toMatch(/^SHARED_DATABASE_UNSUPPORTED \(field: url\): url: registering a web page is not available on a shared database yet; it works on a local workspace/);
     // Nothing was written to the shared workspace, and no local workspace was made in its place.
     expect(before).toBeGreaterThan(0);
     expect(await citations()).toBe(before);

@@ -10,8 +10,8 @@
  */
 import type pg from 'pg';
 import { summariseLedger, type CitationStatus, type ClaimVerdict } from '../../../../shared/verification/index.ts';
-import type { SessionRow } from '../citations-store.ts';
-import { AGENT_VERIFIER, citeEntryPayload, claimKey, ledgerItems, sessionAnswer, type LedgerRowLike } from '../cite-writes.ts';
+import type { CustomSourceRow, SessionRow } from '../citations-store.ts';
+import { AGENT_VERIFIER, citeEntryPayload, claimKey, ledgerItems, registerEntryPayload, sessionAnswer, type LedgerRowLike, type NewCustomSource, type RegisteredBy } from '../cite-writes.ts';
 import type { CitationsArea, CiteWritten, NewCite, StoredSourceRow } from '../evidence-store.ts';
 import { STORED_SOURCE_COLUMNS } from '../sources-store.ts';
 import { Entries, insertAnswer, insertOne, insertOutcomes, insertRun, unknownSourceId } from './pg-runs.ts';
@@ -99,6 +99,32 @@ async function writeCite(c: pg.ClientBase, ctx: PgContext, cite: NewCite, now: s
   return { answerId: session.answer_id, citationId, marker, runId };
 }
 
+/** A custom source by its identifier, or made with its row's entry and `source.register`; a teammate's made meanwhile is found. */
+async function registerCustom(c: pg.ClientBase, x: NewCustomSource, by: RegisteredBy, now: string): Promise<{ row: CustomSourceRow; added: boolean }> {
+  const find = async () => (await c.query<CustomSourceRow>('SELECT * FROM custom_sources WHERE identifier = $1', [x.identifier])).rows[0];
+  const existing = await find();
+  if (existing) return { row: existing, added: false };
+  // DO NOTHING: a teammate's row of the same identifier committed meanwhile is theirs, found below.
+  const row = (
+    await c.query<CustomSourceRow & Record<string, unknown>>('INSERT INTO custom_sources (identifier, description, kind, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (identifier) DO NOTHING RETURNING *', [
+      x.identifier,
+      x.description,
+      x.kind,
+      now,
+    ])
+  ).rows[0];
+  if (!row) {
+    const theirs = await find();
+    if (!theirs) throw new Error('a custom source was neither inserted nor found');
+    return { row: theirs, added: false };
+  }
+  const entries = new Entries();
+  entries.row('custom_sources', row);
+  entries.action('source.register', registerEntryPayload({ customSourceId: Number(row.id) }, by));
+  await appendEntries(c, entries.list, now);
+  return { row: { ...row, id: Number(row.id) }, added: true };
+}
+
 export function pgCitations(ctx: PgContext): CitationsArea {
   return {
     async isCitation(id) {
@@ -113,5 +139,8 @@ export function pgCitations(ctx: PgContext): CitationsArea {
       const rows = await pgRead<{ key: string }>(ctx, 'read your projects', "SELECT project_key AS key FROM project_members WHERE member = current_user AND role = 'agent' ORDER BY project_key LIMIT 1", []);
       return rows[0]?.key ?? null;
     },
+    registerCustom: (x, by, now) => pgTransaction(ctx, 'register a custom source', (c) => registerCustom(c, x, by, now)),
+    recordFileRegistration: (sourceId, by, now) =>
+      pgTransaction(ctx, 'record who registered a source', (c) => appendEntries(c, [{ action: 'source.register', payload: registerEntryPayload({ sourceId }, by) }], now)),
   };
 }

@@ -1,7 +1,9 @@
 /**
- * register_source with a path, on either engine: the file checked, ingested as any added file (the
- * engine's ingest area: SQLite's writer, or PostgreSQL's transaction as the member, where row-level
- * security decides who may add a source), and the reply built from the stored source.
+ * register_source's steps on either engine (citation-service.ts over SQLite, shared-register.ts
+ * over PostgreSQL). A path: the file checked, ingested as any added file (the engine's ingest area:
+ * SQLite's writer, or PostgreSQL's transaction as the member, where the grants decide who may add a
+ * source), and the reply built from the stored source. A custom source: its identifier checked, and
+ * the reply for the row found or made.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +11,7 @@ import type { RegisteredSource } from '../../../shared/contract/citation-schemas
 import type { IngestFileResult } from '../../../shared/contract/schemas.ts';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { IngestService } from '../ingest/ingest-service.ts';
+import type { CustomSourceRow } from '../store/citations-store.ts';
 
 export type RegisteredFile = Extract<IngestFileResult, { ok: true }>;
 
@@ -38,4 +41,16 @@ export function registeredFile(file: string, done: RegisteredFile, source: { fil
     restricted: source?.restricted === 1,
     notes: done.warnings.map((w) => w.message),
   };
+}
+
+/** A custom source needs a name: a bare number would read as a source id. */
+export function checkCustomIdentifier(identifier: string): void {
+  if (/^\d+$/.test(identifier)) throw new AppError('INVALID_INPUT', 'custom.identifier: a custom source needs a name, not a bare number (numbers are source ids).', { field: 'custom.identifier' });
+}
+
+/** What the agent is told of a custom source registered (`added`) or found with `given`'s identifier. */
+export function customRegistered(row: CustomSourceRow, added: boolean, given: { description: string }): RegisteredSource {
+  const notes = ['citations of a custom source are recorded as given: they cannot be quote-checked'];
+  if (!added && row.description !== given.description) notes.push(`already registered with another description ("${row.description.slice(0, 200)}"); that one stays`);
+  return { kind: 'custom', outcome: added ? 'added' : 'existing', source_id: null, sha256: null, file_name: null, identifier: row.identifier, page_count: null, restricted: false, notes };
 }
