@@ -5,13 +5,15 @@
  * one advisory lock held to the end of the writing transaction, so many writers at once still make
  * one chain; verified by the same walk.
  */
-import type pg from 'pg';
+import pg from 'pg';
+
+const { escapeLiteral } = pg;
 import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, rowHash, type ChainTable } from '../../../../shared/audit/canonical.ts';
 import { anchorBreak, walkChain, type AnchorLabel, type ChainReport } from '../../../../shared/audit/chain-walk.ts';
 import type { AuditHead } from '../../../../shared/audit/head.ts';
 import { chainEntryOf, type AuditEntryRow } from '../audit-chain-store.ts';
 import { sha256Text } from '../audit-head-file.ts';
-import { noteTransactionId } from './pg-resilience.ts';
+import { noteTransactionId, sendWithCommit } from './pg-resilience.ts';
 
 export interface PgEntry {
   action: string;
@@ -19,6 +21,28 @@ export interface PgEntry {
   /** The evidence row the entry records, as the INSERT … RETURNING * gave it. */
   table?: ChainTable;
   row?: Record<string, unknown>;
+}
+
+interface EntryColumns {
+  action: string[];
+  payload: string[];
+  table: (string | null)[];
+  rowId: (number | null)[];
+  rowHash: (string | null)[];
+}
+
+/** The entries as evidesk_audit_append_hashed takes them, each row's hash computed here (before the lock). */
+function entryColumns(entries: readonly PgEntry[]): EntryColumns {
+  const cols: EntryColumns = { action: [], payload: [], table: [], rowId: [], rowHash: [] };
+  for (const e of entries) {
+    const table = e.table !== undefined && e.row !== undefined ? e.table : null;
+    cols.action.push(e.action);
+    cols.payload.push(JSON.stringify(e.payload ?? {}));
+    cols.table.push(table);
+    cols.rowId.push(table !== null ? Number(e.row?.id) : null);
+    cols.rowHash.push(table !== null && e.row !== undefined ? rowHash(table, e.row, sha256Text) : null);
+  }
+  return cols;
 }
 
 /**
@@ -29,17 +53,37 @@ export async function appendEntries(client: pg.ClientBase, entries: readonly PgE
   if (entries.length === 0) return;
   // The rows' hashes before the lock; the head, the entries' hashes and their append in one call
   // under it (migration 11), each entry checked as evidesk_audit_append checks it.
-  const cols = { action: [] as string[], payload: [] as string[], table: [] as (string | null)[], rowId: [] as (number | null)[], rowHash: [] as (string | null)[] };
-  for (const e of entries) {
-    const table = e.table !== undefined && e.row !== undefined ? e.table : null;
-    cols.action.push(e.action);
-    cols.payload.push(JSON.stringify(e.payload ?? {}));
-    cols.table.push(table);
-    cols.rowId.push(table !== null ? Number(e.row?.id) : null);
-    cols.rowHash.push(table !== null && e.row !== undefined ? rowHash(table, e.row, sha256Text) : null);
-  }
+  const cols = entryColumns(entries);
   const appended = await client.query<{ xid: string | null }>('SELECT evidesk_audit_append_hashed($1, $2, $3, $4, $5, $6) AS xid', [cols.action, cols.payload, now, cols.table, cols.rowId, cols.rowHash]);
   noteTransactionId(client, appended.rows[0]?.xid ?? null);
+}
+
+/** A text array written out as a literal (the values escaped as the client library escapes them). */
+function textArray(values: readonly (string | null)[]): string {
+  return `ARRAY[${values.map((v) => (v === null ? 'NULL' : escapeLiteral(v))).join(', ')}]::text[]`;
+}
+
+function bigintArray(values: readonly (number | null)[]): string {
+  return `ARRAY[${values.map((v) => {
+    if (v !== null && !Number.isSafeInteger(v)) throw new Error(`an audit entry's row id is not an integer: ${v}`);
+    return v === null ? 'NULL' : String(v);
+  }).join(', ')}]::bigint[]`;
+}
+
+/**
+ * The same append, sent with the transaction's COMMIT in one message (pg-resilience.ts
+ * sendWithCommit): the chain's lock is then held for the append and the commit, with no round trip
+ * to this process between them (one that, with several agents in a busy process, waited on the
+ * others' work while every other writer waited on the lock). The transaction's id must be noted
+ * before: the append no longer returns it before the commit.
+ */
+export function appendEntriesWithCommit(client: pg.ClientBase, entries: readonly PgEntry[], now: string): void {
+  if (entries.length === 0) return;
+  const cols = entryColumns(entries);
+  sendWithCommit(
+    client,
+    `SELECT evidesk_audit_append_hashed(${textArray(cols.action)}, ${textArray(cols.payload)}, ${escapeLiteral(now)}, ${textArray(cols.table)}, ${bigintArray(cols.rowId)}, ${textArray(cols.rowHash)})`,
+  );
 }
 
 export interface PgChainReport extends ChainReport {

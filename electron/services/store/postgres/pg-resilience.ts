@@ -124,6 +124,20 @@ export function noteTransactionId(client: pg.ClientBase, xid: string | null): vo
   if (xid !== null) knownXids.set(client, xid);
 }
 
+/** A statement to send with COMMIT in one message, by connection (see sendWithCommit). */
+const withCommit = new WeakMap<pg.ClientBase, string>();
+
+/**
+ * Has `sql` (one statement, its values written in it: a message that also holds COMMIT takes no
+ * parameters) sent in the same message as the transaction's COMMIT: the work it does waits on no
+ * round trip between it and the commit. The chain's append goes there, so its lock is held for the
+ * append and the commit alone. If it fails, PostgreSQL skips the COMMIT and the transaction rolls
+ * back whole. Call it last; the transaction's id must be noted before (noteTransactionId).
+ */
+export function sendWithCommit(client: pg.ClientBase, sql: string): void {
+  withCommit.set(client, sql);
+}
+
 /**
  * Runs `fn` as one transaction on a connection of `pool`, tried again as the policy says when the
  * connection is lost or PostgreSQL asks for a retry. `fn` may run more than once and must do all
@@ -153,13 +167,15 @@ export async function runTransaction<T>(pool: pg.Pool, who: Who, operation: stri
     let xid: string | null = null;
     let written: { value: T } | undefined;
     knownXids.delete(client);
+    withCommit.delete(client);
     try {
       await client.query('BEGIN');
       const value = await fn(client);
       written = { value };
       // Read before COMMIT: if COMMIT's reply is lost, this id says whether it happened.
       xid = knownXids.get(client) ?? (await client.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS xid')).rows[0]?.xid ?? null;
-      await client.query('COMMIT');
+      const before = withCommit.get(client);
+      await client.query(before === undefined ? 'COMMIT' : `${before};\nCOMMIT`);
       client.off('error', onError);
       client.release();
       return value;
