@@ -1,9 +1,9 @@
 /**
  * The audit chain in PostgreSQL: the same entries and hashes as SQLite's ChainStore (shared/audit),
- * appended through evidesk_audit_append (a write's entries in one call since migration 8, hashed in
- * that call since migration 11) under
- * one advisory lock held to the end of the writing transaction, so many writers at once still make
- * one chain; verified by the same walk.
+ * appended under one advisory lock held to the end of the writing transaction, so many writers at
+ * once still make one chain; verified by the same walk. A write's entries go in one call (since
+ * migration 8), hashed in that call (since migration 11), by one statement with the rows they name
+ * checked before the lock (evidesk_audit_append_rows, since migration 14).
  */
 import pg from 'pg';
 
@@ -31,7 +31,7 @@ interface EntryColumns {
   rowHash: (string | null)[];
 }
 
-/** The entries as evidesk_audit_append_hashed takes them, each row's hash computed here (before the lock). */
+/** The entries as evidesk_audit_append_rows takes them, each row's hash computed here (before the lock). */
 function entryColumns(entries: readonly PgEntry[]): EntryColumns {
   const cols: EntryColumns = { action: [], payload: [], table: [], rowId: [], rowHash: [] };
   for (const e of entries) {
@@ -51,10 +51,10 @@ function entryColumns(entries: readonly PgEntry[]): EntryColumns {
  */
 export async function appendEntries(client: pg.ClientBase, entries: readonly PgEntry[], now: string): Promise<void> {
   if (entries.length === 0) return;
-  // The rows' hashes before the lock; the head, the entries' hashes and their append in one call
-  // under it (migration 11), each entry checked as evidesk_audit_append checks it.
+  // The rows' hashes before the lock; the head, the entries' hashes and their insert in one call
+  // under it (migrations 11 and 14).
   const cols = entryColumns(entries);
-  const appended = await client.query<{ xid: string | null }>('SELECT evidesk_audit_append_hashed($1, $2, $3, $4, $5, $6) AS xid', [cols.action, cols.payload, now, cols.table, cols.rowId, cols.rowHash]);
+  const appended = await client.query<{ xid: string | null }>('SELECT evidesk_audit_append_rows($1, $2, $3, $4, $5, $6) AS xid', [cols.action, cols.payload, now, cols.table, cols.rowId, cols.rowHash]);
   noteTransactionId(client, appended.rows[0]?.xid ?? null);
 }
 
@@ -82,7 +82,7 @@ export function appendEntriesWithCommit(client: pg.ClientBase, entries: readonly
   const cols = entryColumns(entries);
   sendWithCommit(
     client,
-    `SELECT evidesk_audit_append_hashed(${textArray(cols.action)}, ${textArray(cols.payload)}, ${escapeLiteral(now)}, ${textArray(cols.table)}, ${bigintArray(cols.rowId)}, ${textArray(cols.rowHash)})`,
+    `SELECT evidesk_audit_append_rows(${textArray(cols.action)}, ${textArray(cols.payload)}, ${escapeLiteral(now)}, ${textArray(cols.table)}, ${bigintArray(cols.rowId)}, ${textArray(cols.rowHash)})`,
   );
 }
 

@@ -10,6 +10,22 @@
  */
 const DEFINER = 'SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp';
 
+/**
+ * Entry i's hash (hash version 2) in plpgsql, over the append functions' arguments (p_action[],
+ * p_payload[], p_created_at, p_table[], p_row_id[], p_row_hash[]) and the variables prev (the hash
+ * before it) and n (its seq).
+ */
+export const ENTRY_HASH_SQL = `encode(sha256(convert_to(
+                 '{"action":' || to_json(p_action[i])::text
+              || ',"createdAt":' || to_json(p_created_at)::text
+              || ',"payload":' || to_json(p_payload[i])::text
+              || ',"prev":' || to_json(prev)::text
+              || ',"rowHash":' || coalesce(to_json(p_row_hash[i])::text, 'null')
+              || ',"rowId":' || coalesce(p_row_id[i]::text, 'null')
+              || ',"seq":' || n::text
+              || ',"table":' || coalesce(to_json(p_table[i])::text, 'null')
+              || ',"v":2}', 'UTF8')), 'hex')`;
+
 export const CHAIN_APPEND_SCHEMA_SQL = `
       CREATE FUNCTION evidesk_audit_append_hashed(p_action text[], p_payload text[], p_created_at text,
                                                   p_table text[], p_row_id bigint[], p_row_hash text[]) RETURNS text
@@ -25,16 +41,7 @@ export const CHAIN_APPEND_SCHEMA_SQL = `
         prev := head.hash;
         FOR i IN 1 .. coalesce(cardinality(p_action), 0) LOOP
           n := n + 1;
-          h := encode(sha256(convert_to(
-                 '{"action":' || to_json(p_action[i])::text
-              || ',"createdAt":' || to_json(p_created_at)::text
-              || ',"payload":' || to_json(p_payload[i])::text
-              || ',"prev":' || to_json(prev)::text
-              || ',"rowHash":' || coalesce(to_json(p_row_hash[i])::text, 'null')
-              || ',"rowId":' || coalesce(p_row_id[i]::text, 'null')
-              || ',"seq":' || n::text
-              || ',"table":' || coalesce(to_json(p_table[i])::text, 'null')
-              || ',"v":2}', 'UTF8')), 'hex');
+          h := ${ENTRY_HASH_SQL};
           PERFORM evidesk_audit_append(n, prev, p_action[i], p_payload[i], p_created_at, h, p_table[i], p_row_id[i], p_row_hash[i]);
           prev := h;
         END LOOP;

@@ -20,6 +20,12 @@
  * sessions in its projects).
  */
 
+import { CHAIN_TABLE_NAMES } from '../../../../shared/audit/canonical.ts';
+import { ENTRY_HASH_SQL } from './schema-chain-append.ts';
+import { CHAIN_LINK_SQLSTATE } from './schema-evidence.ts';
+
+const DEFINER = 'SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp';
+
 /** The first key of the per-session advisory lock a cite takes (the session key's hash is the second). */
 export const CITE_SESSION_LOCK_CLASS = 0x45764467;
 
@@ -87,4 +93,49 @@ export const CITE_WRITE_SCHEMA_SQL = `
       -- Every level may call it: what the member may write is the tables' grants' and policies' to say.
       REVOKE ALL ON FUNCTION evidesk_cite(json, text) FROM PUBLIC;
       GRANT EXECUTE ON FUNCTION evidesk_cite(json, text) TO evidesk_agent, evidesk_reviewer, evidesk_auditor, evidesk_admin;
+
+      -- A write's entries as evidesk_audit_append_hashed appends them (the same entries, hashes and
+      -- checks), with less under the chain's lock: the rows they name are checked before it, and
+      -- the entries are inserted by one statement (the head follows them once, not once an entry).
+      CREATE FUNCTION evidesk_audit_append_rows(p_action text[], p_payload text[], p_created_at text,
+                                                p_table text[], p_row_id bigint[], p_row_hash text[]) RETURNS text
+      LANGUAGE plpgsql ${DEFINER} AS $fn$
+      DECLARE
+        head record;
+        n bigint;
+        prev text;
+        hashes text[] := '{}';
+        row_there boolean;
+      BEGIN
+        FOR i IN 1 .. coalesce(cardinality(p_action), 0) LOOP
+          -- An entry names a row of a covered table that exists (written in this transaction): no
+          -- member can claim a row id ahead of its writer and block it.
+          IF p_table[i] IS NOT NULL THEN
+            IF NOT (p_table[i] = ANY (ARRAY[${CHAIN_TABLE_NAMES.map((t) => `'${t}'`).join(', ')}])) THEN
+              RAISE EXCEPTION 'audit entry % names %, which the chain does not cover', i, p_table[i] USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
+            END IF;
+            EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE id = $1)', p_table[i]) INTO row_there USING p_row_id[i];
+            IF NOT row_there THEN
+              RAISE EXCEPTION 'audit entry % records % row %, which does not exist', i, p_table[i], p_row_id[i] USING ERRCODE = '${CHAIN_LINK_SQLSTATE}';
+            END IF;
+          END IF;
+        END LOOP;
+        SELECT * INTO head FROM evidesk_audit_head();
+        n := head.seq;
+        prev := head.hash;
+        FOR i IN 1 .. coalesce(cardinality(p_action), 0) LOOP
+          n := n + 1;
+          prev := ${ENTRY_HASH_SQL};
+          hashes := hashes || prev;
+        END LOOP;
+        INSERT INTO audit_log (action, payload, created_at, prev_hash, hash, hash_version, seq, table_name, row_id, row_hash)
+          SELECT e.action, e.payload, p_created_at, coalesce(lag(e.hash) OVER (ORDER BY e.k), head.hash), e.hash, 2, head.seq + e.k, e.tbl, e.row_id, e.row_hash
+          FROM unnest(p_action, p_payload, p_table, p_row_id, p_row_hash, hashes) WITH ORDINALITY AS e(action, payload, tbl, row_id, row_hash, hash, k)
+          ORDER BY e.k;
+        RETURN pg_current_xact_id_if_assigned()::text;
+      END
+      $fn$;
+      REVOKE ALL ON FUNCTION evidesk_audit_append_rows(text[], text[], text, text[], bigint[], text[]) FROM PUBLIC;
+      GRANT EXECUTE ON FUNCTION evidesk_audit_append_rows(text[], text[], text, text[], bigint[], text[])
+        TO evidesk_agent, evidesk_reviewer, evidesk_admin;
 `;
