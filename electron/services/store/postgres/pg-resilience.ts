@@ -175,6 +175,7 @@ export async function runTransaction<T>(pool: pg.Pool, who: Who, operation: stri
       // Read before COMMIT: if COMMIT's reply is lost, this id says whether it happened.
       xid = knownXids.get(client) ?? (await client.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS xid')).rows[0]?.xid ?? null;
       const before = withCommit.get(client);
+      withCommit.delete(client);
       await client.query(before === undefined ? 'COMMIT' : `${before};\nCOMMIT`);
       client.off('error', onError);
       client.release();
