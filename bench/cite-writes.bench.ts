@@ -7,20 +7,16 @@
  * writer waits on while holding the chain's lock then also waits for the other agents' CPU.
  * Round trips are counted on the agents' connections (one query message is one round trip).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { migratePostgres } from '../electron/services/store/postgres/migrate.ts';
 import { pgEvidenceStore } from '../electron/services/store/postgres/pg-evidence-store.ts';
-import { PgStore } from '../electron/services/store/postgres/pg-store.ts';
-import { ensureProject, grantMember } from '../electron/services/store/postgres/team.ts';
 import type { EvidenceStore, NewCite } from '../electron/services/store/evidence-store.ts';
-import { pgDocument } from '../test/support/pg-team.ts';
+import { pgDocument, pgTeam } from '../test/support/pg-team.ts';
 import { startTestPostgres } from '../test/support/postgres.ts';
 import { percentile, type Bench, type Figure } from './report.ts';
 
 const CLIENTS = 8;
+/** The project pgTeam's agents cite in. */
+const PROJECT = 'alpha';
 const CITES = Number(process.env.EVIDESK_CITE_WRITES ?? 40);
 /** CPU each busy agent spends before each write (the anchoring it stands in for). */
 const BUSY_MS = 4;
@@ -55,7 +51,7 @@ function busy(ms: number): void {
 function cite(sourceId: number, session: string, agent: string, k: number): NewCite {
   const quote = `sentence ${k} says the quarterly revenue grew by ${k % 97} percent.`;
   return {
-    session: { sessionKey: session, agentId: agent, userId: 'bench', projectId: 'bench' },
+    session: { sessionKey: session, agentId: agent, userId: 'bench', projectId: PROJECT },
     citation: { claim: `Claim ${k}: revenue grew.`, quote, context: 'revenue', sourceId, unknownReference: null, claimedLocator: { paragraph: 1 }, method: 'direct_quote', confidence: null, supersedesId: null },
     customSourceId: null,
     details: { k },
@@ -85,25 +81,14 @@ async function writes(agents: readonly EvidenceStore[], sourceId: number, round:
 }
 
 export const bench: Bench = async () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'evidesk-cite-writes-'));
   const server = await startTestPostgres();
-  const owner = await server.owner();
-  const stores: PgStore[] = [];
+  const team = await pgTeam(server);
   try {
-    await migratePostgres(owner);
-    await ensureProject(owner, 'bench', 'Bench');
-    const connect = async (name: string, level: 'admin' | 'agent') => {
-      const login = `${server.loginPrefix}${name}`;
-      await grantMember(owner, { login, password: name, level, projects: level === 'agent' ? ['bench'] : [] });
-      const store = await PgStore.connect(server.urlFor(login, name), { max: 1 });
-      stores.push(store);
-      return store;
-    };
-    const admin = await connect('admin', 'admin');
+    const admin = team.admin;
     const doc = pgDocument('cite-writes', 8192);
     const { id: sourceId } = await admin.addSource(doc.src, doc.pieces());
     const agents: EvidenceStore[] = [];
-    for (let c = 0; c < CLIENTS; c++) agents.push(pgEvidenceStore(await connect(`agent_${c}`, 'agent')));
+    for (let c = 0; c < CLIENTS; c++) agents.push(pgEvidenceStore(await team.member(`agent_${c}`, 'agent', [PROJECT])));
     // Warm each connection (and its session's first write, which makes the session).
     await writes(agents, sourceId, 'warm', 0);
     counted.byStatement.clear();
@@ -129,9 +114,7 @@ export const bench: Bench = async () => {
       },
     ];
   } finally {
-    for (const s of stores) await s.close();
-    await owner.end();
+    await team.close();
     await server.close();
-    fs.rmSync(root, { recursive: true, force: true });
   }
 };
