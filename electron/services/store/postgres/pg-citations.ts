@@ -3,22 +3,24 @@
  * transaction through the retrying pgTransaction, its rows as SQLite's cite writes them
  * (cite-writes.ts: the same session answer, columns, JSON text and entries, in the same order),
  * written by one call (evidesk_cite, migration 14), their entries appended with the COMMIT under
- * the chain's lock: three round trips (BEGIN, the call, the append with COMMIT) where there were
- * nine. Cites into one session take turns (an advisory lock on the session key, taken first in
+ * the chain's lock: two round trips (BEGIN with the call, the append with COMMIT) where there
+ * were nine. Cites into one session take turns (an advisory lock on the session key, taken first in
  * the call), so each gets the next ordinal and a session is made once. Row-level security holds
  * an agent to its own sessions in its projects: the session and context name the member's login
  * as the agent; any other level is refused (DATABASE_ROLE_REFUSED, naming the level).
  */
-import type pg from 'pg';
+import pg from 'pg';
 import { summariseLedger, type CitationStatus, type ClaimVerdict, type LedgerItem } from '../../../../shared/verification/index.ts';
 import { sha256Text } from '../audit-head-file.ts';
 import { AGENT_VERIFIER, citeEntryPayload, claimKey, ledgerItems, sessionAnswer, type LedgerRowLike } from '../cite-writes.ts';
 import type { CitationsArea, CiteWritten, NewCite, StoredSourceRow } from '../evidence-store.ts';
 import { STORED_SOURCE_COLUMNS } from '../sources-store.ts';
 import { appendEntriesWithCommit } from './pg-audit-chain.ts';
-import { noteTransactionId } from './pg-resilience.ts';
+import { lastResult, noteTransactionId, withBegin } from './pg-resilience.ts';
 import { Entries } from './pg-runs.ts';
 import { pgRead, pgTransaction, type PgContext } from './pg-tx.ts';
+
+const { escapeLiteral } = pg;
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -76,7 +78,9 @@ async function writeCite(c: pg.ClientBase, ctx: PgContext, cite: NewCite, known:
       custom_source_id: cite.customSourceId, details: JSON.stringify(cite.details),
       verifier: AGENT_VERIFIER, summary: JSON.stringify(summary.summary), risk_flags: JSON.stringify(summary.riskFlags), result, notes: JSON.stringify(notes),
     };
-    const reply = (await c.query<{ r: CiteReply }>('SELECT evidesk_cite($1, $2) AS r', [JSON.stringify(p), ledger.fingerprint])).rows[0]?.r;
+    // The first call opens the transaction in the same message (its values written in it).
+    const sql = `SELECT evidesk_cite(${escapeLiteral(JSON.stringify(p))}, ${ledger.fingerprint === null ? 'NULL' : escapeLiteral(ledger.fingerprint)}) AS r`;
+    const reply = lastResult(await c.query<{ r: CiteReply }>(call === 1 ? withBegin(sql) : sql))?.rows[0]?.r;
     if (!reply) throw new Error('evidesk_cite returned nothing');
     if ('ledger' in reply) {
       // The session's ledger as it is now, read under its lock (held to the commit): the second call writes.
@@ -114,7 +118,7 @@ export function pgCitations(ctx: PgContext): CitationsArea {
       const key = cite.session.sessionKey;
       const known = ledgers.get(key);
       ledgers.delete(key);
-      const { written, ledger } = await pgTransaction(ctx, 'cite', (c) => writeCite(c, ctx, cite, known, now));
+      const { written, ledger } = await pgTransaction(ctx, 'cite', (c) => writeCite(c, ctx, cite, known, now), 'begun by fn');
       // Kept once committed, newest last (the oldest session's copy goes first).
       ledgers.set(key, ledger);
       if (ledgers.size > KEPT_LEDGERS) ledgers.delete(ledgers.keys().next().value as string);

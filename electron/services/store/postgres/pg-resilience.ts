@@ -139,11 +139,35 @@ export function sendWithCommit(client: pg.ClientBase, sql: string): void {
 }
 
 /**
+ * How a transaction starts: 'BEGIN' in a message of its own, or 'begun by fn': fn's first message
+ * starts with BEGIN (a simple query, its values written in it: see withBegin), which saves a round
+ * trip. Until then fn must write nothing.
+ */
+export type TransactionOpening = 'BEGIN' | 'begun by fn';
+
+/** `sql` (one statement, its values written in it) after BEGIN, in one message: see TransactionOpening. */
+export function withBegin(sql: string): string {
+  return `BEGIN;\n${sql}`;
+}
+
+/** The last statement's result of a message holding several (node-postgres gives one result each). */
+export function lastResult<R extends pg.QueryResultRow>(result: pg.QueryResult<R> | pg.QueryResult<R>[]): pg.QueryResult<R> | undefined {
+  return Array.isArray(result) ? result[result.length - 1] : result;
+}
+
+/**
  * Runs `fn` as one transaction on a connection of `pool`, tried again as the policy says when the
  * connection is lost or PostgreSQL asks for a retry. `fn` may run more than once and must do all
  * its writing through the client it is given (its effects roll back with a failed attempt).
  */
-export async function runTransaction<T>(pool: pg.Pool, who: Who, operation: string, fn: (c: pg.PoolClient) => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY): Promise<T> {
+export async function runTransaction<T>(
+  pool: pg.Pool,
+  who: Who,
+  operation: string,
+  fn: (c: pg.PoolClient) => Promise<T>,
+  policy: RetryPolicy = DEFAULT_RETRY,
+  opening: TransactionOpening = 'BEGIN',
+): Promise<T> {
   let last: unknown;
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     if (attempt > 1) {
@@ -169,7 +193,7 @@ export async function runTransaction<T>(pool: pg.Pool, who: Who, operation: stri
     knownXids.delete(client);
     withCommit.delete(client);
     try {
-      await client.query('BEGIN');
+      if (opening === 'BEGIN') await client.query('BEGIN');
       const value = await fn(client);
       written = { value };
       // Read before COMMIT: if COMMIT's reply is lost, this id says whether it happened.
