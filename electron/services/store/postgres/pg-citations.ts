@@ -43,7 +43,7 @@ function fingerprintOf(count: number, items: KnownLedger['items']): string {
   return sha256Text(`${count};${[...items].map(([id, x]) => `${id}:${x.resultId}`).join(',')}`);
 }
 
-/** Sessions whose ledgers one connection keeps (an agent cites into a few at a time). */
+/** Sessions whose ledgers one member's store keeps (an agent cites into a few at a time). */
 const KEPT_LEDGERS = 64;
 
 /** The session's ledger: its rows as evidesk_cite read them, in ordinal order. */
