@@ -3,8 +3,8 @@
 // the same audit chain, entry hash for entry hash (SQLite's cite-writes.ts is what PostgreSQL's
 // cite has always mirrored). That holds when the writer's copy of a session's ledger is stale (a
 // correction in another session superseded one of its citations; another connection cited into
-// it), and a cite that fails part way, in the call or in the chain append sent with its COMMIT,
-// leaves nothing at all.
+// it) and whatever the text holds; and a cite that fails part way, in the call or in the chain
+// append sent with its COMMIT, leaves nothing at all.
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -127,6 +127,8 @@ describe("a cite's write on PostgreSQL, one call", () => {
       // Another connection (another process) cites into s1, then the first cites again.
       { store: other, cite: () => newCite(login, 's1', 7) },
       { store: a, cite: () => newCite(login, 's1', 8, { sourceId: null, unknownReference: '{"title":"Board minutes 2019"}' }) },
+      // Text the call and the append carry written into their SQL: quotes, backslashes, control characters, non-ASCII.
+      { store: a, cite: () => newCite(login, `s3 'quoted' "twice" \\ 😀`, 9, { claim: "It's \"said\" \\ here\n\ttab \u0001 Zoë — naïve 😀 \u2028 end", context: "O'Brien's \\x00" }) },
     ];
     const ids: number[] = [];
     for (const [i, step] of steps.entries()) {
