@@ -26,15 +26,32 @@ export const ENTRY_HASH_SQL = `encode(sha256(convert_to(
               || ',"table":' || coalesce(to_json(p_table[i])::text, 'null')
               || ',"v":2}', 'UTF8')), 'hex')`;
 
-export const CHAIN_APPEND_SCHEMA_SQL = `
-      CREATE FUNCTION evidesk_audit_append_hashed(p_action text[], p_payload text[], p_created_at text,
-                                                  p_table text[], p_row_id bigint[], p_row_hash text[]) RETURNS text
+/**
+ * The head of an append function taking a write's entries as arrays (migrations 11 and 14): its
+ * arguments, and the variables every one keeps (the head read under the lock, then each entry's
+ * seq and the hash before it); the caller's own declarations follow.
+ */
+export function appendFunctionHead(name: string): string {
+  return `      CREATE FUNCTION ${name}(p_action text[], p_payload text[], p_created_at text,
+${' '.repeat(name.length + 23)}p_table text[], p_row_id bigint[], p_row_hash text[]) RETURNS text
       LANGUAGE plpgsql ${DEFINER} AS $fn$
       DECLARE
         head record;
         n bigint;
         prev text;
-        h text;
+`;
+}
+
+/** Who may call such a function: the levels that write (an auditor writes nothing). */
+export function appendFunctionGrants(name: string): string {
+  return `      REVOKE ALL ON FUNCTION ${name}(text[], text[], text, text[], bigint[], text[]) FROM PUBLIC;
+      GRANT EXECUTE ON FUNCTION ${name}(text[], text[], text, text[], bigint[], text[])
+        TO evidesk_agent, evidesk_reviewer, evidesk_admin;
+`;
+}
+
+export const CHAIN_APPEND_SCHEMA_SQL = `
+${appendFunctionHead('evidesk_audit_append_hashed')}        h text;
       BEGIN
         SELECT * INTO head FROM evidesk_audit_head();
         n := head.seq;
@@ -48,7 +65,4 @@ export const CHAIN_APPEND_SCHEMA_SQL = `
         RETURN pg_current_xact_id_if_assigned()::text;
       END
       $fn$;
-      REVOKE ALL ON FUNCTION evidesk_audit_append_hashed(text[], text[], text, text[], bigint[], text[]) FROM PUBLIC;
-      GRANT EXECUTE ON FUNCTION evidesk_audit_append_hashed(text[], text[], text, text[], bigint[], text[])
-        TO evidesk_agent, evidesk_reviewer, evidesk_admin;
-`;
+${appendFunctionGrants('evidesk_audit_append_hashed')}`;

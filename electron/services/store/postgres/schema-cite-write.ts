@@ -19,12 +19,9 @@
  * decide as before (an auditor's cite is refused naming the table; an agent writes only its own
  * sessions in its projects).
  */
-
 import { CHAIN_TABLE_NAMES } from '../../../../shared/audit/canonical.ts';
-import { ENTRY_HASH_SQL } from './schema-chain-append.ts';
+import { appendFunctionGrants, appendFunctionHead, ENTRY_HASH_SQL } from './schema-chain-append.ts';
 import { CHAIN_LINK_SQLSTATE } from './schema-evidence.ts';
-
-const DEFINER = 'SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp';
 
 /** The first key of the per-session advisory lock a cite takes (the session key's hash is the second). */
 export const CITE_SESSION_LOCK_CLASS = 0x45764467;
@@ -97,14 +94,7 @@ export const CITE_WRITE_SCHEMA_SQL = `
       -- A write's entries as evidesk_audit_append_hashed appends them (the same entries, hashes and
       -- checks), with less under the chain's lock: the rows they name are checked before it, and
       -- the entries are inserted by one statement (the head follows them once, not once an entry).
-      CREATE FUNCTION evidesk_audit_append_rows(p_action text[], p_payload text[], p_created_at text,
-                                                p_table text[], p_row_id bigint[], p_row_hash text[]) RETURNS text
-      LANGUAGE plpgsql ${DEFINER} AS $fn$
-      DECLARE
-        head record;
-        n bigint;
-        prev text;
-        hashes text[] := '{}';
+${appendFunctionHead('evidesk_audit_append_rows')}        hashes text[] := '{}';
         row_there boolean;
       BEGIN
         FOR i IN 1 .. coalesce(cardinality(p_action), 0) LOOP
@@ -135,7 +125,4 @@ export const CITE_WRITE_SCHEMA_SQL = `
         RETURN pg_current_xact_id_if_assigned()::text;
       END
       $fn$;
-      REVOKE ALL ON FUNCTION evidesk_audit_append_rows(text[], text[], text, text[], bigint[], text[]) FROM PUBLIC;
-      GRANT EXECUTE ON FUNCTION evidesk_audit_append_rows(text[], text[], text, text[], bigint[], text[])
-        TO evidesk_agent, evidesk_reviewer, evidesk_admin;
-`;
+${appendFunctionGrants('evidesk_audit_append_rows')}`;
