@@ -16,6 +16,7 @@ import { SPEED_SCHEMA_SQL } from './schema-speed.ts';
 import { IMPORTS_SCHEMA_SQL } from './schema-imports.ts';
 import { CHAIN_HEAD_SCHEMA_SQL } from './schema-chain-head.ts';
 import { CHAIN_APPEND_SCHEMA_SQL } from './schema-chain-append.ts';
+import { CITE_WRITE_SCHEMA_SQL } from './schema-cite-write.ts';
 
 export interface PgMigration {
   version: number;
@@ -35,6 +36,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 11, name: "audit entries hashed in the append function: the head read and the entries appended in one call under the chain's lock", sql: CHAIN_APPEND_SCHEMA_SQL },
   { version: 13, name: "the audit chain's head recorded beside it, moved only by an appended entry", sql: CHAIN_HEAD_SCHEMA_SQL },
   { version: 14, name: 'live updates: a source restricted or lifted sends a notification', sql: RESTRICT_NOTIFY_SCHEMA_SQL },
+  { version: 15, name: "a cite's rows written by one call; a write's audit entries inserted by one statement, the rows they name checked before the chain's lock", sql: CITE_WRITE_SCHEMA_SQL },
 ];
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

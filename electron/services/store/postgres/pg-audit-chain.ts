@@ -1,17 +1,19 @@
 /**
  * The audit chain in PostgreSQL: the same entries and hashes as SQLite's ChainStore (shared/audit),
- * appended through evidesk_audit_append (a write's entries in one call since migration 8, hashed in
- * that call since migration 11) under
- * one advisory lock held to the end of the writing transaction, so many writers at once still make
- * one chain; verified by the same walk.
+ * appended under one advisory lock held to the end of the writing transaction, so many writers at
+ * once still make one chain; verified by the same walk. A write's entries go in one call (since
+ * migration 8), hashed in that call (since migration 11), by one statement with the rows they name
+ * checked before the lock (evidesk_audit_append_rows, since migration 15).
  */
-import type pg from 'pg';
+import pg from 'pg';
+
+const { escapeLiteral } = pg;
 import { AUDIT_GENESIS, CHAIN_TABLE_NAMES, rowHash, type ChainTable } from '../../../../shared/audit/canonical.ts';
 import { anchorBreak, walkChain, type AnchorLabel, type ChainReport } from '../../../../shared/audit/chain-walk.ts';
 import type { AuditHead } from '../../../../shared/audit/head.ts';
 import { chainEntryOf, type AuditEntryRow } from '../audit-chain-store.ts';
 import { sha256Text } from '../audit-head-file.ts';
-import { noteTransactionId } from './pg-resilience.ts';
+import { noteTransactionId, sendWithCommit } from './pg-resilience.ts';
 
 export interface PgEntry {
   action: string;
@@ -21,15 +23,17 @@ export interface PgEntry {
   row?: Record<string, unknown>;
 }
 
-/**
- * Appends entries after the chain's head; call last in the transaction that wrote the rows, so
- * the lock (taken here) is held for as short a time as possible.
- */
-export async function appendEntries(client: pg.ClientBase, entries: readonly PgEntry[], now: string): Promise<void> {
-  if (entries.length === 0) return;
-  // The rows' hashes before the lock; the head, the entries' hashes and their append in one call
-  // under it (migration 11), each entry checked as evidesk_audit_append checks it.
-  const cols = { action: [] as string[], payload: [] as string[], table: [] as (string | null)[], rowId: [] as (number | null)[], rowHash: [] as (string | null)[] };
+interface EntryColumns {
+  action: string[];
+  payload: string[];
+  table: (string | null)[];
+  rowId: (number | null)[];
+  rowHash: (string | null)[];
+}
+
+/** The entries as evidesk_audit_append_rows takes them, each row's hash computed here (before the lock). */
+function entryColumns(entries: readonly PgEntry[]): EntryColumns {
+  const cols: EntryColumns = { action: [], payload: [], table: [], rowId: [], rowHash: [] };
   for (const e of entries) {
     const table = e.table !== undefined && e.row !== undefined ? e.table : null;
     cols.action.push(e.action);
@@ -38,8 +42,48 @@ export async function appendEntries(client: pg.ClientBase, entries: readonly PgE
     cols.rowId.push(table !== null ? Number(e.row?.id) : null);
     cols.rowHash.push(table !== null && e.row !== undefined ? rowHash(table, e.row, sha256Text) : null);
   }
-  const appended = await client.query<{ xid: string | null }>('SELECT evidesk_audit_append_hashed($1, $2, $3, $4, $5, $6) AS xid', [cols.action, cols.payload, now, cols.table, cols.rowId, cols.rowHash]);
+  return cols;
+}
+
+/**
+ * Appends entries after the chain's head; call last in the transaction that wrote the rows, so
+ * the lock (taken here) is held for as short a time as possible.
+ */
+export async function appendEntries(client: pg.ClientBase, entries: readonly PgEntry[], now: string): Promise<void> {
+  if (entries.length === 0) return;
+  // The rows' hashes before the lock; the head, the entries' hashes and their insert in one call
+  // under it (migrations 11 and 14).
+  const cols = entryColumns(entries);
+  const appended = await client.query<{ xid: string | null }>('SELECT evidesk_audit_append_rows($1, $2, $3, $4, $5, $6) AS xid', [cols.action, cols.payload, now, cols.table, cols.rowId, cols.rowHash]);
   noteTransactionId(client, appended.rows[0]?.xid ?? null);
+}
+
+/** A text array written out as a literal (the values escaped as the client library escapes them). */
+function textArray(values: readonly (string | null)[]): string {
+  return `ARRAY[${values.map((v) => (v === null ? 'NULL' : escapeLiteral(v))).join(', ')}]::text[]`;
+}
+
+function bigintArray(values: readonly (number | null)[]): string {
+  return `ARRAY[${values.map((v) => {
+    if (v !== null && !Number.isSafeInteger(v)) throw new Error(`an audit entry's row id is not an integer: ${v}`);
+    return v === null ? 'NULL' : String(v);
+  }).join(', ')}]::bigint[]`;
+}
+
+/**
+ * The same append, sent with the transaction's COMMIT in one message (pg-resilience.ts
+ * sendWithCommit): the chain's lock is then held for the append and the commit, with no round trip
+ * to this process between them (one that, with several agents in a busy process, waited on the
+ * others' work while every other writer waited on the lock). The transaction's id must be noted
+ * before: the append no longer returns it before the commit.
+ */
+export function appendEntriesWithCommit(client: pg.ClientBase, entries: readonly PgEntry[], now: string): void {
+  if (entries.length === 0) return;
+  const cols = entryColumns(entries);
+  sendWithCommit(
+    client,
+    `SELECT evidesk_audit_append_rows(${textArray(cols.action)}, ${textArray(cols.payload)}, ${escapeLiteral(now)}, ${textArray(cols.table)}, ${bigintArray(cols.rowId)}, ${textArray(cols.rowHash)})`,
+  );
 }
 
 export interface PgChainReport extends ChainReport {

@@ -2,101 +2,111 @@
  * Agents' citation writes on PostgreSQL (issue 13): the `citations` area. A cite is one
  * transaction through the retrying pgTransaction, its rows as SQLite's cite writes them
  * (cite-writes.ts: the same session answer, columns, JSON text and entries, in the same order),
- * the entries appended last under the chain's lock. Cites into one session take turns (an
- * advisory lock on the session key, taken with the session's read in one round trip), so each
- * gets the next ordinal and a session is made once. Row-level security holds an agent to its own
- * sessions in its projects: the session and context name the member's login as the agent; any
- * other level is refused (DATABASE_ROLE_REFUSED, naming the level).
+ * written by one call (evidesk_cite, migration 15), their entries appended with the COMMIT under
+ * the chain's lock: two round trips (BEGIN with the call, the append with COMMIT) where there
+ * were nine. Cites into one session take turns (an advisory lock on the session key, taken first in
+ * the call), so each gets the next ordinal and a session is made once. Row-level security holds
+ * an agent to its own sessions in its projects: the session and context name the member's login
+ * as the agent; any other level is refused (DATABASE_ROLE_REFUSED, naming the level).
  */
-import type pg from 'pg';
-import { summariseLedger, type CitationStatus, type ClaimVerdict } from '../../../../shared/verification/index.ts';
-import type { CustomSourceRow, SessionRow } from '../citations-store.ts';
+import pg from 'pg';
+import { summariseLedger, type CitationStatus, type ClaimVerdict, type LedgerItem } from '../../../../shared/verification/index.ts';
+import { sha256Text } from '../audit-head-file.ts';
+import type { CustomSourceRow } from '../citations-store.ts';
 import { AGENT_VERIFIER, citeEntryPayload, claimKey, ledgerItems, registerEntryPayload, sessionAnswer, type LedgerRowLike, type NewCustomSource, type RegisteredBy } from '../cite-writes.ts';
 import type { CitationsArea, CiteWritten, NewCite, StoredSourceRow } from '../evidence-store.ts';
 import { STORED_SOURCE_COLUMNS } from '../sources-store.ts';
-import { Entries, insertAnswer, insertOne, insertOutcomes, insertRun, unknownSourceId } from './pg-runs.ts';
-import { appendEntries } from './pg-audit-chain.ts';
+import { appendEntries, appendEntriesWithCommit } from './pg-audit-chain.ts';
+import { lastResult, noteTransactionId, withBegin } from './pg-resilience.ts';
+import { Entries } from './pg-runs.ts';
 import { pgRead, pgTransaction, type PgContext } from './pg-tx.ts';
 
-/** The first key of the per-session advisory lock a cite takes (the session key's hash is the second). */
-export const CITE_SESSION_LOCK_CLASS = 0x45764467;
+const { escapeLiteral } = pg;
 
-/** The session's row under its lock (absent: the caller makes it, still under the lock). */
-async function lockedSession(c: pg.ClientBase, sessionKey: string): Promise<SessionRow | undefined> {
-  const rows = (
-    await c.query<SessionRow & { locked: unknown }>('SELECT s.* FROM pg_advisory_xact_lock($1, hashtext($2)) AS locked LEFT JOIN agent_sessions s ON s.session_key = $2', [
-      CITE_SESSION_LOCK_CLASS,
-      sessionKey,
-    ])
-  ).rows;
-  return rows.find((r) => r.id !== null && r.id !== undefined);
+type Row = Record<string, unknown> & { id: number };
+
+/** What evidesk_cite returns: the rows it wrote, or (writing nothing) the session's ledger as it is. */
+type CiteReply =
+  | { xid: string; answers: Row | null; agent_sessions: Row | null; unknown_sources: Row | null; citations: Row; citation_contexts: Row; verification_runs: Row; citation_results: Row }
+  | { ledger: string | null; count: number; rows: (LedgerRowLike & { result_id: number })[] };
+
+/** A session's ledger as this process last knew it: its citations in force, each with its newest result. */
+interface KnownLedger {
+  /** evidesk_cite's fingerprint of it (null: no such session). */
+  fingerprint: string | null;
+  /** Citations in the session, superseded ones included (the next ordinal). */
+  count: number;
+  items: Map<number, { item: LedgerItem; resultId: number }>;
 }
 
-/** The session's ordinal count and current citations with their newest result, in one round trip. */
-async function ledgerOf(c: pg.ClientBase, answerId: number): Promise<{ count: number; rows: LedgerRowLike[] }> {
-  const r = await c.query<{ count: number; rows: LedgerRowLike[] | null }>(
-    `SELECT (SELECT count(*) FROM citations WHERE answer_id = $1)::int AS count,
-            (SELECT json_agg(l ORDER BY l.ordinal) FROM (
-               SELECT c.id, c.ordinal, c.marker, c.claim, r.status, r.verdict, r.confidence FROM citations c
-               JOIN citation_results r ON r.id = (SELECT max(id) FROM citation_results WHERE citation_id = c.id)
-               WHERE c.answer_id = $1 AND NOT EXISTS (SELECT 1 FROM citations n WHERE n.supersedes_id = c.id)
-             ) l) AS rows`,
-    [answerId],
-  );
-  return { count: r.rows[0]?.count ?? 0, rows: (r.rows[0]?.rows ?? []).map((x) => ({ ...x, id: Number(x.id) })) };
+/** The ledger's fingerprint as evidesk_cite computes it (migration 15). */
+function fingerprintOf(count: number, items: KnownLedger['items']): string {
+  return sha256Text(`${count};${[...items].map(([id, x]) => `${id}:${x.resultId}`).join(',')}`);
 }
 
-async function writeCite(c: pg.ClientBase, ctx: PgContext, cite: NewCite, now: string): Promise<CiteWritten> {
-  const entries = new Entries();
+/** Sessions whose ledgers one member's store keeps (an agent cites into a few at a time). */
+const KEPT_LEDGERS = 64;
+
+/** The session's ledger: its rows as evidesk_cite read them, in ordinal order. */
+function ledgerFrom(reply: { ledger: string | null; count: number; rows: (LedgerRowLike & { result_id: number })[] }): KnownLedger {
+  const rows = reply.rows.map((r) => ({ ...r, id: Number(r.id) }));
+  const items = ledgerItems(rows);
+  return { fingerprint: reply.ledger, count: reply.count, items: new Map(rows.map((r) => [r.id, { item: items.get(r.id) as LedgerItem, resultId: Number(r.result_id) }])) };
+}
+
+/**
+ * One call writes the rows (evidesk_cite, migration 15; twice when this process's copy of the
+ * session's ledger is not the session's as it is now); their entries go with the COMMIT.
+ */
+async function writeCite(c: pg.ClientBase, ctx: PgContext, cite: NewCite, known: KnownLedger | undefined, now: string): Promise<{ written: CiteWritten; ledger: KnownLedger }> {
   // Row-level security holds an agent to sessions and contexts in its own name.
   const s = { ...cite.session, agentId: ctx.who.login };
-  let session = await lockedSession(c, s.sessionKey);
-  let count = 0;
-  let ledger: LedgerRowLike[] = [];
-  if (!session) {
-    const answerId = await insertAnswer(c, s.projectId, sessionAnswer(s), entries, now);
-    const row = await insertOne(c, 'INSERT INTO agent_sessions (session_key, answer_id, agent_id, user_id, project_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *', [
-      s.sessionKey,
-      answerId,
-      s.agentId,
-      s.userId,
-      s.projectId,
-      now,
-    ]);
-    entries.row('agent_sessions', row);
-    session = row as unknown as SessionRow;
-  } else {
-    ({ count, rows: ledger } = await ledgerOf(c, session.answer_id));
-  }
   const x = cite.citation;
-  const marker = String(count + 1);
-  const unknownId = x.sourceId === null ? await unknownSourceId(c, x.unknownReference ?? '{}', entries) : null;
-  const citationId = entries.row(
-    'citations',
-    await insertOne(
-      c,
-      `INSERT INTO citations (answer_id, ordinal, marker, claim, quote, context, source_id, unknown_source_id, claimed_locator, method, confidence, supersedes_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
-      [session.answer_id, count, marker, x.claim, x.quote, x.context, x.sourceId, unknownId, JSON.stringify(x.claimedLocator), x.method, x.confidence, x.supersedesId, now],
-    ),
-  );
-  entries.row(
-    'citation_contexts',
-    await insertOne(
-      c,
-      'INSERT INTO citation_contexts (citation_id, session_id, agent_id, user_id, project_id, custom_source_id, details, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
-      [citationId, session.id, s.agentId, session.user_id, session.project_id, cite.customSourceId, JSON.stringify(cite.details), now],
-    ),
-  );
-  const items = ledgerItems(ledger);
-  if (x.supersedesId !== null) items.delete(x.supersedesId);
-  items.set(citationId, { marker, claimKey: claimKey(x.claim), status: cite.result.status as CitationStatus, verdict: cite.result.verdict as ClaimVerdict, confidence: cite.result.confidence });
-  const summary = summariseLedger([...items.values()]);
-  const runId = await insertRun(c, session.answer_id, { verifier: AGENT_VERIFIER, summary: summary.summary, riskFlags: summary.riskFlags }, null, entries, now);
-  await insertOutcomes(c, runId, [citationId], [{ result: cite.result, closest: null, opinion: null }], entries, now);
-  entries.action('citation.cite', citeEntryPayload({ ...cite, session: s }, { answerId: session.answer_id, citationId, runId }));
-  await appendEntries(c, entries.list, now);
-  return { answerId: session.answer_id, citationId, marker, runId };
+  const answer = sessionAnswer(s);
+  let ledger: KnownLedger = known ?? { fingerprint: null, count: 0, items: new Map() };
+  for (let call = 1; ; call++) {
+    const items = new Map([...ledger.items].map(([id, v]) => [id, v.item]));
+    if (x.supersedesId !== null) items.delete(x.supersedesId);
+    const marker = String(ledger.count + 1);
+    items.set(0, { marker, claimKey: claimKey(x.claim), status: cite.result.status as CitationStatus, verdict: cite.result.verdict as ClaimVerdict, confidence: cite.result.confidence });
+    const summary = summariseLedger([...items.values()]);
+    const { notes, ...result } = cite.result;
+    const p = {
+      session_key: s.sessionKey, agent_id: s.agentId, user_id: s.userId, project_id: s.projectId, now,
+      format: answer.format, question: answer.question, answer_text: answer.answerText, origin: answer.origin,
+      claim: x.claim, quote: x.quote, context: x.context, source_id: x.sourceId, unknown_reference: x.sourceId === null ? (x.unknownReference ?? '{}') : null,
+      claimed_locator: JSON.stringify(x.claimedLocator), method: x.method, confidence: x.confidence, supersedes_id: x.supersedesId,
+      custom_source_id: cite.customSourceId, details: JSON.stringify(cite.details),
+      verifier: AGENT_VERIFIER, summary: JSON.stringify(summary.summary), risk_flags: JSON.stringify(summary.riskFlags), result, notes: JSON.stringify(notes),
+    };
+    // The first call opens the transaction in the same message (its values written in it).
+    const sql = `SELECT evidesk_cite(${escapeLiteral(JSON.stringify(p))}, ${ledger.fingerprint === null ? 'NULL' : escapeLiteral(ledger.fingerprint)}) AS r`;
+    const reply = lastResult(await c.query<{ r: CiteReply }>(call === 1 ? withBegin(sql) : sql))?.rows[0]?.r;
+    if (!reply) throw new Error('evidesk_cite returned nothing');
+    if ('ledger' in reply) {
+      // The session's ledger as it is now, read under its lock (held to the commit): the second call writes.
+      if (call > 1) throw new Error("the session's ledger changed under its lock");
+      ledger = ledgerFrom(reply);
+      continue;
+    }
+    const entries = new Entries();
+    if (reply.answers) entries.row('answers', reply.answers);
+    if (reply.agent_sessions) entries.row('agent_sessions', reply.agent_sessions);
+    if (reply.unknown_sources) entries.row('unknown_sources', reply.unknown_sources);
+    const citationId = entries.row('citations', reply.citations);
+    entries.row('citation_contexts', reply.citation_contexts);
+    const runId = entries.row('verification_runs', reply.verification_runs);
+    const resultId = entries.row('citation_results', reply.citation_results);
+    const answerId = Number(reply.citations.answer_id);
+    entries.action('citation.cite', citeEntryPayload({ ...cite, session: s }, { answerId, citationId, runId }));
+    noteTransactionId(c, reply.xid);
+    appendEntriesWithCommit(c, entries.list, now);
+    const next = new Map(ledger.items);
+    if (x.supersedesId !== null) next.delete(x.supersedesId);
+    next.set(citationId, { item: items.get(0) as LedgerItem, resultId });
+    const count = ledger.count + 1;
+    return { written: { answerId, citationId, marker, runId }, ledger: { fingerprint: fingerprintOf(count, next), count, items: next } };
+  }
 }
 
 /** A custom source by its identifier, or made with its row's entry and `source.register`; a teammate's made meanwhile is found. */
@@ -126,11 +136,21 @@ async function registerCustom(c: pg.ClientBase, x: NewCustomSource, by: Register
 }
 
 export function pgCitations(ctx: PgContext): CitationsArea {
+  const ledgers = new Map<string, KnownLedger>();
   return {
     async isCitation(id) {
       return (await pgRead<{ id: number }>(ctx, 'read a citation', 'SELECT id FROM citations WHERE id = $1', [id])).length > 0;
     },
-    cite: (cite, now) => pgTransaction(ctx, 'cite', (c) => writeCite(c, ctx, cite, now)),
+    async cite(cite, now) {
+      const key = cite.session.sessionKey;
+      const known = ledgers.get(key);
+      ledgers.delete(key);
+      const { written, ledger } = await pgTransaction(ctx, 'cite', (c) => writeCite(c, ctx, cite, known, now), 'begun by fn');
+      // Kept once committed, newest last (the oldest session's copy goes first).
+      ledgers.set(key, ledger);
+      if (ledgers.size > KEPT_LEDGERS) ledgers.delete(ledgers.keys().next().value as string);
+      return written;
+    },
     sourcesAfter: (afterId) => pgRead<StoredSourceRow>(ctx, 'read the sources', `SELECT ${STORED_SOURCE_COLUMNS} FROM sources WHERE id > $1 ORDER BY id`, [afterId]),
     async restrictedIds() {
       return (await pgRead<{ id: number }>(ctx, 'read the sources', 'SELECT id FROM sources WHERE restricted = 1 ORDER BY id', [])).map((r) => r.id);

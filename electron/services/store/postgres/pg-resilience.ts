@@ -124,12 +124,50 @@ export function noteTransactionId(client: pg.ClientBase, xid: string | null): vo
   if (xid !== null) knownXids.set(client, xid);
 }
 
+/** A statement to send with COMMIT in one message, by connection (see sendWithCommit). */
+const withCommit = new WeakMap<pg.ClientBase, string>();
+
+/**
+ * Has `sql` (one statement, its values written in it: a message that also holds COMMIT takes no
+ * parameters) sent in the same message as the transaction's COMMIT: the work it does waits on no
+ * round trip between it and the commit. The chain's append goes there, so its lock is held for the
+ * append and the commit alone. If it fails, PostgreSQL skips the COMMIT and the transaction rolls
+ * back whole. Call it last; the transaction's id must be noted before (noteTransactionId).
+ */
+export function sendWithCommit(client: pg.ClientBase, sql: string): void {
+  withCommit.set(client, sql);
+}
+
+/**
+ * How a transaction starts: 'BEGIN' in a message of its own, or 'begun by fn': fn's first message
+ * starts with BEGIN (a simple query, its values written in it: see withBegin), which saves a round
+ * trip. Until then fn must write nothing.
+ */
+export type TransactionOpening = 'BEGIN' | 'begun by fn';
+
+/** `sql` (one statement, its values written in it) after BEGIN, in one message: see TransactionOpening. */
+export function withBegin(sql: string): string {
+  return `BEGIN;\n${sql}`;
+}
+
+/** The last statement's result of a message holding several (node-postgres gives one result each). */
+export function lastResult<R extends pg.QueryResultRow>(result: pg.QueryResult<R> | pg.QueryResult<R>[]): pg.QueryResult<R> | undefined {
+  return Array.isArray(result) ? result[result.length - 1] : result;
+}
+
 /**
  * Runs `fn` as one transaction on a connection of `pool`, tried again as the policy says when the
  * connection is lost or PostgreSQL asks for a retry. `fn` may run more than once and must do all
  * its writing through the client it is given (its effects roll back with a failed attempt).
  */
-export async function runTransaction<T>(pool: pg.Pool, who: Who, operation: string, fn: (c: pg.PoolClient) => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY): Promise<T> {
+export async function runTransaction<T>(
+  pool: pg.Pool,
+  who: Who,
+  operation: string,
+  fn: (c: pg.PoolClient) => Promise<T>,
+  policy: RetryPolicy = DEFAULT_RETRY,
+  opening: TransactionOpening = 'BEGIN',
+): Promise<T> {
   let last: unknown;
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     if (attempt > 1) {
@@ -153,13 +191,16 @@ export async function runTransaction<T>(pool: pg.Pool, who: Who, operation: stri
     let xid: string | null = null;
     let written: { value: T } | undefined;
     knownXids.delete(client);
+    withCommit.delete(client);
     try {
-      await client.query('BEGIN');
+      if (opening === 'BEGIN') await client.query('BEGIN');
       const value = await fn(client);
       written = { value };
       // Read before COMMIT: if COMMIT's reply is lost, this id says whether it happened.
       xid = knownXids.get(client) ?? (await client.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS xid')).rows[0]?.xid ?? null;
-      await client.query('COMMIT');
+      const before = withCommit.get(client);
+      withCommit.delete(client);
+      await client.query(before === undefined ? 'COMMIT' : `${before};\nCOMMIT`);
       client.off('error', onError);
       client.release();
       return value;

@@ -38,7 +38,7 @@ export class Entries {
   }
 }
 
-export async function insertOne(c: pg.ClientBase, sql: string, params: unknown[]): Promise<Row> {
+async function insertOne(c: pg.ClientBase, sql: string, params: unknown[]): Promise<Row> {
   const row = (await c.query<Row>(sql, params)).rows[0];
   if (!row) throw new Error('an inserted row was not returned');
   return row;
@@ -81,18 +81,8 @@ async function unknownSources(c: pg.ClientBase, references: readonly string[]): 
   return { ids: new Map(found.map((r) => [r.reference, r.id])), added: new Map(added.map((r) => [r.reference, r])) };
 }
 
-/** The id of the "unknown source" record of a reference, made on first use (its entry then). */
-export async function unknownSourceId(c: pg.ClientBase, reference: string, entries: Entries): Promise<number> {
-  const { ids, added } = await unknownSources(c, [reference]);
-  const made = added.get(reference);
-  if (made) return entries.row('unknown_sources', made);
-  const id = ids.get(reference);
-  if (id === undefined) throw new Error('the unknown source was not found');
-  return id;
-}
-
 /** An answer in a project, with its entry. */
-export async function insertAnswer(c: pg.ClientBase, project: string, a: NewAnswerImport['answer'], entries: Entries, now: string): Promise<number> {
+async function insertAnswer(c: pg.ClientBase, project: string, a: NewAnswerImport['answer'], entries: Entries, now: string): Promise<number> {
   return entries.row(
     'answers',
     await insertOne(c, 'INSERT INTO answers (project_key, format, question, answer_text, origin, raw, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *', [
@@ -169,7 +159,7 @@ async function insertImport(c: pg.ClientBase, ctx: PgContext, imp: NewAnswerImpo
   return { answerId, citationIds };
 }
 
-export async function insertRun(c: pg.ClientBase, answerId: number, run: { verifier: string; summary: unknown; riskFlags: unknown }, planned: number | null, entries: Entries, now: string): Promise<number> {
+async function insertRun(c: pg.ClientBase, answerId: number, run: { verifier: string; summary: unknown; riskFlags: unknown }, planned: number | null, entries: Entries, now: string): Promise<number> {
   return entries.row(
     'verification_runs',
     await insertOne(c, 'INSERT INTO verification_runs (answer_id, verifier, summary, risk_flags, created_at, planned) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *', [
@@ -188,7 +178,7 @@ export async function insertRun(c: pg.ClientBase, answerId: number, run: { verif
  * per table and chunk (ids in the batch's order, as row by row). The entries are interleaved as
  * SQLite writes them: each result's, then its passage's, then its opinion's.
  */
-export async function insertOutcomes(c: pg.ClientBase, runId: number, citationIds: readonly number[], outcomes: readonly NewOutcome[], entries: Entries, now: string): Promise<void> {
+async function insertOutcomes(c: pg.ClientBase, runId: number, citationIds: readonly number[], outcomes: readonly NewOutcome[], entries: Entries, now: string): Promise<void> {
   for (let at = 0; at < outcomes.length; at += CHUNK) {
     const chunk = outcomes.slice(at, at + CHUNK);
     const ids = chunk.map((_, k) => citationIds[at + k] ?? 0);

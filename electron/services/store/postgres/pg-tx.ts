@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import { storeError, type Who } from './pg-errors.ts';
-import { runTransaction } from './pg-resilience.ts';
+import { runTransaction, type TransactionOpening } from './pg-resilience.ts';
 
 export interface PgContext {
   pool: pg.Pool;
@@ -24,6 +24,6 @@ export async function pgRead<R extends pg.QueryResultRow>(ctx: PgContext, operat
  * `fn` in one transaction: committed whole or rolled back whole, tried again after a lost
  * connection or a serialisation failure as every PgStore write is (pg-resilience.ts).
  */
-export function pgTransaction<T>(ctx: PgContext, operation: string, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  return runTransaction(ctx.pool, ctx.who, operation, fn);
+export function pgTransaction<T>(ctx: PgContext, operation: string, fn: (c: pg.PoolClient) => Promise<T>, opening: TransactionOpening = 'BEGIN'): Promise<T> {
+  return runTransaction(ctx.pool, ctx.who, operation, fn, undefined, opening);
 }
