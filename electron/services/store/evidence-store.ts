@@ -21,6 +21,7 @@ import type { NewClosestPassage, NewJudgeOpinion } from './result-extras-store.t
 import type { VerificationRiskFlag, VerificationSummary } from '../../../shared/verification/result-schema.ts';
 import type { FileStat, PathRow, SegmentRow, SourceRow } from './sources-store.ts';
 import type { ExtractedDocument } from '../ingest/extracted.ts';
+import type { DocumentProperties } from '../../../shared/domain/document-properties.ts';
 
 export type { AnswerListRow, AnswerRow, CheckSourceRow, CitationRow, ClosestPassageRow, CurrentPathRow, FileStat, JudgeOpinionRow, NewReview, PathRow };
 export type { ResultRow, ReviewRow, RunRow, SearchOptions, SearchRow, SegmentRow, SourceRefRow, SourceRow };
@@ -79,6 +80,8 @@ export interface SourcesArea {
   segmentsById(ids: readonly number[]): Promise<SegmentRow[]>;
   /** A PDF page's first segment. */
   pageSegment(sourceId: number, page: number): Promise<SegmentRow | undefined>;
+  /** Authors and date each named source's file gave of itself (a report's bibliography); sources without any are absent. */
+  properties(ids: readonly number[]): Promise<Map<number, DocumentProperties>>;
 }
 
 /** Answers, their citations and verification runs, as stored (reads; the rows are append-only). */
