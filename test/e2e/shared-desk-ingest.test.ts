@@ -4,7 +4,7 @@
  * path and drops another on the library; Ana (reviewer), whose library is open, sees both appear
  * without a reload. Ana's own attempt is refused by PostgreSQL, said in a sentence naming her role
  * and who adds sources, and nothing is stored. Carol removes a source from the library: it leaves
- * Ana's library too; Ana's own removal is refused. Screenshot: docs/shared-desk-ingest.png.
+ * Ana's library too; Ana's own removal is refused. Screenshot: test-results/e2e/shared-desk-ingest.png (the README's docs/shared-desk-ingest.png is a copy made by hand when the look changes).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import type { Host } from '../../electron/host/server.ts';
 import type { SharedDesk } from '../../electron/services/shared-desk.ts';
 import { migrateWorkspace } from '../../electron/services/store/postgres/pg-workspace-migrate.ts';
 import { screenshot, SCREENSHOTS } from '../support/app-in-chromium.ts';
-import { ensureBuilt, ROOT } from '../support/build.ts';
+import { ensureBuilt } from '../support/build.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { writeFile } from '../support/pdf-fixtures.ts';
 import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
@@ -93,7 +93,6 @@ describe('adding documents on a shared workspace, in Chromium', () => {
     expect(await sourceCount()).toBe(3);
     expect(await library(ana).getByText('ana-notes.txt').count()).toBe(0);
     await screenshot(ana, 'shared-desk-ingest.png');
-    fs.copyFileSync(path.join(SCREENSHOTS, 'shared-desk-ingest.png'), path.join(ROOT, 'docs', 'shared-desk-ingest.png'));
   });
 
   it("removes a source from the shared library as an admin: it leaves the teammate's library; a reviewer's removal is refused in a sentence", async () => {

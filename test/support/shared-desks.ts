@@ -24,10 +24,11 @@ export async function deskCall<N extends HandlerName>(desk: SharedDesk, name: N,
 export async function openMemberDesk(
   server: TestPostgres,
   owner: pg.Client,
-  member: { name: string; level: 'admin' | 'reviewer'; project: string; mode: 'cli' | 'browser' },
+  member: { name: string; level: 'admin' | 'reviewer' | 'auditor'; project: string; mode: 'cli' | 'browser' },
 ): Promise<SharedDesk> {
   const login = `${server.loginPrefix}${member.name}`;
-  await grantMember(owner, { login, password: `pw-${member.name}`, level: member.level, projects: [member.project] });
+  // An auditor reads every project and belongs to none.
+  await grantMember(owner, { login, password: `pw-${member.name}`, level: member.level, projects: member.level === 'auditor' ? [] : [member.project] });
   return openSharedDesk(server.urlFor(login, `pw-${member.name}`), tempDir(`evidesk-desk-${member.name}-`), member.mode);
 }
 

@@ -9,9 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSharedDesk, type SharedDesk } from '../../../electron/services/shared-desk.ts';
+import type { SharedDesk } from '../../../electron/services/shared-desk.ts';
 import { migrateWorkspace } from '../../../electron/services/store/postgres/pg-workspace-migrate.ts';
-import { grantMember } from '../../../electron/services/store/postgres/team.ts';
 import { reportFromJson } from '../../../shared/report/json.ts';
 import Papa from 'papaparse';
 import { nativeAnswer, policyWorkspace } from '../../support/policy-workspace.ts';
@@ -47,9 +46,7 @@ beforeAll(async () => {
   await migrateWorkspace(owner, { from: local.workspaceDir, project: { key: PROJECT, name: 'HR review' } });
   fs.rmSync(docs, { recursive: true, force: true });
   reviewer = await openMemberDesk(server, owner, { name: 'rita', level: 'reviewer', project: PROJECT, mode: 'browser' });
-  const login = `${server.loginPrefix}audrey`;
-  await grantMember(owner, { login, password: 'pw-audrey', level: 'auditor', projects: [] });
-  auditor = await openSharedDesk(server.urlFor(login, 'pw-audrey'), tempDir('evidesk-desk-audrey-'), 'browser');
+  auditor = await openMemberDesk(server, owner, { name: 'audrey', level: 'auditor', project: PROJECT, mode: 'browser' });
 }, 180_000);
 
 afterAll(() => closeShared({ desks: [reviewer, auditor], owner, server }));
