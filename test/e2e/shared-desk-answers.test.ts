@@ -9,21 +9,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Host } from '../../electron/host/server.ts';
-import type { SharedDesk } from '../../electron/services/shared-desk.ts';
-import { migrateWorkspace } from '../../electron/services/store/postgres/pg-workspace-migrate.ts';
-import { screenshot, SCREENSHOTS } from '../support/app-in-chromium.ts';
-import { ensureBuilt } from '../support/build.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { screenshot } from '../support/app-in-chromium.ts';
 import { writeFile } from '../support/pdf-fixtures.ts';
 import { importThroughPicker } from '../support/policy-answers-window.ts';
 import { nativeAnswer, policyWorkspace } from '../support/policy-workspace.ts';
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { closeShared, openDeskPage, openMemberDesk } from '../support/shared-desks.ts';
-import { openTestServices, tempDir } from '../support/workspace.ts';
-import type { Browser, Page } from 'playwright-core';
+import { openSharedPages, type SharedPages } from '../support/shared-desks.ts';
+import { tempDir } from '../support/workspace.ts';
+import type { Page } from 'playwright-core';
 
 const QUOTES = {
   leave: 'Employees receive 14 days of annual leave per calendar year.',
@@ -40,43 +33,29 @@ const ANSWER = nativeAnswer(
 );
 
 describe('answers on a shared workspace, in Chromium', () => {
-  let server: TestPostgres;
-  let owner: pg.Client;
-  const desks: SharedDesk[] = [];
-  const hosts: Host[] = [];
-  let browser: Browser;
+  let shared: SharedPages<unknown>;
   let rita: Page;
   let audrey: Page;
   const files = tempDir('evidesk-e2e-answers-');
 
   const card = (page: Page, marker: string) => page.getByRole('article', { name: `Citation [${marker}]` });
   const status = (page: Page, marker: string) => card(page, marker).locator('[data-role=status]').getAttribute('data-code');
-  const answerCount = async (): Promise<number> => (await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM answers')).rows[0]?.n ?? -1;
+  const answerCount = async (): Promise<number> => (await shared.owner.query<{ n: number }>('SELECT count(*)::int AS n FROM answers')).rows[0]?.n ?? -1;
 
-  async function openPage(name: string, level: 'reviewer' | 'auditor'): Promise<Page> {
-    const desk = await openMemberDesk(server, owner, { name, level, project: 'hr', mode: 'browser' });
-    desks.push(desk);
-    const page = await openDeskPage(browser, desk, hosts);
+  async function openAnswers(name: string, level: 'reviewer' | 'auditor'): Promise<Page> {
+    const page = await shared.openPage(name, level);
     await page.getByRole('tab', { name: /Answers/ }).click();
     return page;
   }
 
   beforeAll(async () => {
-    ensureBuilt();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    server = await startTestPostgres();
-    owner = await server.owner();
     // The policy PDF and the onboarding notes, ingested elsewhere and moved into the shared workspace.
-    const local = openTestServices();
-    await policyWorkspace(local);
-    local.close();
-    await migrateWorkspace(owner, { from: local.workspaceDir, project: { key: 'hr', name: 'HR review' } });
-    browser = await launchChromium();
-    rita = await openPage('rita', 'reviewer');
-    audrey = await openPage('audrey', 'auditor');
+    shared = await openSharedPages({ key: 'hr', name: 'HR review' }, (local) => policyWorkspace(local));
+    rita = await openAnswers('rita', 'reviewer');
+    audrey = await openAnswers('audrey', 'auditor');
   }, 240_000);
 
-  afterAll(() => closeShared({ browser, hosts, desks, owner, server }));
+  afterAll(() => shared?.close());
 
   it("imports an answer as a reviewer: verified over the shared sources, its cards show each citation's status", async () => {
     await importThroughPicker(rita, writeFile(files, 'hr-answer.json', ANSWER));
@@ -106,7 +85,7 @@ describe('answers on a shared workspace, in Chromium', () => {
     await screenshot(rita, 'shared-desk-export.png');
     const text = fs.readFileSync(target, 'utf8');
     for (const quote of [QUOTES.leave, QUOTES.probation]) expect(text).toContain(quote);
-    const hashes = (await owner.query<{ sha256: string }>('SELECT sha256 FROM sources')).rows.map((r) => r.sha256);
+    const hashes = (await shared.owner.query<{ sha256: string }>('SELECT sha256 FROM sources')).rows.map((r) => r.sha256);
     for (const sha of hashes) expect(text).toContain(sha);
     await rita.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });

@@ -5,61 +5,39 @@
  * (admin) marks a source restricted; Ben's own switch is refused in a sentence naming his role and
  * who may, and the flag stays as Dora left it. Screenshot: test-results/e2e/shared-desk-find.png (the README's docs/shared-desk-find.png is a copy made by hand when the look changes).
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Host } from '../../electron/host/server.ts';
-import type { SharedDesk } from '../../electron/services/shared-desk.ts';
-import { migrateWorkspace } from '../../electron/services/store/postgres/pg-workspace-migrate.ts';
-import { screenshot, SCREENSHOTS } from '../support/app-in-chromium.ts';
-import { ensureBuilt } from '../support/build.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { screenshot } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { ingestAll, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { closeShared, openDeskPage, openMemberDesk } from '../support/shared-desks.ts';
-import { openTestServices } from '../support/workspace.ts';
-import type { Browser, Page } from 'playwright-core';
+import { openSharedPages, type SharedPages } from '../support/shared-desks.ts';
+import type { Page } from 'playwright-core';
 
 describe('finding words and restricting sources on a shared workspace, in Chromium', () => {
-  let server: TestPostgres;
-  let owner: pg.Client;
-  const desks: SharedDesk[] = [];
-  const hosts: Host[] = [];
-  let browser: Browser;
+  let shared: SharedPages<Record<string, number>>;
   let dora: Page;
   let ben: Page;
-  let notesId = 0;
 
   const lock = (page: Page, name: string) => page.getByRole('switch', { name: `Restricted: ${name}` });
-  const notesFlag = async (): Promise<number | undefined> => (await owner.query<{ restricted: number }>('SELECT restricted FROM sources WHERE id = $1', [notesId])).rows[0]?.restricted;
+  const notesFlag = async (): Promise<number | undefined> =>
+    (await shared.owner.query<{ restricted: number }>('SELECT restricted FROM sources WHERE id = $1', [shared.filled['onboarding-notes.txt'] ?? 0])).rows[0]?.restricted;
 
   async function openPage(name: string, level: 'admin' | 'reviewer'): Promise<Page> {
-    const desk = await openMemberDesk(server, owner, { name, level, project: 'alpha', mode: 'browser' });
-    desks.push(desk);
-    const page = await openDeskPage(browser, desk, hosts);
+    const page = await shared.openPage(name, level);
     await page.getByRole('grid', { name: 'Sources' }).getByText('hr-policy.pdf').waitFor();
     return page;
   }
 
   beforeAll(async () => {
-    ensureBuilt();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    server = await startTestPostgres();
-    owner = await server.owner();
-    const local = openTestServices();
-    const docs = path.join(local.dir, 'docs');
-    const ids = await ingestAll(local, [writeFile(docs, 'hr-policy.pdf', await makePdf(POLICY_PAGES)), writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT)]);
-    notesId = ids['onboarding-notes.txt'] ?? 0;
-    local.close();
-    await migrateWorkspace(owner, { from: local.workspaceDir, project: { key: 'alpha', name: 'Alpha' } });
-    browser = await launchChromium();
+    shared = await openSharedPages({ key: 'alpha', name: 'Alpha' }, async (local) => {
+      const docs = path.join(local.dir, 'docs');
+      return ingestAll(local, [writeFile(docs, 'hr-policy.pdf', await makePdf(POLICY_PAGES)), writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT)]);
+    });
     dora = await openPage('dora', 'admin');
     ben = await openPage('ben', 'reviewer');
   }, 240_000);
 
-  afterAll(() => closeShared({ browser, hosts, desks, owner, server }));
+  afterAll(() => shared?.close());
 
   it("a reviewer finds words in a shared PDF: the hit list, and a click marks the hit on its page", async () => {
     await ben.getByRole('button', { name: 'hr-policy.pdf' }).click();
@@ -89,7 +67,7 @@ describe('finding words and restricting sources on a shared workspace, in Chromi
     await alert.waitFor();
     expect(await alert.textContent()).toContain("only an admin marks the shared workspace's sources restricted");
     expect((await lock(ben, 'hr-policy.pdf').textContent())?.trim()).toBe('Not restricted');
-    expect((await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources WHERE restricted = 1')).rows[0]?.n).toBe(1);
+    expect((await shared.owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources WHERE restricted = 1')).rows[0]?.n).toBe(1);
     await screenshot(ben, 'shared-desk-restrict-refused.png');
   });
 });
