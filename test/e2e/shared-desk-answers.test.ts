@@ -81,6 +81,9 @@ describe('answers on a shared workspace, in Chromium', () => {
     await dialog.waitFor();
     // The preview is built from the shared store too.
     await rita.frameLocator('iframe[title="Preview of the report\'s first page"]').getByText(QUOTES.leave).first().waitFor({ timeout: 60_000 });
+    // The name starts as the login, and the dialog says another is not remembered here.
+    expect(await dialog.getByLabel('Reviewer name').inputValue()).toBe(`${shared.server.loginPrefix}rita`);
+    await dialog.getByText(`your decisions are recorded under your login, ${shared.server.loginPrefix}rita; another name typed here is shown on this report only.`).waitFor();
     await dialog.getByRole('radio', { name: 'Markdown', exact: true }).check();
     // Browser mode has no save dialog: the path is typed.
     const target = path.join(files, 'hr-report.md');
