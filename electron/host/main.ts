@@ -19,7 +19,7 @@ function option(argv: readonly string[], name: string): string | undefined {
 async function runSharedBrowserMode(url: string, argv: readonly string[], staticDir: string): Promise<void> {
   const workspaceDir = resolveWorkspaceDir(argv);
   const log = (line: string) => void process.stderr.write(`${line}\n`);
-  const desk = await openSharedDesk(url, workspaceDir, 'browser', { log });
+  const desk = await openSharedDesk(url, workspaceDir, 'browser', { log, platform: browserPlatform });
   desk.checkHealth().catch((e: unknown) => log(`Source health check failed: ${(e as Error).message}`));
   const port = Number(option(argv, '--port') ?? process.env.EVIDESK_PORT ?? 0);
   const host = await startHost({ services: desk, staticDir, port });

@@ -13,6 +13,8 @@ import { IngestService, type IngestSettings } from './ingest/ingest-service.ts';
 import { ingestRequest } from './ingest/ingest-request.ts';
 import { WorkerPool, type PoolOptions } from './ingest/worker-pool.ts';
 import { AppExport } from './export/app-export.ts';
+import { localReportReads } from './export/report-reads.ts';
+import { answerWriteHandlers, exportHandlers } from './desk-answer-handlers.ts';
 import type { Platform } from './platform.ts';
 import { SearchService } from './search/search-service.ts';
 import { SourceFiles } from './sources/source-files.ts';
@@ -173,8 +175,10 @@ export function createServices(platform: Platform, workspaceDir: string, options
     evidence,
   });
   const library = new LibraryService(evidence);
-  const exports = new ExportService({ answers, store: new ExportStore(db), sources, health, audit, appVersion: APP_VERSION, workspaceDir, events, pool });
-  const appExport = new AppExport(platform, exports, new ExportStore(db));
+  const exportStore = new ExportStore(db);
+  const reportReads = localReportReads({ answers, store: exportStore, sources, audit, workspaceDir });
+  const exports = new ExportService({ reads: reportReads, health, appVersion: APP_VERSION, workspaceDir, events, pool, check: { sources, store: exportStore, audit } });
+  const appExport = new AppExport(platform, exports, reportReads);
   const links = new LinkService({ sources, anchoring, answers, health, events });
   const web = new WebService({
     sources,
@@ -276,8 +280,6 @@ export function createServices(platform: Platform, workspaceDir: string, options
     },
     'sources.relinkMany': async ({ items }) => ({ results: await health.relinkMany(items) }),
     'sources.searchFolder': ({ ids, dir }) => health.searchFolderMany(ids, dir),
-    'answers.import': async (input) => library.decorate(await answers.importFileJudged(input)),
-    'answers.importSummary': (input) => answers.importSummary(input),
     'answers.check': (input) => answers.checkJudged(input),
     'answers.list': async () => {
       const listed = await library.answersInView(await answers.listFrom(evidence));
@@ -292,8 +294,6 @@ export function createServices(platform: Platform, workspaceDir: string, options
     },
     'answers.cards': async ({ id, filter, limit, after }) => library.rowsInView(await answers.cards.page(evidence, id, filter, limit, after)),
     'answers.cardsSummary': ({ id, filter, pageSize }) => answers.cards.summary(evidence, id, filter, pageSize),
-    'answers.verify': async ({ id, jobId }) => library.decorate(await answers.verifyJudged(id, undefined, jobId)),
-    'answers.cancelVerify': ({ jobId }) => ({ cancelled: answers.cancelVerify(jobId) }),
     'answers.ask': ({ question, useModel }) => answers.ask(question, useModel ?? false),
     'answers.review': ({ citationId, decision, note, reviewer }) => review.decide(citationId, decision, note ?? null, reviewer),
     'answers.undoReview': ({ citationId, reviewer }) => review.undo(citationId, reviewer),
@@ -302,14 +302,12 @@ export function createServices(platform: Platform, workspaceDir: string, options
     'answers.reanchor': ({ citationId, sourceId }) => answers.reanchor(citationId, sourceId),
     // Off the main thread: the host and the window go on answering while every row is hashed.
     'audit.verify': () => audit.checkInBackground(),
-    'answers.export': (input) => appExport.exportTo(input),
-    'answers.exportWithDialog': (input) => appExport.exportWithDialog(input),
-    'answers.revealExport': ({ path }) => appExport.reveal(path),
-    'answers.exportDefaults': () => ({ reviewer: appExport.lastReviewer() }),
     'links.resolve': ({ link }) => links.resolve(link),
     'links.announce': ({ link }) => links.announce(link),
     'links.citation': ({ answerId, citationId, style }) => links.citation(answerId, citationId, style),
     'links.findByHash': ({ sha256, dir }) => links.findByHash(sha256, dir),
+    ...answerWriteHandlers(answers, library),
+    ...exportHandlers(exports, appExport),
     ...citations.handlers,
     ...library.handlers(),
     'sources.addUrl': ({ url, options }) => web.register(url, options ?? {}),
@@ -317,8 +315,6 @@ export function createServices(platform: Platform, workspaceDir: string, options
       requireSource(id);
       return { fetches: web.fetchesOf(id) };
     },
-    'answers.cancelExport': ({ jobId }) => ({ cancelled: exports.cancel(jobId) }),
-    'answers.exportPreview': async (input) => ({ html: await exports.preview(input) }),
   };
 
   return {

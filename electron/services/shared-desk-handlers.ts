@@ -2,8 +2,8 @@
  * What the desk (the app and the host) reads and does on a shared workspace (issue 13), over the
  * store interface of the member's connection: the workspace line, the library and its pages, a
  * source and its page text, the answers list, an answer's cards, review decisions, and library
- * changes (answers renamed, answers and sources removed from view, sources restricted), and the
- * viewer's find. The replies are built by the same code as the local desk's; what the shared store
+ * changes (answers renamed, answers and sources removed from view, sources restricted), the
+ * viewer's find, importing and verifying answers, and exporting reports. The replies are built by the same code as the local desk's; what the shared store
  * does not hold yet (page summaries' local cache) is left out rather than read from a local database.
  */
 import { DEFAULT_WORKSPACE_SETTINGS, type WorkspaceInfo } from '../../shared/contract/schemas.ts';
@@ -19,8 +19,10 @@ import type { SourceContentService } from './sources/source-content.ts';
 import { sourceListSummaryOf, sourcePageOf } from './sources/source-list-rows.ts';
 import type { EvidenceStore, SourceRow } from './store/evidence-store.ts';
 import { PG_LATEST_SCHEMA_VERSION } from './store/postgres/migrate.ts';
-import { AnswerCards } from './verification/answer-cards.ts';
-import { readAnswerDetail, readAnswerList } from './verification/answer-detail.ts';
+import type { AnswersService } from './verification/answers-service.ts';
+import type { AppExport } from './export/app-export.ts';
+import type { ExportService } from './export/export-service.ts';
+import { answerWriteHandlers, exportHandlers } from './desk-answer-handlers.ts';
 import { ReviewService } from './verification/review-service.ts';
 import { LibraryService } from './library/library-service.ts';
 
@@ -40,21 +42,16 @@ export function sharedPlaceOf(url: string, member: EvidenceStore['member']): Sha
 
 /**
  * The desk's actions not on the shared store yet, named as an analyst would say them: the page
- * shows "Importing an answer is not available on a shared database yet; …" with the code in its
- * tooltip, where the fallback would name the operation.
+ * shows "Asking the offline answerer is not available on a shared database yet; …" with the code
+ * in its tooltip, where the fallback would name the operation. Why each waits: web pages, a scan
+ * read again and a quote found in another version write through local-only stores (web fetches,
+ * OCR pages, the re-anchor's SQLite reads); the offline answerer retrieves passages from the local
+ * FTS5 index; the workspace settings are not on the store interface.
  */
 const NOT_YET: Partial<Record<HandlerName, string>> = {
   'sources.addUrl': 'Adding a web page',
   'sources.ocr': 'Reading a scan again',
-  'answers.import': 'Importing an answer',
-  'answers.importSummary': 'Importing an answer',
-  'answers.findImported': 'Importing an answer',
-  'answers.check': 'Checking an answer file',
-  'answers.verify': 'Verifying an answer again',
   'answers.ask': 'Asking the offline answerer',
-  'answers.export': 'Exporting a report',
-  'answers.exportWithDialog': 'Exporting a report',
-  'answers.exportPreview': 'Previewing a report',
   'answers.reanchor': 'Finding a quote in another version of its source',
   'workspace.updateSettings': 'Changing the workspace settings',
 };
@@ -70,9 +67,6 @@ function refusals(): Partial<Handlers> {
   ) as Partial<Handlers>;
 }
 
-/** Nothing verifies on a shared desk yet (verification runs are written locally only). */
-const NO_JOBS = { isRunning: () => false };
-
 export interface SharedDeskDeps {
   evidence: EvidenceStore;
   /** Documents shown by the viewer's conversion (DOCX, text, Markdown, HTML, slides, sheets). */
@@ -81,10 +75,16 @@ export interface SharedDeskDeps {
   files: SharedSourceFiles;
   place: SharedPlace;
   mode: WorkspaceInfo['mode'];
+  /** Imports and verifications on the shared store, as this member (shared-answers.ts). */
+  answers: AnswersService;
+  /** Reports built from the shared store (shared-report-reads.ts) and where they were written. */
+  exports: ExportService;
+  appExport: AppExport;
 }
 
-export function sharedDeskHandlers({ evidence, content, health, files, place, mode }: SharedDeskDeps): Partial<Handlers> {
-  const cards = new AnswerCards(NO_JOBS);
+export function sharedDeskHandlers({ evidence, content, health, files, place, mode, answers, exports, appExport }: SharedDeskDeps): Partial<Handlers> {
+  // The answers service's cards: a card says so while its answer is being verified.
+  const { cards } = answers;
   // On PostgreSQL a decision row records the member's login whatever name is typed (row-level security).
   const review = new ReviewService(evidence, { reviewerName: () => place.login, setReviewerName: () => undefined });
   const summarize = (row: SourceRow) => summary(row, health.healthOf(row.id));
@@ -92,9 +92,10 @@ export function sharedDeskHandlers({ evidence, content, health, files, place, mo
   const library = new LibraryService(evidence);
   const inView = async () => library.sourcesInView(await evidence.sources.list());
   return {
-    // NOT_YET wins over the library's handlers: an earlier import (answers.findImported, which
-    // works here) is looked for once importing is on the shared store and leaves that list.
     ...library.handlers(),
+    // Imported and verified as the member (an auditor's import is refused by PostgreSQL itself).
+    ...answerWriteHandlers(answers, library),
+    ...exportHandlers(exports, appExport),
     ...refusals(),
     'workspace.info': async () => ({
       path: `${place.server}/${place.database}`,
@@ -142,8 +143,8 @@ export function sharedDeskHandlers({ evidence, content, health, files, place, mo
     },
     'sources.find': ({ id, query, limit }) => findInSourceOf(evidence.sources, id, query, limit),
     'sources.content': ({ id }) => content.get(id),
-    'answers.list': async () => library.answersInView(await readAnswerList(evidence, NO_JOBS)),
-    'answers.detail': async ({ id }) => library.decorate(await readAnswerDetail(evidence, id, NO_JOBS)),
+    'answers.list': async () => library.answersInView(await answers.listFrom(evidence)),
+    'answers.detail': async ({ id }) => library.decorate(await answers.detail(evidence, id)),
     'answers.get': async ({ id }) => library.named(await cards.open(evidence, id)),
     'answers.open': async ({ id, filter, pageSize }) => {
       const opening = await library.named(await cards.opening(evidence, id, filter, pageSize));

@@ -24,6 +24,17 @@ import { PgStore } from './store/postgres/pg-store.ts';
 import { requireSharedWorkspace } from './store/postgres/pg-workspace-present.ts';
 import { DEFAULT_WORKSPACE_SETTINGS, type WorkspaceInfo } from '../../shared/contract/schemas.ts';
 import { pgSources } from './store/postgres/pg-sources.ts';
+import { APP_VERSION } from './create-services.ts';
+import { AppExport } from './export/app-export.ts';
+import { ExportService } from './export/export-service.ts';
+import { sharedReportReads } from './export/shared-report-reads.ts';
+import type { Platform } from './platform.ts';
+
+/** A desk opened without a platform (tests, the command line's mode): a report is written to a typed path only. */
+function noDialogs(mode: WorkspaceInfo['mode']): Platform {
+  const none = (what: string) => () => Promise.reject(new AppError('DIALOG_UNAVAILABLE', `${what} is not available here: type the path instead.`));
+  return { mode, chooseFiles: none('A file dialog'), revealInFolder: none('Showing a file in its folder') };
+}
 
 /**
  * What a transport of the desk (the host, the shell) needs of the services: the full local set
@@ -73,6 +84,8 @@ export interface SharedDeskOptions {
   launch?: LaunchExtractor;
   /** Where the desk notes what it cannot tell the page (a console). */
   log?: (line: string) => void;
+  /** The save dialog and reveal-in-folder of an export (the shell's, the host's); by default none. */
+  platform?: Platform;
 }
 
 export async function openSharedDesk(url: string, workspaceDir: string, mode: WorkspaceInfo['mode'], options: SharedDeskOptions = {}): Promise<SharedDesk> {
@@ -92,9 +105,13 @@ export async function openSharedDesk(url: string, workspaceDir: string, mode: Wo
     const timeoutMs = () => DEFAULT_WORKSPACE_SETTINGS.extractionTimeoutSeconds * 1000;
     const shared = createSharedServices(store, workspaceDir, {
       events,
-      more: ({ evidence, health }) => {
+      more: ({ evidence, health, answers }) => {
         const content = new SourceContentService(evidence.sources, files, viewPool, timeoutMs);
-        return sharedDeskHandlers({ evidence, content, health, files, place, mode });
+        const reads = sharedReportReads({ evidence, answers, files, recordedHead: () => store.recordedHead(), login: place.login, place: `${place.server}/${place.database}` });
+        // Excerpts are rendered in the viewer's child; the member's folder keeps their cache.
+        const exports = new ExportService({ reads, health, appVersion: APP_VERSION, workspaceDir, events, pool: viewPool });
+        const appExport = new AppExport(options.platform ?? noDialogs(mode), exports, reads);
+        return sharedDeskHandlers({ evidence, content, health, files, place, mode, answers, exports, appExport });
       },
     });
     return {

@@ -26,7 +26,8 @@ import { BlobStore } from './store/blobs.ts';
 import { ingestSettingsFrom } from './workspace/settings.ts';
 import { DEFAULT_WORKSPACE_SETTINGS } from '../../shared/contract/schemas.ts';
 import { SearchService } from './search/search-service.ts';
-import { SHARED_ANSWER_HANDLERS, sharedAnswerHandlers } from './verification/shared-answers.ts';
+import { SHARED_ANSWER_HANDLERS, sharedAnswerHandlers, sharedAnswersService } from './verification/shared-answers.ts';
+import type { AnswersService } from './verification/answers-service.ts';
 import type { EvidenceStore } from './store/evidence-store.ts';
 import { pgAgentCitations } from './store/postgres/pg-agent-citations.ts';
 import { pgEvidenceStore } from './store/postgres/pg-evidence-store.ts';
@@ -74,7 +75,7 @@ export interface SharedServicesOptions {
   /** Where health checks tell the page of their results (the desk's bus); default none. */
   events?: EventBus;
   /** More operations on the same connection (the desk's, shared-desk-handlers.ts). */
-  more?: (parts: { evidence: EvidenceStore; health: HealthService }) => Partial<Handlers>;
+  more?: (parts: { evidence: EvidenceStore; health: HealthService; answers: AnswersService }) => Partial<Handlers>;
 }
 
 export function createSharedServices(store: PgStore, workspaceDir: string, options: SharedServicesOptions = {}): SharedServices {
@@ -87,6 +88,8 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
   const cite = new SharedCiteService(evidence, citationReads, defaults);
   // Extraction children start at the first file; the local folder is only what a folder walk leaves out.
   const pool = new WorkerPool();
+  // Imports, verifications and their jobs (the desk's cards say which answer is being verified).
+  const answers = sharedAnswersService(evidence, bus);
   const ingest = new IngestService(evidence.ingest, new BlobStore(workspaceDir), bus, () => ingestSettingsFrom(DEFAULT_WORKSPACE_SETTINGS), pool);
   const register = sharedRegisterSource(evidence, ingest, defaults);
   const refused = Object.fromEntries(
@@ -120,8 +123,8 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
     'citations.cite': (input) => cite.cite(input),
     // As the member: an admin adds a document, an agent a custom source; PostgreSQL refuses the rest, naming the role.
     'citations.registerSource': (input) => register(input),
-    ...sharedAnswerHandlers(evidence, bus),
-    ...options.more?.({ evidence, health }),
+    ...sharedAnswerHandlers(answers),
+    ...options.more?.({ evidence, health, answers }),
   };
   return {
     store,

@@ -112,6 +112,7 @@ async function openShared(url: string): Promise<void> {
     const platform = electronPlatform(() => mainWindow);
     const desk = await openSharedDesk(url, resolveWorkspaceDir(process.argv), 'electron', {
       log: (line) => void process.stderr.write(`${line}\n`),
+      platform,
       ...(platform.launchExtractor ? { launch: platform.launchExtractor } : {}),
     });
     desk.checkHealth().catch((e: unknown) => process.stderr.write(`Source health check failed: ${(e as Error).message}\n`));

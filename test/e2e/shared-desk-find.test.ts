@@ -4,61 +4,40 @@
  * and finds words in it: the hit list and the marked hit on its page, as on the local desk. Dora
  * (admin) marks the PDF Ben has open restricted: Ben's library row and viewer show it live (the
  * shared feed); Ben's own switch is refused in a sentence naming his role and who may, and the flag
- * stays as Dora left it. Screenshot: docs/shared-desk-find.png.
+ * stays as Dora left it. Screenshot: test-results/e2e/shared-desk-find.png (the README's docs/shared-desk-find.png is a copy made by hand when the look changes).
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Host } from '../../electron/host/server.ts';
-import type { SharedDesk } from '../../electron/services/shared-desk.ts';
-import { migrateWorkspace } from '../../electron/services/store/postgres/pg-workspace-migrate.ts';
-import { screenshot, SCREENSHOTS } from '../support/app-in-chromium.ts';
-import { ensureBuilt, ROOT } from '../support/build.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { screenshot } from '../support/app-in-chromium.ts';
 import { makePdf, writeFile } from '../support/pdf-fixtures.ts';
 import { ingestAll, NOTES_TEXT, POLICY_PAGES } from '../support/policy-workspace.ts';
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { closeShared, openDeskPage, openMemberDesk } from '../support/shared-desks.ts';
-import { openTestServices } from '../support/workspace.ts';
-import type { Browser, Page } from 'playwright-core';
+import { openSharedPages, type SharedPages } from '../support/shared-desks.ts';
+import type { Page } from 'playwright-core';
 
 describe('finding words and restricting sources on a shared workspace, in Chromium', () => {
-  let server: TestPostgres;
-  let owner: pg.Client;
-  const desks: SharedDesk[] = [];
-  const hosts: Host[] = [];
-  let browser: Browser;
+  let shared: SharedPages<Record<string, number>>;
   let dora: Page;
   let ben: Page;
 
   const lock = (page: Page, name: string) => page.getByRole('switch', { name: `Restricted: ${name}` });
-  const flagOf = async (fileName: string): Promise<number | undefined> => (await owner.query<{ restricted: number }>('SELECT restricted FROM sources WHERE file_name = $1', [fileName])).rows[0]?.restricted;
+  const flagOf = async (fileName: string): Promise<number | undefined> => (await shared.owner.query<{ restricted: number }>('SELECT restricted FROM sources WHERE file_name = $1', [fileName])).rows[0]?.restricted;
 
   async function openPage(name: string, level: 'admin' | 'reviewer'): Promise<Page> {
-    const desk = await openMemberDesk(server, owner, { name, level, project: 'alpha', mode: 'browser' });
-    desks.push(desk);
-    const page = await openDeskPage(browser, desk, hosts);
+    const page = await shared.openPage(name, level);
     await page.getByRole('grid', { name: 'Sources' }).getByText('hr-policy.pdf').waitFor();
     return page;
   }
 
   beforeAll(async () => {
-    ensureBuilt();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    server = await startTestPostgres();
-    owner = await server.owner();
-    const local = openTestServices();
-    const docs = path.join(local.dir, 'docs');
-    await ingestAll(local, [writeFile(docs, 'hr-policy.pdf', await makePdf(POLICY_PAGES)), writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT)]);
-    local.close();
-    await migrateWorkspace(owner, { from: local.workspaceDir, project: { key: 'alpha', name: 'Alpha' } });
-    browser = await launchChromium();
+    shared = await openSharedPages({ key: 'alpha', name: 'Alpha' }, async (local) => {
+      const docs = path.join(local.dir, 'docs');
+      return ingestAll(local, [writeFile(docs, 'hr-policy.pdf', await makePdf(POLICY_PAGES)), writeFile(docs, 'onboarding-notes.txt', NOTES_TEXT)]);
+    });
     dora = await openPage('dora', 'admin');
     ben = await openPage('ben', 'reviewer');
   }, 240_000);
 
-  afterAll(() => closeShared({ browser, hosts, desks, owner, server }));
+  afterAll(() => shared?.close());
 
   it("a reviewer finds words in a shared PDF: the hit list, and a click marks the hit on its page", async () => {
     await ben.getByRole('button', { name: 'hr-policy.pdf' }).click();
@@ -74,7 +53,6 @@ describe('finding words and restricting sources on a shared workspace, in Chromi
     await expect.poll(() => layer.locator('mark.find-hit.current').allTextContents()).toEqual(['staff']);
     await expect.poll(() => ben.getByLabel('Page number').inputValue()).toBe('3');
     await screenshot(ben, 'shared-desk-find.png');
-    fs.copyFileSync(path.join(SCREENSHOTS, 'shared-desk-find.png'), path.join(ROOT, 'docs', 'shared-desk-find.png'));
   });
 
   it("an admin restricts a source: the reviewer's library and open viewer show it live; the reviewer's own switch is refused in a sentence naming the role", async () => {
@@ -96,7 +74,7 @@ describe('finding words and restricting sources on a shared workspace, in Chromi
     // The library's error line is the sentence; its code is in the tooltip.
     expect(await alert.getAttribute('title')).toBe('DATABASE_ROLE_REFUSED');
     expect((await lock(ben, 'onboarding-notes.txt').textContent())?.trim()).toBe('Not restricted');
-    expect((await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources WHERE restricted = 1')).rows[0]?.n).toBe(1);
+    expect((await shared.owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources WHERE restricted = 1')).rows[0]?.n).toBe(1);
     await screenshot(ben, 'shared-desk-restrict-refused.png');
 
     // Lifted by Dora: Ben's viewer drops its note.

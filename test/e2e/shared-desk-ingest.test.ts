@@ -4,60 +4,36 @@
  * path and drops another on the library; Ana (reviewer), whose library is open, sees both appear
  * without a reload. Ana's own attempt is refused by PostgreSQL, said in a sentence naming her role
  * and who adds sources, and nothing is stored. Carol removes a source from the library: it leaves
- * Ana's library too; Ana's own removal is refused. Screenshot: docs/shared-desk-ingest.png.
+ * Ana's library too; Ana's own removal is refused. Screenshot: test-results/e2e/shared-desk-ingest.png (the README's docs/shared-desk-ingest.png is a copy made by hand when the look changes).
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Host } from '../../electron/host/server.ts';
-import type { SharedDesk } from '../../electron/services/shared-desk.ts';
-import { migrateWorkspace } from '../../electron/services/store/postgres/pg-workspace-migrate.ts';
-import { screenshot, SCREENSHOTS } from '../support/app-in-chromium.ts';
-import { ensureBuilt, ROOT } from '../support/build.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { screenshot } from '../support/app-in-chromium.ts';
 import { writeFile } from '../support/pdf-fixtures.ts';
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { closeShared, openDeskPage, openMemberDesk } from '../support/shared-desks.ts';
-import { openTestServices, tempDir } from '../support/workspace.ts';
-import type { Browser, Page } from 'playwright-core';
+import { openSharedPages, type SharedPages } from '../support/shared-desks.ts';
+import { tempDir } from '../support/workspace.ts';
+import type { Page } from 'playwright-core';
 
 describe('adding documents on a shared workspace, in Chromium', () => {
-  let server: TestPostgres;
-  let owner: pg.Client;
-  const desks: SharedDesk[] = [];
-  const hosts: Host[] = [];
-  let browser: Browser;
+  let shared: SharedPages<void>;
   let carol: Page;
   let ana: Page;
 
   const library = (page: Page) => page.getByRole('grid', { name: 'Sources' });
-  const sourceCount = async (): Promise<number> => (await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources')).rows[0]?.n ?? -1;
-
-  async function openPage(name: string, level: 'admin' | 'reviewer'): Promise<Page> {
-    const desk = await openMemberDesk(server, owner, { name, level, project: 'alpha', mode: 'browser' });
-    desks.push(desk);
-    return openDeskPage(browser, desk, hosts);
-  }
+  const sourceCount = async (): Promise<number> => (await shared.owner.query<{ n: number }>('SELECT count(*)::int AS n FROM sources')).rows[0]?.n ?? -1;
 
   beforeAll(async () => {
-    ensureBuilt();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    server = await startTestPostgres();
-    owner = await server.owner();
     // A shared workspace holding one document already.
-    const local = openTestServices();
-    const first = writeFile(path.join(local.dir, 'docs'), 'staff-handbook.txt', 'Staff handbook.\n\nLeave requests go to the line manager first.\n');
-    expect((await local.ingest.ingest({ paths: [first] })).files.every((f) => f.ok)).toBe(true);
-    local.close();
-    await migrateWorkspace(owner, { from: local.workspaceDir, project: { key: 'alpha', name: 'Alpha' } });
-    browser = await launchChromium();
-    carol = await openPage('carol', 'admin');
-    ana = await openPage('ana', 'reviewer');
+    shared = await openSharedPages({ key: 'alpha', name: 'Alpha' }, async (local) => {
+      const first = writeFile(path.join(local.dir, 'docs'), 'staff-handbook.txt', 'Staff handbook.\n\nLeave requests go to the line manager first.\n');
+      expect((await local.ingest.ingest({ paths: [first] })).files.every((f) => f.ok)).toBe(true);
+    });
+    carol = await shared.openPage('carol', 'admin');
+    ana = await shared.openPage('ana', 'reviewer');
     await library(ana).getByText('staff-handbook.txt').waitFor();
   }, 240_000);
 
-  afterAll(() => closeShared({ browser, hosts, desks, owner, server }));
+  afterAll(() => shared?.close());
 
   it("adds a document by path as an admin; it appears in a teammate's open library", async () => {
     const file = writeFile(tempDir('evidesk-e2e-docs-'), 'travel-policy.txt', 'Travel policy.\n\nTrain travel is booked in second class.\n');
@@ -95,7 +71,6 @@ describe('adding documents on a shared workspace, in Chromium', () => {
     expect(await sourceCount()).toBe(3);
     expect(await library(ana).getByText('ana-notes.txt').count()).toBe(0);
     await screenshot(ana, 'shared-desk-ingest.png');
-    fs.copyFileSync(path.join(SCREENSHOTS, 'shared-desk-ingest.png'), path.join(ROOT, 'docs', 'shared-desk-ingest.png'));
   });
 
   it("removes a source from the shared library as an admin: it leaves the teammate's library; a reviewer's removal is refused in a sentence", async () => {
@@ -112,7 +87,7 @@ describe('adding documents on a shared workspace, in Chromium', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toContain("The reviewer role may not remove a source from the library: only an admin removes or restores the shared workspace's sources");
     expect(await row(ana, 'board-minutes.txt').count()).toBe(1);
-    expect((await owner.query<{ n: number }>('SELECT count(*)::int AS n FROM library_changes')).rows[0]?.n).toBe(1);
+    expect((await shared.owner.query<{ n: number }>('SELECT count(*)::int AS n FROM library_changes')).rows[0]?.n).toBe(1);
     await screenshot(ana, 'shared-desk-remove-refused.png');
   });
 });

@@ -9,9 +9,15 @@ import { openSharedDesk, type SharedDesk } from '../../electron/services/shared-
 import { grantMember } from '../../electron/services/store/postgres/team.ts';
 import type { HandlerName, HandlerOutput } from '../../shared/contract/contract.ts';
 import type { AppEvent } from '../../shared/contract/events.ts';
-import { RENDERER_DIR } from './build.ts';
-import type { TestPostgres } from './postgres.ts';
-import { tempDir } from './workspace.ts';
+import fs from 'node:fs';
+import { migrateWorkspace } from '../../electron/services/store/postgres/pg-workspace-migrate.ts';
+import { SCREENSHOTS } from './app-in-chromium.ts';
+import { ensureBuilt, RENDERER_DIR } from './build.ts';
+import { launchChromium } from './chromium.ts';
+import { startTestPostgres, type TestPostgres } from './postgres.ts';
+import { openTestServices, tempDir, type TestServices } from './workspace.ts';
+
+type MemberLevel = 'admin' | 'reviewer' | 'auditor';
 
 /** A handler's reply on a desk; a refusal throws naming the handler, code and sentence. */
 export async function deskCall<N extends HandlerName>(desk: SharedDesk, name: N, input: unknown): Promise<HandlerOutput<N>> {
@@ -24,10 +30,11 @@ export async function deskCall<N extends HandlerName>(desk: SharedDesk, name: N,
 export async function openMemberDesk(
   server: TestPostgres,
   owner: pg.Client,
-  member: { name: string; level: 'admin' | 'reviewer'; project: string; mode: 'cli' | 'browser' },
+  member: { name: string; level: MemberLevel; project: string; mode: 'cli' | 'browser' },
 ): Promise<SharedDesk> {
   const login = `${server.loginPrefix}${member.name}`;
-  await grantMember(owner, { login, password: `pw-${member.name}`, level: member.level, projects: [member.project] });
+  // An auditor reads every project and belongs to none.
+  await grantMember(owner, { login, password: `pw-${member.name}`, level: member.level, projects: member.level === 'auditor' ? [] : [member.project] });
   return openSharedDesk(server.urlFor(login, `pw-${member.name}`), tempDir(`evidesk-desk-${member.name}-`), member.mode);
 }
 
@@ -61,4 +68,50 @@ export function followLive(desk: SharedDesk, heard: AppEvent[]): Promise<void> {
   );
   desk.citations.feed.start();
   return connected;
+}
+
+/** A shared workspace moved from a local one, and Chromium to open its members' desks in. */
+export interface SharedPages<T> {
+  server: TestPostgres;
+  owner: pg.Client;
+  browser: Browser;
+  /** What `fill` handed back of the local workspace (source ids, …). */
+  filled: T;
+  /** Grants the member in the project and opens its desk in a new page, at the Sources tab. */
+  openPage(name: string, level: MemberLevel): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/**
+ * The e2e tests' shared workspace: the renderer built, a test PostgreSQL, a local workspace that
+ * `fill` ingests into (and answers), moved into the database as `project`, and a Chromium.
+ */
+export async function openSharedPages<T>(project: { key: string; name: string }, fill: (local: TestServices) => Promise<T>): Promise<SharedPages<T>> {
+  ensureBuilt();
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const server = await startTestPostgres();
+  const owner = await server.owner();
+  const local = openTestServices();
+  let filled: T;
+  try {
+    filled = await fill(local);
+  } finally {
+    local.close();
+  }
+  await migrateWorkspace(owner, { from: local.workspaceDir, project });
+  const browser = await launchChromium();
+  const desks: SharedDesk[] = [];
+  const hosts: Host[] = [];
+  return {
+    server,
+    owner,
+    browser,
+    filled,
+    openPage: async (name, level) => {
+      const desk = await openMemberDesk(server, owner, { name, level, project: project.key, mode: 'browser' });
+      desks.push(desk);
+      return openDeskPage(browser, desk, hosts);
+    },
+    close: () => closeShared({ browser, hosts, desks, owner, server }),
+  };
 }

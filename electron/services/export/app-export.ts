@@ -2,7 +2,7 @@ import path from 'node:path';
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { ExportInput, ExportResult } from '../../../shared/contract/export-schemas.ts';
 import type { Platform } from '../platform.ts';
-import type { ExportStore } from '../store/export-store.ts';
+import type { ReportReads } from './report-reads.ts';
 import type { ExportService } from './export-service.ts';
 
 type DialogInput = Omit<ExportInput, 'path'>;
@@ -21,9 +21,9 @@ export class AppExport {
   private readonly written = new Set<string>();
   private readonly platform: Platform;
   private readonly exports: ExportService;
-  private readonly store: ExportStore;
+  private readonly store: Pick<ReportReads, 'lastReviewer'>;
 
-  constructor(platform: Platform, exports: ExportService, store: ExportStore) {
+  constructor(platform: Platform, exports: ExportService, store: Pick<ReportReads, 'lastReviewer'>) {
     this.platform = platform;
     this.exports = exports;
     this.store = store;

@@ -19,6 +19,7 @@ import type { CitationDetail } from '../../../shared/contract/answer-schemas.ts'
 import { AppError } from '../../../shared/contract/errors.ts';
 import type { SourceInput } from '../../../shared/report/build.ts';
 import type { WorkerPool } from '../ingest/worker-pool.ts';
+import type { SegmentRow } from '../store/evidence-store.ts';
 import type { SourcesStore } from '../store/sources-store.ts';
 import { ExcerptCache, excerptKey } from './excerpt-cache.ts';
 import { ExcerptSchedule, type ScheduledBatch } from './excerpt-schedule.ts';
@@ -30,8 +31,33 @@ import { textExcerpt } from './text-excerpt.ts';
 export const EXCERPT_TIME_LIMIT_MS = 20_000;
 const PER_EXCERPT_MS = 3_000;
 
+/**
+ * What excerpts read of the sources, from the engine in use: the stored text, a page's text-item
+ * geometry where the engine keeps it (SQLite's page_text_items; elsewhere null, and the child
+ * reads it from the PDF), and the bytes the workspace verified.
+ */
+export interface ExcerptSources {
+  segments(sourceId: number): Promise<readonly SegmentRow[]>;
+  pageSegment(sourceId: number, page: number): Promise<SegmentRow | undefined>;
+  pageTextItems(sourceId: number, page: number, text: string): Float64Array | null;
+  keepPageTextItems(sourceId: number, page: number, text: string, items: Float64Array): void;
+  /** The file when its health is ok, else the snapshot; null when neither can be read. */
+  bytes(src: SourceInput): Promise<Uint8Array | null>;
+}
+
+/** A local workspace's: its SQLite stores and the snapshots in its blobs folder. */
+export function localExcerptSources(sources: SourcesStore, workspaceDir: string): ExcerptSources {
+  return {
+    segments: async (id) => sources.segments(id),
+    pageSegment: async (id, page) => sources.pageSegment(id, page),
+    pageTextItems: (id, page, text) => sources.pageTextItems(id, page, text),
+    keepPageTextItems: (id, page, text, items) => sources.keepPageTextItems(id, page, text, items),
+    bytes: async (src) => localSourceBytes(src, sources, workspaceDir),
+  };
+}
+
 export interface ExcerptDeps {
-  sources: SourcesStore;
+  sources: ExcerptSources;
   workspaceDir: string;
   sourceInputs: readonly SourceInput[];
   /** The extraction children that render PDF pages; without it they are rendered here. */
@@ -43,11 +69,11 @@ export interface ExcerptDeps {
 }
 
 /** The bytes the workspace verified: the file when its health is ok, else the snapshot. */
-function sourceBytes(src: SourceInput, deps: ExcerptDeps): Uint8Array | null {
+function localSourceBytes(src: SourceInput, sources: SourcesStore, workspaceDir: string): Uint8Array | null {
   if (src.health === 'ok' && src.path && fs.existsSync(src.path)) return fs.readFileSync(src.path);
-  const row = deps.sources.get(src.id);
+  const row = sources.get(src.id);
   if (!row?.snapshot) return null;
-  const root = path.resolve(deps.workspaceDir);
+  const root = path.resolve(workspaceDir);
   const blob = path.resolve(root, row.snapshot);
   if (!blob.startsWith(root + path.sep) || !fs.existsSync(blob)) return null;
   return fs.readFileSync(blob);
@@ -84,10 +110,10 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
   };
 
   // Text excerpts at once (each source's stored text read once); PDF ones planned per source, one job per distinct excerpt.
-  const segmentsBySource = new Map<number, ReturnType<SourcesStore['segments']>>();
-  const segmentsOf = (id: number) => {
+  const segmentsBySource = new Map<number, readonly SegmentRow[]>();
+  const segmentsOf = async (id: number) => {
     let segs = segmentsBySource.get(id);
-    if (!segs) segmentsBySource.set(id, (segs = deps.sources.segments(id)));
+    if (!segs) segmentsBySource.set(id, (segs = await deps.sources.segments(id)));
     return segs;
   };
   const jobsBySource = new Map<number, Map<string, PdfJob>>();
@@ -100,12 +126,12 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
       continue;
     }
     if (place.unit !== 'page') {
-      const excerpt = textExcerpt(place, segmentsOf(src.id));
+      const excerpt = textExcerpt(place, await segmentsOf(src.id));
       if (excerpt) out.set(c.id, { excerpt });
       tick(1);
       continue;
     }
-    const seg = deps.sources.pageSegment(src.id, place.at);
+    const seg = await deps.sources.pageSegment(src.id, place.at);
     if (!seg) {
       tick(1);
       continue;
@@ -153,7 +179,7 @@ export async function excerptsFor(citations: readonly CitationDetail[], deps: Ex
       } else all.push(job);
     }
     if (all.length === 0) continue;
-    const bytes = sourceBytes(src, deps);
+    const bytes = await deps.sources.bytes(src);
     if (!bytes) {
       for (const job of all) settle(job, { note: `The excerpt is left out: neither ${src.fileName} nor a snapshot of it could be opened to render.` });
       tick(all.reduce((n, j) => n + j.citationIds.length, 0));

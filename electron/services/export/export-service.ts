@@ -12,27 +12,22 @@ import type { ExportInput, ExportPreviewInput, ExportResult } from '../../../sha
 import { buildReport, reportMatch, type CitationInput, type SourceInput } from '../../../shared/report/build.ts';
 import { reportOutline } from '../../../shared/report/outline.ts';
 import type { Report, ReportOptions } from '../../../shared/report/schema.ts';
-import type { AuditService } from '../audit/audit-service.ts';
 import type { EventBus } from '../events.ts';
 import type { WorkerPool } from '../ingest/worker-pool.ts';
 import type { HealthService } from '../health/health-service.ts';
 import { sha256Bytes } from '../hashing/sha256.ts';
-import type { ExportStore } from '../store/export-store.ts';
-import type { SourcesStore } from '../store/sources-store.ts';
-import type { AnswersService } from '../verification/answers-service.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { excerptsFor, throwIfCancelled } from './excerpts.ts';
 import { addPdfOutline } from './pdf-outline.ts';
 import { chromiumPrinter, type PdfPrinter } from './pdf-print.ts';
 import { renderReport } from './render-report.ts';
-import { checkReport, type ReportCheckResult } from './report-check.ts';
+import { checkReport, type ReportCheckDeps, type ReportCheckResult } from './report-check.ts';
+import type { ReportReads } from './report-reads.ts';
 
 export interface ExportDeps {
-  answers: AnswersService;
-  store: ExportStore;
-  sources: SourcesStore;
-  health: HealthService;
-  audit: AuditService;
+  /** The answer, its sources and the audit head, from the engine in use (report-reads.ts). */
+  reads: ReportReads;
+  health: Pick<HealthService, 'checkAll'>;
   appVersion: string;
   workspaceDir: string;
   /** Prints the HTML report to PDF (Chromium found as CHROMIUM_PATH or at the usual paths, unless given). */
@@ -41,6 +36,8 @@ export interface ExportDeps {
   pool?: WorkerPool;
   /** Where progress events of exports given a jobId go. */
   events?: EventBus;
+  /** The local workspace's stores `evidesk report check` reads (it does not run on a shared workspace). */
+  check?: Omit<ReportCheckDeps, 'workspaceDir'>;
 }
 
 export interface BuildOptions {
@@ -77,20 +74,20 @@ export class ExportService {
 
   /** The reviewer name: the one given (remembered for next time; empty clears it), else the one remembered. */
   private reviewer(given: string | null | undefined): string | null {
-    if (given === undefined) return this.deps.store.lastReviewer();
+    if (given === undefined) return this.deps.reads.lastReviewer();
     const name = given?.trim() ? given.trim() : null;
-    this.deps.store.rememberReviewer(name);
+    this.deps.reads.rememberReviewer(name);
     return name;
   }
 
   /** The report model of an answer, as of now. */
   async build(answerId: number, opts: BuildOptions = {}): Promise<BuiltReport> {
-    const { answers, store, sources, health, audit } = this.deps;
-    let detail = answers.get(answerId);
+    const { reads, health } = this.deps;
+    let detail = await reads.detail(answerId);
     const verifiedFirst = detail.run === null;
     if (verifiedFirst) {
       opts.onPhase?.('verifying');
-      detail = answers.verify(answerId);
+      detail = await reads.verify(answerId);
     }
     throwIfCancelled(opts.signal);
     opts.onPhase?.('checking');
@@ -103,11 +100,12 @@ export class ExportService {
     const checked = sourceIds.length > 0 ? await health.checkAll(sourceIds) : { sources: [] };
     const healthById = new Map(checked.sources.map((s) => [s.id, s]));
 
-    const properties = sources.properties(sourceIds);
+    const properties = await reads.properties(sourceIds);
+    const rows = await Promise.all(sourceIds.map((id) => reads.source(id)));
     const sourceInputs: SourceInput[] = [];
     const missingWithSnapshot = new Set<number>();
-    for (const id of sourceIds) {
-      const row = sources.get(id);
+    for (const [i, id] of sourceIds.entries()) {
+      const row = rows[i];
       if (!row) continue;
       const h = healthById.get(id);
       const state = h?.health ?? 'unchecked';
@@ -169,7 +167,7 @@ export class ExportService {
       const wanted = opts.excerptLimit === undefined ? detail.citations : detail.citations.slice(0, opts.excerptLimit);
       opts.onPhase?.('excerpts', 0, wanted.length);
       const made = await excerptsFor(wanted, {
-        sources,
+        sources: reads.excerpts,
         workspaceDir: this.deps.workspaceDir,
         sourceInputs,
         ...(this.deps.pool ? { pool: this.deps.pool } : {}),
@@ -192,14 +190,14 @@ export class ExportService {
       notes: opts.notes ?? true,
       reviewer: opts.reviewerShown !== undefined ? opts.reviewerShown : this.reviewer(opts.reviewer),
     };
-    const head = audit.head();
+    const head = await reads.auditHead();
     const report = buildReport(
       {
         answer: { id: detail.answer.id, origin: detail.answer.origin, question: detail.answer.question, text: detail.answer.answerText },
         citations,
         sources: sourceInputs,
         provenance: {
-          workspaceId: store.workspaceId(),
+          workspaceId: await reads.workspaceId(),
           runId: run.id,
           appVersion: this.deps.appVersion,
           exportedAt: new Date().toISOString(),
@@ -294,7 +292,7 @@ export class ExportService {
    * The reviewer name given is shown but not remembered.
    */
   async preview(input: ExportPreviewInput): Promise<string> {
-    const reviewer = input.reviewer === undefined ? this.deps.store.lastReviewer() : input.reviewer?.trim() || null;
+    const reviewer = input.reviewer === undefined ? this.deps.reads.lastReviewer() : input.reviewer?.trim() || null;
     const { reviewer: _r, ...rest } = input;
     const built = await this.build(input.id, { ...rest, excerptLimit: PREVIEW_EXCERPTS, reviewerShown: reviewer });
     return renderReport(built.report, 'html').content;
@@ -302,7 +300,8 @@ export class ExportService {
 
   /** `evidesk report check`: what of a report's JSON still holds in this workspace. */
   check(text: string, name: string): Promise<ReportCheckResult> {
-    const { sources, store, audit, workspaceDir } = this.deps;
-    return checkReport(text, name, { sources, store, audit, workspaceDir });
+    const { check, workspaceDir } = this.deps;
+    if (!check) throw new AppError('SHARED_DATABASE_UNSUPPORTED', 'Checking a report is not available on a shared database yet; it works on a local workspace.');
+    return checkReport(text, name, { ...check, workspaceDir });
   }
 }

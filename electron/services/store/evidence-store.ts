@@ -23,6 +23,7 @@ import type { FileStat, PathRow, SegmentRow, SourceRow } from './sources-store.t
 import type { ExtractedDocument } from '../ingest/extracted.ts';
 import type { CustomSourceRow } from './citations-store.ts';
 import type { NewCustomSource, RegisteredBy } from './cite-writes.ts';
+import type { DocumentProperties } from '../../../shared/domain/document-properties.ts';
 
 export type { AnswerListRow, AnswerRow, CheckSourceRow, CitationRow, ClosestPassageRow, CurrentPathRow, FileStat, JudgeOpinionRow, NewReview, PathRow };
 export type { ResultRow, ReviewRow, RunRow, SearchOptions, SearchRow, SegmentRow, SourceRefRow, SourceRow };
@@ -81,6 +82,8 @@ export interface SourcesArea {
   segmentsById(ids: readonly number[]): Promise<SegmentRow[]>;
   /** A PDF page's first segment. */
   pageSegment(sourceId: number, page: number): Promise<SegmentRow | undefined>;
+  /** Authors and date each named source's file gave of itself (a report's bibliography); sources without any are absent. */
+  properties(ids: readonly number[]): Promise<Map<number, DocumentProperties>>;
 }
 
 /** Answers, their citations and verification runs, as stored (reads; the rows are append-only). */

@@ -54,6 +54,7 @@ function sqliteSources(sources: SourcesStore, anchoring: AnchoringStore): Source
     segments: async (id) => sources.segments(id),
     segmentsById: async (ids) => present([...new Set(ids)].map((id) => anchoring.segment(id))),
     pageSegment: async (id, page) => sources.pageSegment(id, page),
+    properties: async (ids) => sources.properties(ids),
   };
 }
 

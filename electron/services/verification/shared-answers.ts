@@ -18,10 +18,14 @@ import { Verifier } from './verifier.ts';
 /** The operations of answers that run on a shared workspace. */
 export const SHARED_ANSWER_HANDLERS = ['answers.check', 'answers.import', 'answers.verify'] as const;
 
-export function sharedAnswerHandlers(evidence: EvidenceStore, events: EventBus): Pick<Handlers, (typeof SHARED_ANSWER_HANDLERS)[number]> {
+/** The answers service over the shared store (the command line's and the desk's, one per member's connection). */
+export function sharedAnswersService(evidence: EvidenceStore, events: EventBus): AnswersService {
   const scratch = openScratchDatabase();
   const anchoring = new AnchoringStore(scratch);
-  const answers = new AnswersService(new AnswersStore(scratch), anchoring, new Verifier(anchoring, new SearchStore(scratch)), { evidence, events });
+  return new AnswersService(new AnswersStore(scratch), anchoring, new Verifier(anchoring, new SearchStore(scratch)), { evidence, events });
+}
+
+export function sharedAnswerHandlers(answers: AnswersService): Pick<Handlers, (typeof SHARED_ANSWER_HANDLERS)[number]> {
   return {
     'answers.check': (input) => answers.checkJudged(input),
     'answers.import': (input) => answers.importFileJudged(input),

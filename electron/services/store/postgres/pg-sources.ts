@@ -5,6 +5,7 @@
  */
 import type { PathRow, SegmentRow, SourceRefRow, SourceRow, SourcesArea } from '../evidence-store.ts';
 import { pgRead, type PgContext } from './pg-tx.ts';
+import type { DocumentProperties } from '../../../../shared/domain/document-properties.ts';
 
 /** A source with its segment count and this member's current path, as SQLite's SOURCE_SELECT has them. */
 export const SOURCE_SELECT = `
@@ -52,6 +53,19 @@ export function pgSources(ctx: PgContext): SourcesArea {
     async pageSegment(sourceId, page) {
       const rows = await pgRead<SegmentRow>(ctx, 'read a page', `SELECT ${SEGMENT_COLUMNS} FROM segments WHERE source_id = $1 AND page = $2 ORDER BY ordinal LIMIT 1`, [sourceId, page]);
       return rows[0];
+    },
+
+    async properties(ids) {
+      const out = new Map<number, DocumentProperties>();
+      if (ids.length === 0) return out;
+      const rows = await pgRead<{ source_id: number; authors: string; published: string | null }>(
+        ctx,
+        "read the sources' properties",
+        'SELECT source_id, authors, published FROM source_properties WHERE source_id = ANY ($1) ORDER BY id',
+        [[...new Set(ids)]],
+      );
+      for (const row of rows) out.set(row.source_id, { authors: JSON.parse(row.authors) as string[], published: row.published });
+      return out;
     },
   };
 }

@@ -14,7 +14,7 @@ import './reports.css';
  * writes, what it is doing, a progress bar and "Cancel export".
  */
 export function ExportDialog() {
-  const { answerId, answerTitle, choices, busy, error, result, cancelled, needsPath, progress, stopped, preview, close, choose, run, reveal, stop } = useExport();
+  const { answerId, answerTitle, choices, busy, error, result, cancelled, needsPath, sharedLogin, progress, stopped, preview, close, choose, run, reveal, stop } = useExport();
   const [pathText, setPathText] = useState('');
   const dialogRef = useRef<HTMLDivElement>(null);
   const firstRef = useRef<HTMLInputElement>(null);
@@ -113,7 +113,11 @@ export function ExportDialog() {
               Reviewer name
               <input value={choices.reviewer} onChange={(e) => choose({ reviewer: e.target.value })} maxLength={200} autoComplete="name" placeholder="Your name, shown on the report" />
             </label>
-            <p className="hint">The name your decisions are recorded under, remembered for the next export; leave it empty for none.</p>
+            <p className="hint">
+              {sharedLogin === null
+                ? 'The name your decisions are recorded under, remembered for the next export; leave it empty for none.'
+                : `On a shared workspace your decisions are recorded under your login, ${sharedLogin}; another name typed here is shown on this report only.`}
+            </p>
           </fieldset>
 
           {needsPath && (

@@ -39,6 +39,8 @@ interface ExportState {
   cancelled: boolean;
   /** Browser mode has no save dialog: the analyst types where to save. */
   needsPath: boolean;
+  /** The member's login on a shared workspace (the name a report starts from; none is remembered there). */
+  sharedLogin: string | null;
   /** The running export's latest progress event (null before the first and when none runs). */
   progress: ExportProgress | null;
   /** The running export's name, to cancel it by. */
@@ -83,6 +85,7 @@ export const useExport = create<ExportState>()((set, get) => ({
   result: null,
   cancelled: false,
   needsPath: false,
+  sharedLogin: null,
   progress: null,
   jobId: null,
   stopped: false,
@@ -91,7 +94,7 @@ export const useExport = create<ExportState>()((set, get) => ({
     set({ answerId, answerTitle, busy: null, error: null, result: null, cancelled: false, stopped: false, progress: null, preview: { ...NO_PREVIEW, loading: true } });
     client
       .call('workspace.info', {})
-      .then((info) => set({ needsPath: info.mode === 'browser' }))
+      .then((info) => set({ needsPath: info.mode === 'browser', sharedLogin: info.shared?.login ?? null }))
       .catch(() => set({ needsPath: true }));
     try {
       const { reviewer } = await client.call('answers.exportDefaults', {});
