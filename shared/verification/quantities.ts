@@ -2,7 +2,7 @@
  * The numbers and dates a claim or its evidence states, read from the text: values, what they
  * count (units), and whether they name rather than count ("Article 5"). The verdict compares them.
  */
-import { stemmer } from 'stemmer';
+import { porterStem } from './porter-stem.ts';
 import { normalise } from '../anchoring/normalise.ts';
 import { STOPWORDS } from '../anchoring/candidate-terms.ts';
 
@@ -148,7 +148,7 @@ function subjectOf(t: string, start: number): string[] {
 
 /** English stemming (Porter), so "vote", "votes" and "voting" count as one key term. */
 export function stem(word: string): string {
-  return stemmer(word.toLowerCase().replace(/'s$/, ''));
+  return porterStem(word.toLowerCase().replace(/'s$/, ''));
 }
 
 // Words of numbers: the number rules compare them ("five" and "5", "million" and "000,000").
