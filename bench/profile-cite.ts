@@ -10,11 +10,25 @@ import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { createServices, type Services } from '../electron/services/create-services.ts';
+import { Verifier } from '../electron/services/verification/verifier.ts';
 import { rng } from '../test/support/random.ts';
 import { BENCH_PLATFORM } from './bench-platform.ts';
 import { percentile } from './report.ts';
 
 // The corpus beside the repository (/work/shared from a worktree too).
+// The verifier's share of a cite's CPU: its calls timed where they run.
+let verifyCpuMs = 0;
+const verifyCitation = Verifier.prototype.verifyCitation;
+Verifier.prototype.verifyCitation = function (this: Verifier, c) {
+  const t0 = process.cpuUsage();
+  try {
+    return verifyCitation.call(this, c);
+  } finally {
+    const d = process.cpuUsage(t0);
+    verifyCpuMs += (d.user + d.system) / 1000;
+  }
+};
+
 const CORPUS = [path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs'), '/work/shared/corpus/docs'].find((d) => fs.existsSync(d)) ?? '';
 const DIR = '/tmp/evidesk-prof-cite';
 const base = path.join(DIR, 'base');
@@ -99,9 +113,11 @@ if (profile) {
   await session.post('Profiler.start');
 }
 const cpu0 = process.cpuUsage();
+verifyCpuMs = 0;
 const sequential: number[] = [];
 for (const c of direct) sequential.push(await cite(c));
 const cpuDirect = process.cpuUsage(cpu0);
+const verifyDirectMs = verifyCpuMs;
 // 8 sessions interleaved, as the team bench cites on SQLite.
 const interleaved: number[] = [];
 await Promise.all(
@@ -130,7 +146,7 @@ fs.writeFileSync(path.join(out, 'replies.json'), JSON.stringify(replies, null, 1
 
 const sorted = (a: number[]) => [...a].sort((x, y) => x - y);
 const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
-console.log(`direct quotes one after another: mean ${mean(sequential).toFixed(2)} ms, p50 ${percentile(sorted(sequential), 50).toFixed(2)}, p95 ${percentile(sorted(sequential), 95).toFixed(2)}; CPU ${((cpuDirect.user + cpuDirect.system) / 1000 / direct.length).toFixed(2)} ms per cite`);
+console.log(`direct quotes one after another: mean ${mean(sequential).toFixed(2)} ms, p50 ${percentile(sorted(sequential), 50).toFixed(2)}, p95 ${percentile(sorted(sequential), 95).toFixed(2)}; CPU ${((cpuDirect.user + cpuDirect.system) / 1000 / direct.length).toFixed(2)} ms per cite, of which verification ${(verifyDirectMs / direct.length).toFixed(2)} ms`);
 console.log(`wrong page, fabricated, paraphrase (${varied.length}): mean ${mean(variedMs).toFixed(2)} ms, p95 ${percentile(sorted(variedMs), 95).toFixed(2)}; CPU ${((cpuVaried.user + cpuVaried.system) / 1000 / varied.length).toFixed(2)} ms per cite`);
 console.log(`8 sessions interleaved: p50 ${percentile(sorted(interleaved), 50).toFixed(1)} ms, p95 ${percentile(sorted(interleaved), 95).toFixed(1)} ms`);
 
