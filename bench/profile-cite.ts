@@ -9,9 +9,10 @@
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
-import { createServices, type Services } from '../electron/services/create-services.ts';
+import { createServices } from '../electron/services/create-services.ts';
 import { Verifier } from '../electron/services/verification/verifier.ts';
 import { rng } from '../test/support/random.ts';
+import { passageQuotes, type PassageQuote } from './passage-quotes.ts';
 import { BENCH_PLATFORM } from './bench-platform.ts';
 import { percentile } from './report.ts';
 
@@ -47,36 +48,14 @@ fs.rmSync(run, { recursive: true, force: true });
 fs.cpSync(base, run, { recursive: true });
 const services = createServices(BENCH_PLATFORM, path.join(run, 'workspace'));
 
-interface Quote {
-  sourceId: number;
-  page: number | null;
-  line: number | null;
-  text: string;
-}
 
-/** As the team bench samples them. */
-function quotes(s: Services, n: number, seed: number): Quote[] {
-  const r = rng(seed);
-  const passages = s.sources.list().flatMap((src) => s.sources.segments(src.id).filter((g) => g.text.trim().length > 240));
-  const found: Quote[] = [];
-  for (let guard = 0; found.length < n && guard < n * 30 && passages.length > 0; guard++) {
-    const p = passages[Math.floor(r() * passages.length)];
-    if (!p) continue;
-    const from = p.text.indexOf(' ', Math.floor(r() * (p.text.length - 160))) + 1;
-    const to = p.text.lastIndexOf(' ', from + 60 + Math.floor(r() * 80));
-    const text = p.text.slice(from, to).trim();
-    if (from > 0 && text.length >= 50 && /[a-z]{4}/i.test(text)) found.push({ sourceId: p.source_id, page: p.page, line: p.line_start, text });
-  }
-  return found;
-}
-
-const at = (q: Quote) => (q.page !== null ? { page: q.page } : q.line !== null ? { line: q.line } : {});
+const at = (q: PassageQuote) => (q.page !== null ? { page: q.page } : q.line !== null ? { line: q.line } : {});
 const ctx = (c: number) => ({ session_id: `bench-${c}`, agent_id: `agent-${c}`, user_id: 'bench', project_id: 'bench' });
 type Call = Record<string, unknown>;
-const direct: Call[] = quotes(services, 240, 5).map((q, i) => ({ claim: q.text, quote_context: q.text, verbatim_quote: q.text, source: q.sourceId, locator: at(q), context: ctx(i % 8) }));
+const direct: Call[] = passageQuotes(services.sources, 240, 5).map((q, i) => ({ claim: q.text, quote_context: q.text, verbatim_quote: q.text, source: q.sourceId, locator: at(q), context: ctx(i % 8) }));
 // Other quotes for the 8 sessions at once: words the lexicon has not met yet, as in the team bench.
-const together: Call[] = quotes(services, 240, 7).map((q, i) => ({ claim: q.text, quote_context: q.text, verbatim_quote: q.text, source: q.sourceId, locator: at(q), context: ctx(i % 8) }));
-const others = quotes(services, 120, 6);
+const together: Call[] = passageQuotes(services.sources, 240, 7).map((q, i) => ({ claim: q.text, quote_context: q.text, verbatim_quote: q.text, source: q.sourceId, locator: at(q), context: ctx(i % 8) }));
+const others = passageQuotes(services.sources, 120, 6);
 const r = rng(9);
 const words = 'the committee approved a budget for seventeen new lighthouses in the desert near a river of glass'.split(' ');
 const varied: Call[] = others.flatMap((q, i) => {

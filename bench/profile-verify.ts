@@ -15,6 +15,7 @@ import { Verifier, type CitationInput } from '../electron/services/verification/
 import { wordNetLexicon } from '../electron/services/verification/wordnet-lexicon.ts';
 import { claimVerdict, type ClaimVerdictInput } from '../shared/verification/verdict.ts';
 import { rng } from '../test/support/random.ts';
+import { passageQuotes, type PassageQuote } from './passage-quotes.ts';
 
 const DIR = '/tmp/evidesk-prof-cite';
 const arg = (name: string): string | undefined => {
@@ -27,34 +28,13 @@ const db = openDatabase(path.join(DIR, 'base', 'workspace'));
 const sources = new SourcesStore(db);
 const verifier = new Verifier(new AnchoringStore(db), new SearchStore(db));
 
-interface Quote {
-  sourceId: number;
-  page: number | null;
-  line: number | null;
-  text: string;
-}
 
-function quotes(n: number, seed: number): Quote[] {
-  const r = rng(seed);
-  const passages = sources.list().flatMap((src) => sources.segments(src.id).filter((g) => g.text.trim().length > 240));
-  const found: Quote[] = [];
-  for (let guard = 0; found.length < n && guard < n * 30 && passages.length > 0; guard++) {
-    const p = passages[Math.floor(r() * passages.length)];
-    if (!p) continue;
-    const from = p.text.indexOf(' ', Math.floor(r() * (p.text.length - 160))) + 1;
-    const to = p.text.lastIndexOf(' ', from + 60 + Math.floor(r() * 80));
-    const text = p.text.slice(from, to).trim();
-    if (from > 0 && text.length >= 50 && /[a-z]{4}/i.test(text)) found.push({ sourceId: p.source_id, page: p.page, line: p.line_start, text });
-  }
-  return found;
-}
-
-const at = (q: Quote) => (q.page !== null ? { page: q.page } : q.line !== null ? { lineStart: q.line, line: q.line } : {});
-const input = (claim: string, quote: string | null, context: string | null, q: Quote, locator = at(q)): CitationInput => ({ marker: '?', claim, quote, context, sourceRef: {}, sourceId: q.sourceId, locator, notes: [] });
-const direct = quotes(240, 5).map((q) => input(q.text, q.text, q.text, q));
+const at = (q: PassageQuote) => (q.page !== null ? { page: q.page } : q.line !== null ? { line: q.line } : {});
+const input = (claim: string, quote: string | null, context: string | null, q: PassageQuote, locator = at(q)): CitationInput => ({ marker: '?', claim, quote, context, sourceRef: {}, sourceId: q.sourceId, locator, notes: [] });
+const direct = passageQuotes(sources, 240, 5).map((q) => input(q.text, q.text, q.text, q));
 const r = rng(9);
 const words = 'the committee approved a budget for seventeen new lighthouses in the desert near a river of glass'.split(' ');
-const varied = quotes(120, 6).flatMap((q, i) => {
+const varied = passageQuotes(sources, 120, 6).flatMap((q, i) => {
   const fabricated = Array.from({ length: 14 }, () => words[Math.floor(r() * words.length)]).join(' ');
   const w = q.text.split(/\s+/);
   const paraphrase = `${w.slice(Math.floor(w.length / 2)).join(' ')} not ${w.slice(0, Math.floor(w.length / 2)).join(' ')} in 1987`;
@@ -68,7 +48,7 @@ const varied = quotes(120, 6).flatMap((q, i) => {
 
 // Warm-up on other quotes (WordNet opened, statements prepared), then one pass over the inputs,
 // profiled: a cite's words are mostly new to the lexicon's caches, as in the team bench.
-for (const q of quotes(40, 4)) verifier.verifyCitation(input(q.text, q.text, q.text, q));
+for (const q of passageQuotes(sources, 40, 4)) verifier.verifyCitation(input(q.text, q.text, q.text, q));
 const lexicon = wordNetLexicon();
 const session = new Session();
 session.connect();
