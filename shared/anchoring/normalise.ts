@@ -55,9 +55,30 @@ export function isClusterAligned(n: NormalisedText, a: number, b: number): boole
   return startOk && endOk;
 }
 
+/**
+ * normalise()'s answers, by text: a claim verdict normalises its claim and its evidence several
+ * times over (numbers, dates, sentences, word diffs). Bounded by the characters held, forgotten
+ * all at once when full; texts longer than a passage are not kept.
+ */
+const normalisedCache = new Map<string, string>();
+let normalisedChars = 0;
+const NORMALISED_CACHE_CHARS = 1_000_000;
+const NORMALISED_TEXT_MAX = 20_000;
+
 /** Convenience for callers that only need the string. */
 export function normalise(text: string): string {
-  return normaliseWithMap(text).text;
+  const hit = normalisedCache.get(text);
+  if (hit !== undefined) return hit;
+  const out = normaliseWithMap(text).text;
+  if (text.length <= NORMALISED_TEXT_MAX) {
+    if (normalisedChars + text.length + out.length > NORMALISED_CACHE_CHARS) {
+      normalisedCache.clear();
+      normalisedChars = 0;
+    }
+    normalisedCache.set(text, out);
+    normalisedChars += text.length + out.length;
+  }
+  return out;
 }
 
 /**
@@ -134,6 +155,17 @@ class Builder {
     this.map = new Int32Array(capacity + 1);
     this.ends = new Int32Array(capacity);
   }
+  /** Starts again with room for `capacity` chars (what is past `length` is never read). */
+  reset(capacity: number): this {
+    this.length = 0;
+    // Grown past twice the scratch limit (a text whose characters expand): let that go.
+    if (this.codes.length < capacity || this.codes.length > 2 * SCRATCH_MAX) {
+      this.codes = new Uint16Array(capacity);
+      this.map = new Int32Array(capacity + 1);
+      this.ends = new Int32Array(capacity);
+    }
+    return this;
+  }
   push(code: number, start: number, end: number): void {
     if (this.length >= this.codes.length) this.grow();
     this.codes[this.length] = code;
@@ -164,6 +196,10 @@ class Builder {
   }
 }
 
+/** The one builder of texts up to this many chars: 64k chars, 640 kB held. */
+const SCRATCH_MAX = 65_536;
+const scratch = new Builder(1024);
+
 /**
  * Normalises `text` for matching and records where every normalised char came from.
  * NFKC (per cluster: a code point plus its combining marks), curly quotes → straight, dashes →
@@ -177,7 +213,9 @@ export function normaliseWithMap(text: string, options: { letterSpaced?: boolean
   // `letterSpaced: false` keeps the gaps of letter-spaced words (a quote's part, matched where the
   // source has its letters apart).
   const spacedJoins = options.letterSpaced === false ? null : letterSpacedJoins(text);
-  const b = new Builder(n + 16);
+  // Short texts (words, claims, passages) reuse one builder: its buffers never leave this function
+  // (the result copies them), and allocating three typed arrays per call cost more than the work.
+  const b = n + 16 <= SCRATCH_MAX ? scratch.reset(n + 16) : new Builder(n + 16);
   // A pending space is emitted lazily before the next visible char, which collapses runs and
   // trims both ends without a second pass.
   let pendingSpace = false;

@@ -64,7 +64,11 @@ function diffTokens(text: string): string {
  * unit-based rule.
  */
 export function alignedNumberChanges(claim: string, evidence: string): { claim: string; source: string }[] {
-  const diff: DiffPart[] = wordDiff(diffTokens(claim), diffTokens(evidence));
+  const claimTokens = diffTokens(claim);
+  // No figure in the claim, none it could have changed (its words are normalised already, digits
+  // of other scripts made ASCII): the diff would find no region to report.
+  if (!/\d/.test(claimTokens)) return [];
+  const diff: DiffPart[] = wordDiff(claimTokens, diffTokens(evidence));
   const count = (t: string): number => t.split(/\s+/).filter((w) => w.length > 0).length;
   const claimWords = count(claim);
   const shared = diff.filter((d) => d.op === 'equal').reduce((n, d) => n + count(d.text), 0);

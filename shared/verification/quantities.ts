@@ -2,7 +2,7 @@
  * The numbers and dates a claim or its evidence states, read from the text: values, what they
  * count (units), and whether they name rather than count ("Article 5"). The verdict compares them.
  */
-import { stemmer } from 'stemmer';
+import { porterStem } from './porter-stem.ts';
 import { normalise } from '../anchoring/normalise.ts';
 import { STOPWORDS } from '../anchoring/candidate-terms.ts';
 
@@ -37,6 +37,10 @@ const MONTHS: Record<string, number> = {
   nov: 11, november: 11, dec: 12, december: 12,
 };
 const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+// Compiled once (matchAll copies them, so their lastIndex is never moved).
+const DAY_MONTH_YEAR = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?(?: of)? ${MONTH_RE},? (\\d{4})\\b`, 'g');
+const MONTH_DAY_YEAR = new RegExp(`\\b${MONTH_RE} (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'g');
+const MONTH_YEAR = new RegExp(`\\b${MONTH_RE},? (\\d{4})\\b`, 'g');
 const WRITTEN: Record<string, number> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
   twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
@@ -69,15 +73,15 @@ export function extractDates(text: string): DateMention[] {
     const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]);
     if (validDay(y, mo, d)) add(`${y}-${pad2(mo)}-${pad2(d)}`, m[0], m.index);
   }
-  for (const m of t.matchAll(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?(?: of)? ${MONTH_RE},? (\\d{4})\\b`, 'g'))) {
+  for (const m of t.matchAll(DAY_MONTH_YEAR)) {
     const d = Number(m[1]), mo = MONTHS[(m[2] ?? '').replace('.', '')] ?? 0, y = Number(m[3]);
     if (validDay(y, mo, d)) add(`${y}-${pad2(mo)}-${pad2(d)}`, m[0], m.index);
   }
-  for (const m of t.matchAll(new RegExp(`\\b${MONTH_RE} (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'g'))) {
+  for (const m of t.matchAll(MONTH_DAY_YEAR)) {
     const mo = MONTHS[(m[1] ?? '').replace('.', '')] ?? 0, d = Number(m[2]), y = Number(m[3]);
     if (validDay(y, mo, d)) add(`${y}-${pad2(mo)}-${pad2(d)}`, m[0], m.index);
   }
-  for (const m of t.matchAll(new RegExp(`\\b${MONTH_RE},? (\\d{4})\\b`, 'g'))) {
+  for (const m of t.matchAll(MONTH_YEAR)) {
     const mo = MONTHS[(m[1] ?? '').replace('.', '')] ?? 0, y = Number(m[2]);
     if (mo > 0) add(`${y}-${pad2(mo)}`, m[0], m.index);
   }
@@ -148,7 +152,7 @@ function subjectOf(t: string, start: number): string[] {
 
 /** English stemming (Porter), so "vote", "votes" and "voting" count as one key term. */
 export function stem(word: string): string {
-  return stemmer(word.toLowerCase().replace(/'s$/, ''));
+  return porterStem(word.toLowerCase().replace(/'s$/, ''));
 }
 
 // Words of numbers: the number rules compare them ("five" and "5", "million" and "000,000").

@@ -19,6 +19,9 @@ const BLOCK = 16 * 1024;
 const MAX_BLOCKS = 512;
 /** Definition heads remembered (a verb sense's gloss is asked again for every pair it meets). */
 const MAX_GLOSS_HEADS = 50_000;
+/** Lemmas (a word's senses, found or not) and parsed senses remembered: a long session forgets and starts again. */
+const MAX_LEMMAS = 100_000;
+const MAX_SYNSETS = 60_000;
 
 interface Synset {
   lexFile: number;
@@ -160,6 +163,7 @@ export class WordNetFiles {
       const senseCount = Number(f[2]);
       for (const off of f.slice(6 + pointerCount, 6 + pointerCount + senseCount)) out.push(senseId(p + 1, Number(off)));
     });
+    if (this.lemmas.size >= MAX_LEMMAS) this.lemmas.clear();
     this.lemmas.set(key, out);
     return out;
   }
@@ -212,6 +216,7 @@ export class WordNetFiles {
       else if (symbol === '*' && !s.entails.includes(target)) s.entails.push(target);
       else if (symbol === '+' && !s.derived.includes(target)) s.derived.push(target);
     }
+    if (this.synsets.size >= MAX_SYNSETS) this.synsets.clear();
     this.synsets.set(id, s);
     return s;
   }

@@ -76,6 +76,7 @@ export class WordNetLexicon implements Lexicon {
       for (const s of this.index.lemma(base + rest)) if (!pos || pos.includes(Math.floor(s / 1e8))) out.add(s);
     }
     const list = [...out];
+    if (this.cache.size >= MAX_WORD_FACTS) this.cache.clear();
     this.cache.set(w, list);
     return list;
   }

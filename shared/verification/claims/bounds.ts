@@ -6,7 +6,7 @@
  * whichever words they use; a claim whose bound the source's amount or bound cannot meet ("not
  * exceed 5" for "7", "at most 4" for "at least 4") is contradicted.
  */
-import { stemmer } from 'stemmer';
+import { porterStem } from '../porter-stem.ts';
 import { STOPWORDS } from '../../anchoring/candidate-terms.ts';
 
 /** ≤ (max), ≥ (min), > (gt), < (lt). */
@@ -79,7 +79,7 @@ export function readBounds(text: string): Bound[] {
     }
     if (!kind) continue;
     const label = text.slice(start, Math.max(end, m.index + m[0].length - (m[5] && !unitWord ? m[5].length : 0))).trim();
-    out.push({ kind, value, unit: unitWord ? stemmer(unitWord) : '', percent, text: label, start, end });
+    out.push({ kind, value, unit: unitWord ? porterStem(unitWord) : '', percent, text: label, start, end });
   }
   return out;
 }
@@ -129,7 +129,7 @@ export function unmetBounds(claim: string, evidence: string): string[] {
   const eBounds = readBounds(evidence);
   const eNumbers = [...evidence.toLowerCase().matchAll(NUMBER_RE)]
     .filter((m) => !eBounds.some((b) => m.index >= b.start && m.index < b.end))
-    .map((m) => ({ kind: 'exact' as const, value: Number((m[2] ?? '').replace(/,/g, '') + (m[3] ?? '')), unit: m[5] && !STOP_UNITS.has(m[5]) ? stemmer(m[5]) : '', percent: !!m[4], text: m[0].trim() }));
+    .map((m) => ({ kind: 'exact' as const, value: Number((m[2] ?? '').replace(/,/g, '') + (m[3] ?? '')), unit: m[5] && !STOP_UNITS.has(m[5]) ? porterStem(m[5]) : '', percent: !!m[4], text: m[0].trim() }));
   for (const c of readBounds(claim)) {
     // Only amounts that name what they count alike are compared with a bound of the claim.
     const others = [...eBounds, ...eNumbers];

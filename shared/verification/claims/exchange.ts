@@ -19,6 +19,18 @@ const TEMPORAL = new Set(['after', 'before']);
 const SYMMETRIC = new Set(['and', 'between', 'both', 'each', 'other', 'versus', 'vs', 'together', 'mutually']);
 const BE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
 
+/** Each word's first place in `words` (as indexOf finds it), worked out once per list: the role checks ask it for every pair. */
+const wordIndexes = new WeakMap<readonly Word[], Map<Word, number>>();
+function indexOfWords(words: readonly Word[]): Map<Word, number> {
+  let index = wordIndexes.get(words);
+  if (!index) {
+    index = new Map();
+    for (let i = 0; i < words.length; i++) if (!index.has(words[i] as Word)) index.set(words[i] as Word, i);
+    wordIndexes.set(words, index);
+  }
+  return index;
+}
+
 /**
  * Where the quote's sentence says a claim word (by the same stem when it can): the places, or
  * null when it says it nowhere. The quote may be given twice (the source's sentence and the
@@ -27,7 +39,8 @@ const BE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
 function placesOf(m: TermMatch | undefined, evidence: readonly Word[]): number[] | null {
   if (!m || m.where !== 'core') return null;
   const same = m.evidence.filter((e) => e.stem === m.word.stem);
-  const at = [...new Set((same.length > 0 ? same : m.evidence).map((e) => evidence.indexOf(e)).filter((i) => i >= 0))];
+  const index = indexOfWords(evidence);
+  const at = [...new Set((same.length > 0 ? same : m.evidence).map((e) => index.get(e) ?? -1).filter((i) => i >= 0))];
   return at.length > 0 ? at : null;
 }
 

@@ -48,6 +48,9 @@ export interface SupportJudgement {
   matches: TermMatch[];
 }
 
+/** ".", "!" or "?": where a sentence of the context ends. */
+const sentenceEnd = (code: number): boolean => code === 0x2e || code === 0x21 || code === 0x3f;
+
 /**
  * The sentence(s) of `context` that hold `quote`, or the quote itself when the context does not
  * hold it: a claim paraphrases the quote's sentence, not the paragraph around it.
@@ -61,9 +64,9 @@ export function quoteSentences(quote: string, context: string): string {
   // normalise keeps lengths for Latin text; where it does not, the quote alone is the core.
   if (normalise(flat).length !== flat.length) return quote;
   let a = at;
-  while (a > 0 && !/[.!?]/.test(flat[a - 1] ?? '')) a--;
+  while (a > 0 && !sentenceEnd(flat.charCodeAt(a - 1))) a--;
   let b = at + q.length;
-  while (b < flat.length && !/[.!?]/.test(flat[b] ?? '')) b++;
+  while (b < flat.length && !sentenceEnd(flat.charCodeAt(b))) b++;
   return flat.slice(a, Math.min(flat.length, b + 1)).trim();
 }
 

@@ -16,18 +16,27 @@ const TENS_RE = Object.keys(TENS).join('|');
 /** Durations counted in a larger unit: the same span in years. */
 const SPANS: Record<string, number> = { decade: 10, decades: 10, century: 100, centuries: 100 };
 
+// Compiled once: quantitiesAsFigures runs on every claim, quote and context. The global ones are
+// only used by replace(), which starts each search at 0 and leaves them at 0.
+const TENS_WORD = new RegExp(`^(${TENS_RE})(?:[- ](${UNIT_RE}))?$`);
+
 /** The value of a written number ("thirty", "forty-two", "seven"), or of figures; null when neither. */
 function valueOf(word: string): number | null {
   const w = word.toLowerCase();
   if (/^\d+(?:\.\d+)?$/.test(w)) return Number(w);
   if (w === 'a' || w === 'an') return 1;
-  const m = new RegExp(`^(${TENS_RE})(?:[- ](${UNIT_RE}))?$`).exec(w);
+  const m = TENS_WORD.exec(w);
   if (m) return (TENS[m[1] ?? ''] ?? 0) + (m[2] ? (UNITS[m[2]] ?? 0) : 0);
   return UNITS[w] ?? null;
 }
 
 // A number as written: figures, a compound of tens ("forty-two"), a tens word, a unit word, or an article.
 const NUMBER = `(?:\\d+(?:\\.\\d+)?|(?:${TENS_RE})(?:[- ](?:${UNIT_RE}))?|${UNIT_RE}|an?)`;
+
+const SPAN_WORDS = new RegExp(`\\b(${NUMBER})[- ](decades?|century|centuries)\\b`, 'gi');
+const DOZENS = new RegExp(`\\b(${NUMBER}) dozen\\b(?! of\\b)`, 'gi');
+const HUNDREDS = new RegExp(`\\b(${NUMBER}) hundred\\b(?!s)`, 'gi');
+const TENS_WORDS = new RegExp(`\\b(?:${TENS_RE})(?:[- ](?:${UNIT_RE}))?\\b`, 'gi');
 
 /** A value as figures, without float noise. */
 const figures = (n: number): string => (Number.isInteger(n) ? String(n) : String(Number(n.toFixed(6))));
@@ -39,19 +48,19 @@ const figures = (n: number): string => (Number.isInteger(n) ? String(n) : String
 export function quantitiesAsFigures(text: string): string {
   let t = text;
   // Spans: "three decades", "a decade", "2 centuries" → years; "the last decade" → "the last 10 years".
-  t = t.replace(new RegExp(`\\b(${NUMBER})[- ](decades?|century|centuries)\\b`, 'gi'), (all, n: string, span: string) => {
+  t = t.replace(SPAN_WORDS, (all, n: string, span: string) => {
     const v = valueOf(n);
     return v === null ? all : `${figures(v * (SPANS[span.toLowerCase()] ?? 1))} years`;
   });
   t = t.replace(/\b(last|past|previous|next|coming|following) decade\b/gi, (_all, w: string) => `${w} 10 years`);
   // Dozens: "a dozen", "two dozen", "half a dozen".
   t = t.replace(/\bhalf an? dozen\b/gi, '6');
-  t = t.replace(new RegExp(`\\b(${NUMBER}) dozen\\b(?! of\\b)`, 'gi'), (all, n: string) => {
+  t = t.replace(DOZENS, (all, n: string) => {
     const v = valueOf(n);
     return v === null ? all : figures(v * 12);
   });
   // Hundreds: "two hundred", "a hundred" (not "hundreds of").
-  t = t.replace(new RegExp(`\\b(${NUMBER}) hundred\\b(?!s)`, 'gi'), (all, n: string) => {
+  t = t.replace(HUNDREDS, (all, n: string) => {
     const v = valueOf(n);
     return v === null ? all : figures(v * 100);
   });
@@ -62,6 +71,6 @@ export function quantitiesAsFigures(text: string): string {
   t = t.replace(/\b(?:one|a) quarter of\b/gi, '25% of').replace(/\bthree quarters of\b/gi, '75% of');
   // Tens and their compounds ("thirty", "forty-two"): unit words alone are left to the number rules,
   // which read "five days" as 5 and "one of" as no amount.
-  t = t.replace(new RegExp(`\\b(?:${TENS_RE})(?:[- ](?:${UNIT_RE}))?\\b`, 'gi'), (all) => figures(valueOf(all) ?? 0));
+  t = t.replace(TENS_WORDS, (all) => figures(valueOf(all) ?? 0));
   return t;
 }

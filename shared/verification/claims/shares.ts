@@ -3,7 +3,7 @@
  * price" (or the other way round) states a different amount of the same thing. Shares written in
  * words ("half of") reach here as percentages (number-words.ts).
  */
-import { stemmer } from 'stemmer';
+import { porterStem } from '../porter-stem.ts';
 
 // "50% of the price", "25 percent of its staff".
 const SHARE = /(\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)\s+of\s+(?:the|its|their|his|her|our|your|this|that)?\s*([\p{L}-]+)/giu;
@@ -16,11 +16,11 @@ interface Mention {
 }
 
 function shares(text: string): Mention[] {
-  return [...text.matchAll(SHARE)].filter((m) => Number(m[1]) < 100).map((m) => ({ text: m[0], stem: stemmer((m[2] ?? '').toLowerCase()) }));
+  return [...text.matchAll(SHARE)].filter((m) => Number(m[1]) < 100).map((m) => ({ text: m[0], stem: porterStem((m[2] ?? '').toLowerCase()) }));
 }
 
 function wholes(text: string): Mention[] {
-  return [...text.matchAll(WHOLE)].map((m) => ({ text: m[0], stem: stemmer((m[2] ?? '').toLowerCase()) }));
+  return [...text.matchAll(WHOLE)].map((m) => ({ text: m[0], stem: porterStem((m[2] ?? '').toLowerCase()) }));
 }
 
 /** Notes for each share of a thing that the other text gives whole (either way round). */

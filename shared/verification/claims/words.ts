@@ -3,7 +3,7 @@
  * stems, whether a negation governs them, and which are names (capitalised inside a sentence).
  */
 import { STOPWORDS } from '../../anchoring/candidate-terms.ts';
-import { stemmer } from 'stemmer';
+import { porterStem } from '../porter-stem.ts';
 
 export interface Word {
   /** Lowercase, curly apostrophes straightened. */
@@ -43,7 +43,7 @@ const SCOPE_REACH = 6;
 const LIST_GOES_ON = /^\s*[\p{L}-]+(?:\s[\p{L}-]+)?\s*(?:,|\s(?:or|nor|and)\s)/u;
 
 export function stem(word: string): string {
-  return stemmer(word.replace(/'s$/, ''));
+  return porterStem(word.replace(/'s$/, ''));
 }
 
 /**
