@@ -33,7 +33,8 @@ import { BENCH_PLATFORM } from './bench-platform.ts';
 import { percentile, type Bench, type BenchSection, type Figure } from './report.ts';
 import { progress, searchSection } from './team-search.ts';
 
-const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs');
+// EVIDESK_CORPUS: the corpus folder when the checkout is not beside ../shared (a worktree).
+const CORPUS = process.env.EVIDESK_CORPUS ?? path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs');
 const CLIENTS = 8;
 const CITES_PER_CLIENT = Number(process.env.EVIDESK_TEAM_BENCH_CITES ?? 30);
 

@@ -1,0 +1,118 @@
+// Developer tool (not a bench, run.ts skips it): where an agent's first cite of a big source goes
+// on PostgreSQL (issue 13). Ingests the named corpus files once into /tmp/evidesk-prof-cold (kept
+// between runs), stores them on a fresh embedded PostgreSQL, then times, for fresh agents, the
+// copy of the source's text (the read, the inserts into the copy) and the whole first and second cite.
+// node bench/profile-cold-cite.ts [r-fullrefman.pdf octave.pdf ...]
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
+import { createServices } from '../electron/services/create-services.ts';
+import { createSharedServices } from '../electron/services/shared-services.ts';
+import { migratePostgres } from '../electron/services/store/postgres/migrate.ts';
+import { pgEvidenceStore } from '../electron/services/store/postgres/pg-evidence-store.ts';
+import { PgStore, type PgNewSource, type SourceKind } from '../electron/services/store/postgres/pg-store.ts';
+import { ensureProject, grantMember } from '../electron/services/store/postgres/team.ts';
+import { SourceMirror } from '../electron/services/store/source-mirror.ts';
+import { startTestPostgres } from '../test/support/postgres.ts';
+import { BENCH_PLATFORM } from './bench-platform.ts';
+
+// EVIDESK_CORPUS: the corpus folder when the checkout is not beside ../shared (a worktree).
+const CORPUS = process.env.EVIDESK_CORPUS ?? path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs');
+const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['r-fullrefman.pdf', 'octave.pdf'];
+const DIR = `/tmp/evidesk-prof-cold-${files.join('+').replace(/[^a-z0-9+.-]/gi, '')}`;
+const workspace = path.join(DIR, 'workspace');
+const services = createServices(BENCH_PLATFORM, workspace);
+if (services.sources.list().length === 0) await services.ingest.ingest({ paths: files.map((f) => path.join(CORPUS, f)), ocr: false });
+const sources = services.sources.list().sort((a, b) => a.id - b.id);
+
+const server = await startTestPostgres();
+const owner = await server.owner();
+await migratePostgres(owner);
+await ensureProject(owner, 'bench', 'Bench');
+const connect = async (name: string, level: 'admin' | 'agent'): Promise<PgStore> => {
+  const login = `${server.loginPrefix}${name}`;
+  await grantMember(owner, { login, password: name, level, projects: level === 'agent' ? ['bench'] : [] });
+  return PgStore.connect(server.urlFor(login, name), { max: 1 });
+};
+const admin = await connect('admin', 'admin');
+const pgIds = new Map<number, number>();
+for (const s of sources) {
+  const source: PgNewSource = {
+    sha256: s.sha256,
+    kind: s.kind as SourceKind,
+    fileName: s.file_name,
+    byteSize: s.byte_size,
+    pageCount: s.page_count,
+    title: s.title,
+    extractionMethod: s.extraction_method,
+    warnings: JSON.parse(s.warnings) as unknown[],
+    predecessorId: null,
+    segments: services.sources.segments(s.id).map((g) => ({ text: g.text.replaceAll('\u0000', '\uFFFD'), locator: JSON.parse(g.locator) as unknown, page: g.page })),
+  };
+  const added = await admin.addSource(source, () => fs.createReadStream(path.join(workspace, s.snapshot ?? '')));
+  pgIds.set(s.id, added.id);
+}
+
+// The cites alone are profiled (EVIDESK_PROFILE=1): the setup's ingest and store would swamp them.
+const profiler = process.env.EVIDESK_PROFILE === '1' ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+  await profiler.post('Profiler.start');
+}
+const ms = (t0: number): string => `${(performance.now() - t0).toFixed(0)} ms`;
+for (const s of sources) {
+  const id = pgIds.get(s.id) ?? 0;
+  const segs = services.sources.segments(s.id);
+  const chars = segs.reduce((n, g) => n + g.text.length, 0);
+  console.log(`\n${s.file_name}: ${segs.length} segments, ${(chars / 1e6).toFixed(2)} M characters`);
+  for (let round = 0; round < 3; round++) {
+    const agent = await connect(`agent_${s.id}_${round}`, 'agent');
+    const evidence = pgEvidenceStore(agent);
+    let t0 = performance.now();
+    const mirror = new SourceMirror(evidence);
+    const made = ms(t0);
+    t0 = performance.now();
+    await mirror.refresh();
+    const refresh = ms(t0);
+    t0 = performance.now();
+    const rows = await evidence.sources.segments(id);
+    const read = ms(t0);
+    t0 = performance.now();
+    await mirror.load(id);
+    const load = ms(t0);
+    mirror.close();
+    // The whole cite, cold then warm, through a fresh agent's services.
+    const shared = createSharedServices(agent, path.join(DIR, `agent-${round}`));
+    const quote = segs.find((g, i) => i > segs.length / 2 && g.text.length > 300)?.text.slice(100, 220) ?? '';
+    const page = segs.find((g) => g.text.includes(quote))?.page ?? null;
+    const cite = async (): Promise<string> => {
+      const t = performance.now();
+      const r = await shared.dispatch('citations.cite', { claim: quote, quote_context: quote, verbatim_quote: quote, source: id, locator: page === null ? {} : { page }, context: { session_id: `prof-${s.id}-${round}`, agent_id: 'prof', user_id: 'prof', project_id: 'bench' } });
+      const status = r.ok ? String((r.value as { status: string }).status) : r.error.code;
+      return `${ms(t)} (${status})`;
+    };
+    const cold = await cite();
+    const warm = await cite();
+    await shared.close();
+    console.log(`  copy made (schema) ${made}; refresh ${refresh}; segments read ${read} (${rows.length} rows); read+insert into the copy ${load}; whole cite cold ${cold}, warm ${warm}`);
+  }
+}
+if (profiler) {
+  const { profile } = await profiler.post('Profiler.stop');
+  fs.writeFileSync(path.join(DIR, 'cold-cite.cpuprofile'), JSON.stringify(profile));
+  const self = new Map<string, number>();
+  const dt = new Map<number, number>();
+  profile.samples?.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0)));
+  for (const n of profile.nodes) {
+    const key = `${n.callFrame.functionName || '(anonymous)'} ${path.basename(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (dt.get(n.id) ?? 0) / 1000);
+  }
+  console.log('\nself time (ms), top 25:');
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${v.toFixed(0).padStart(6)}  ${k}`);
+}
+await admin.close();
+await owner.end();
+await server.close();
+services.close();
