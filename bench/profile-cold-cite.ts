@@ -12,6 +12,7 @@ import { migratePostgres } from '../electron/services/store/postgres/migrate.ts'
 import { pgEvidenceStore } from '../electron/services/store/postgres/pg-evidence-store.ts';
 import { PgStore, type PgNewSource, type SourceKind } from '../electron/services/store/postgres/pg-store.ts';
 import { ensureProject, grantMember } from '../electron/services/store/postgres/team.ts';
+import { SEGMENT_COLUMNS } from '../electron/services/store/postgres/pg-sources.ts';
 import { SourceMirror } from '../electron/services/store/source-mirror.ts';
 import { startTestPostgres } from '../test/support/postgres.ts';
 import { BENCH_PLATFORM } from './bench-platform.ts';
@@ -82,6 +83,10 @@ for (const s of sources) {
     t0 = performance.now();
     await mirror.load(id);
     const load = ms(t0);
+    // A search in the source indexes its text first: what every first cite paid before the index waited for a search.
+    t0 = performance.now();
+    mirror.search.candidateSegments('"the"', id, 1);
+    const indexed = ms(t0);
     mirror.close();
     // The whole cite, cold then warm, through a fresh agent's services.
     const shared = createSharedServices(agent, path.join(DIR, `agent-${round}`));
@@ -96,8 +101,35 @@ for (const s of sources) {
     const cold = await cite();
     const warm = await cite();
     await shared.close();
-    console.log(`  copy made (schema) ${made}; refresh ${refresh}; segments read ${read} (${rows.length} rows); read+insert into the copy ${load}; whole cite cold ${cold}, warm ${warm}`);
+    console.log(`  copy made (schema) ${made}; refresh ${refresh}; segments read ${read} (${rows.length} rows); read+insert into the copy ${load}; its full-text index (at the first search) ${indexed}; whole cite cold ${cold}, warm ${warm}`);
   }
+}
+// Ways to read a source's rows, each timed a few times over the biggest source.
+{
+  const agent = await connect('agent_reads', 'agent');
+  const biggest = [...pgIds.values()][0] ?? 0;
+  const cols = SEGMENT_COLUMNS;
+  const ways: [string, () => Promise<number>][] = [
+    ['rows as objects', async () => (await agent.pool.query(`SELECT ${cols} FROM segments WHERE source_id = $1 ORDER BY ordinal`, [biggest])).rows.length],
+    ['rows as arrays', async () => (await agent.pool.query({ text: `SELECT ${cols} FROM segments WHERE source_id = $1 ORDER BY ordinal`, values: [biggest], rowMode: 'array' })).rows.length],
+    [
+      'one row of json',
+      async () => {
+        const r = await agent.pool.query<{ j: string }>(`SELECT json_agg(json_build_array(${cols}) ORDER BY ordinal)::text AS j FROM segments WHERE source_id = $1`, [biggest]);
+        return (JSON.parse(r.rows[0]?.j ?? '[]') as unknown[]).length;
+      },
+    ],
+  ];
+  for (let round = 0; round < 3; round++) {
+    const line: string[] = [];
+    for (const [name, read] of ways) {
+      const t0 = performance.now();
+      const n = await read();
+      line.push(`${name} ${ms(t0)} (${n})`);
+    }
+    console.log(`  reads: ${line.join('; ')}`);
+  }
+  await agent.close();
 }
 if (profiler) {
   const { profile } = await profiler.post('Profiler.stop');
