@@ -10,12 +10,13 @@ import { createServices } from '../electron/services/create-services.ts';
 import { createSharedServices } from '../electron/services/shared-services.ts';
 import { migratePostgres } from '../electron/services/store/postgres/migrate.ts';
 import { pgEvidenceStore } from '../electron/services/store/postgres/pg-evidence-store.ts';
-import { PgStore, type PgNewSource, type SourceKind } from '../electron/services/store/postgres/pg-store.ts';
+import { PgStore } from '../electron/services/store/postgres/pg-store.ts';
 import { ensureProject, grantMember } from '../electron/services/store/postgres/team.ts';
 import { SEGMENT_COLUMNS } from '../electron/services/store/postgres/pg-sources.ts';
 import { SourceMirror } from '../electron/services/store/source-mirror.ts';
 import { startTestPostgres } from '../test/support/postgres.ts';
 import { BENCH_PLATFORM } from './bench-platform.ts';
+import { asPgSource } from './team.bench.ts';
 
 // EVIDESK_CORPUS: the corpus folder when the checkout is not beside ../shared (a worktree).
 const CORPUS = process.env.EVIDESK_CORPUS ?? path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs');
@@ -38,19 +39,7 @@ const connect = async (name: string, level: 'admin' | 'agent'): Promise<PgStore>
 const admin = await connect('admin', 'admin');
 const pgIds = new Map<number, number>();
 for (const s of sources) {
-  const source: PgNewSource = {
-    sha256: s.sha256,
-    kind: s.kind as SourceKind,
-    fileName: s.file_name,
-    byteSize: s.byte_size,
-    pageCount: s.page_count,
-    title: s.title,
-    extractionMethod: s.extraction_method,
-    warnings: JSON.parse(s.warnings) as unknown[],
-    predecessorId: null,
-    segments: services.sources.segments(s.id).map((g) => ({ text: g.text.replaceAll('\u0000', '\uFFFD'), locator: JSON.parse(g.locator) as unknown, page: g.page })),
-  };
-  const added = await admin.addSource(source, () => fs.createReadStream(path.join(workspace, s.snapshot ?? '')));
+  const added = await admin.addSource(asPgSource(services, s, pgIds), () => fs.createReadStream(path.join(workspace, s.snapshot ?? '')));
   pgIds.set(s.id, added.id);
 }
 
