@@ -15,8 +15,10 @@
  * - PostgreSQL cite is the same whole call through the shared cite service (shared-cite.ts: the
  *   source's text copied to the agent on its first cite of it, anchoring, verdict, then the write:
  *   session, citation, context, run, result and chain entries in one transaction), 8 agents at
- *   once, each its own login and connection, as `evidesk mcp --database` runs it.
+ *   once, each in its own process with its own login and connection, as `evidesk mcp --database`
+ *   runs it (team-cite-child.ts); the same 8 in this one process too, labelled as such.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,10 +32,12 @@ import { createSharedServices } from '../electron/services/shared-services.ts';
 import { rng } from '../test/support/random.ts';
 import { startTestPostgres } from '../test/support/postgres.ts';
 import { BENCH_PLATFORM } from './bench-platform.ts';
+import type { CiteJob, CiteTimes } from './team-cite-child.ts';
 import { percentile, type Bench, type BenchSection, type Figure } from './report.ts';
 import { progress, searchSection } from './team-search.ts';
 
-const CORPUS = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs');
+// EVIDESK_CORPUS: the corpus folder when the checkout is not beside ../shared (a worktree).
+const CORPUS = process.env.EVIDESK_CORPUS ?? path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs');
 const CLIENTS = 8;
 const CITES_PER_CLIENT = Number(process.env.EVIDESK_TEAM_BENCH_CITES ?? 30);
 
@@ -74,6 +78,37 @@ function quotes(services: Services, n: number): Quote[] {
   return out;
 }
 
+/**
+ * Runs each job in a child process (team-cite-child.ts): all started and connected first, then
+ * told to begin at once; their times as they report them.
+ */
+async function citeInChildren(jobs: CiteJob[], root: string): Promise<CiteTimes[]> {
+  const children = jobs.map((job, c) => {
+    const file = path.join(root, `cite-job-${c}-${job.session}.json`);
+    fs.writeFileSync(file, JSON.stringify(job));
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'team-cite-child.ts'), file], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString('utf8');
+        if (out.includes('@@READY@@')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`a bench agent exited (${code}) before it was ready`)));
+    });
+    const done = new Promise<CiteTimes>((resolve, reject) =>
+      child.once('exit', (code) => {
+        const at = out.lastIndexOf('@@CITES@@');
+        if (code !== 0 || at < 0) reject(new Error(`a bench agent exited (${code}) without its times`));
+        else resolve(JSON.parse(out.slice(at + '@@CITES@@'.length)) as CiteTimes);
+      }),
+    );
+    return { child, ready, done };
+  });
+  await Promise.all(children.map((c) => c.ready));
+  for (const { child } of children) child.stdin.end('go\n');
+  return Promise.all(children.map((c) => c.done));
+}
+
 /** Runs `clients` loops at once, each timing its calls one after another; all latencies, sorted. */
 async function concurrently(clients: number, perClient: number, call: (client: number, i: number) => Promise<void>): Promise<number[]> {
   const ms: number[] = [];
@@ -97,7 +132,7 @@ const p95 = (name: string, ms: number[], goal?: number): Figure => ({
 });
 
 /** The sources SQLite stored, as PostgreSQL stores them (NUL, which PostgreSQL text cannot hold, as U+FFFD like `workspace migrate`). */
-function asPgSource(services: Services, s: SourceRow, pgIds: Map<number, number>): PgNewSource {
+export function asPgSource(services: Services, s: SourceRow, pgIds: Map<number, number>): PgNewSource {
   return {
     sha256: s.sha256,
     kind: s.kind as SourceKind,
@@ -159,14 +194,17 @@ export const bench: Bench = async () => {
     // PostgreSQL: the same sources stored by an admin, then 8 agents citing at once.
     await migratePostgres(owner);
     await ensureProject(owner, 'bench', 'Bench');
-    const connect = async (name: string, level: 'admin' | 'agent') => {
+    const grant = async (name: string, level: 'admin' | 'agent'): Promise<string> => {
       const login = `${server.loginPrefix}${name}`;
       await grantMember(owner, { login, password: name, level, projects: level === 'agent' ? ['bench'] : [] });
-      const store = await PgStore.connect(server.urlFor(login, name), { max: 1 });
+      return server.urlFor(login, name);
+    };
+    const connect = async (url: string): Promise<PgStore> => {
+      const store = await PgStore.connect(url, { max: 1 });
       stores.push(store);
       return store;
     };
-    const admin = await connect('admin', 'admin');
+    const admin = await connect(await grant('admin', 'admin'));
     const pgIds = new Map<number, number>();
     t0 = performance.now();
     for (const s of sources) {
@@ -176,40 +214,61 @@ export const bench: Bench = async () => {
     }
     const pgStoreMs = performance.now() - t0;
     progress('corpus stored on PostgreSQL');
-    const agents: PgStore[] = [];
+    const agentUrls: string[] = [];
     // One after another: the grants share the owner's one connection.
-    for (let c = 0; c < CLIENTS; c++) agents.push(await connect(`agent_${c}`, 'agent'));
-    // Each agent's cite service over its own connection, as `evidesk mcp --database` runs it.
-    const shared = agents.map((a, c) => createSharedServices(a, path.join(root, `agent-${c}`)));
+    for (let c = 0; c < CLIENTS; c++) agentUrls.push(await grant(`agent_${c}`, 'agent'));
     const pgStatuses = new Map<string, number>();
-    /** Which sources each agent has cited: its first cite of one copies the source's text (cold). */
-    const seen = agents.map(() => new Set<number>());
+    const quotesOf = (c: number) =>
+      Array.from({ length: CITES_PER_CLIENT }, (_, i) => cited[(c * CITES_PER_CLIENT + i) % cited.length])
+        .filter((q): q is Quote => q !== undefined && pgIds.has(q.sourceId))
+        .map((q) => ({ ...q, sourceId: pgIds.get(q.sourceId) ?? 0 }));
     const cold: number[] = [];
-    const pgCiteOf = (clients: number, round: string) =>
-      concurrently(clients, CITES_PER_CLIENT, async (c, i) => {
-        const q = cited[(c * CITES_PER_CLIENT + i) % cited.length];
-        const agent = shared[c];
-        const sourceId = q ? pgIds.get(q.sourceId) : undefined;
-        if (!q || !agent || sourceId === undefined) return;
-        const t0 = performance.now();
-        const r = await agent.dispatch('citations.cite', {
-          claim: q.text,
-          quote_context: q.text,
-          verbatim_quote: q.text,
-          source: sourceId,
-          locator: q.page !== null ? { page: q.page } : q.line !== null ? { line: q.line } : {},
-          context: { session_id: `bench-pg-${round}-${c}`, agent_id: `agent-${c}`, user_id: 'bench', project_id: 'bench' },
-        });
-        const status = r.ok ? String((r.value as { status: string }).status) : `error ${r.error.code}`;
-        pgStatuses.set(status, (pgStatuses.get(status) ?? 0) + 1);
-        if (!seen[c]?.has(sourceId)) {
-          seen[c]?.add(sourceId);
-          cold.push(performance.now() - t0);
-        }
-      });
+    /** Each agent process's first cite: also its code's first run (compiled, caches empty). */
+    const processFirst: number[] = [];
+    /** The 8 agents' cites but each process's first. */
+    const afterFirst: number[] = [];
+    // Each agent in a process of its own, as `evidesk mcp --database` runs them: one after another
+    // there, its anchoring and verdict, and its first cite of a source (the text copied to it).
+    const pgCiteOf = async (clients: number, round: string): Promise<number[]> => {
+      const times = await citeInChildren(
+        Array.from({ length: clients }, (_, c) => ({
+          url: agentUrls[c] ?? '',
+          workspaceDir: path.join(root, `agent-${round}-${c}`),
+          session: `bench-pg-${round}-${c}`,
+          agentId: `agent-${c}`,
+          quotes: quotesOf(c),
+        })),
+        root,
+      );
+      for (const t of times) {
+        cold.push(...t.coldMs);
+        if (t.ms[0] !== undefined) processFirst.push(t.ms[0]);
+        if (clients > 1) afterFirst.push(...t.ms.slice(1));
+        for (const [k, v] of Object.entries(t.statuses)) pgStatuses.set(k, (pgStatuses.get(k) ?? 0) + v);
+      }
+      return times.flatMap((t) => t.ms).sort((a, b) => a - b);
+    };
     // One agent alone first: the whole call with no one to take turns with on the chain's lock.
     const pgAlone = await pgCiteOf(1, 'alone');
     const pgCite = await pgCiteOf(CLIENTS, 'all');
+    // The same 8 agents in this one process (as this bench ran them before): their anchoring and
+    // verdicts queue on its one thread, which `evidesk mcp --database` never does.
+    const agents: PgStore[] = [];
+    for (const url of agentUrls) agents.push(await connect(url));
+    const shared = agents.map((a, c) => createSharedServices(a, path.join(root, `agent-inproc-${c}`)));
+    const pgInProcess = await concurrently(CLIENTS, CITES_PER_CLIENT, async (c, i) => {
+      const q = quotesOf(c)[i];
+      const agent = shared[c];
+      if (!q || !agent) return;
+      await agent.dispatch('citations.cite', {
+        claim: q.text,
+        quote_context: q.text,
+        verbatim_quote: q.text,
+        source: q.sourceId,
+        locator: q.page !== null ? { page: q.page } : q.line !== null ? { line: q.line } : {},
+        context: { session_id: `bench-pg-inproc-${c}`, agent_id: `agent-${c}`, user_id: 'bench', project_id: 'bench' },
+      });
+    });
     // Closing an agent's services closes its connection: the finally below leaves those alone.
     for (const s of shared) await s.close();
     stores.splice(0, stores.length, ...stores.filter((s) => !agents.includes(s)));
@@ -236,10 +295,13 @@ export const bench: Bench = async () => {
           { name: 'ingest on SQLite, whole corpus (extraction and store)', value: sqliteIngestMs, unit: 'ms' },
           { name: 'ingest store step on PostgreSQL, same sources (snapshots streamed in chunks, segments, paths, chain)', value: pgStoreMs, unit: 'ms' },
           p95(`cite p95 on SQLite, ${CLIENTS} sessions at once, whole call with verification (${sqliteCite.length} calls)`, sqliteCite, 80),
-          p95(`cite p95 on PostgreSQL, ${CLIENTS} agents at once (each its own login and connection), whole call with verification (${pgCite.length} calls)`, pgCite, 80),
+          p95(`cite p95 on PostgreSQL, ${CLIENTS} agents at once (each its own process, login and connection), whole call with verification (${pgCite.length} calls)`, pgCite, 80),
           { name: 'cite p50 on PostgreSQL, whole call', value: percentile(pgCite, 50), unit: 'ms' },
-          { name: `cite p95 on PostgreSQL, one agent alone, whole call (${pgAlone.length} calls)`, value: percentile(pgAlone, 95), unit: 'ms' },
+          { name: `cite p95 on PostgreSQL, one agent alone (its own process), whole call (${pgAlone.length} calls)`, value: percentile(pgAlone, 95), unit: 'ms' },
           { name: `cite p50 on PostgreSQL, an agent's first cite of a source (its text copied to the agent, ${cold.length} calls, in the figures above)`, value: percentile(cold.sort((a, b) => a - b), 50), unit: 'ms' },
+          { name: `cite p50 on PostgreSQL, an agent process's first cite (its first of a source too, ${processFirst.length} calls, in the figures above)`, value: percentile(processFirst.sort((a, b) => a - b), 50), unit: 'ms' },
+          { name: `cite p95 on PostgreSQL, ${CLIENTS} agents at once, each process's first cite left out (${afterFirst.length} calls)`, value: percentile(afterFirst.sort((a, b) => a - b), 95), unit: 'ms' },
+          { name: `cite p95 on PostgreSQL, the same ${CLIENTS} agents all in this one process (their CPU queued on one thread, not as deployed; ${pgInProcess.length} calls)`, value: percentile(pgInProcess, 95), unit: 'ms' },
           { name: `health check on SQLite, ${sources.length} sources`, value: healthMs, unit: 'ms' },
           { name: `health check on PostgreSQL, ${sources.length} sources (the admin's paths)`, value: pgHealthMs, unit: 'ms' },
         ],
