@@ -143,7 +143,18 @@ export function asPgSource(services: Services, s: SourceRow, pgIds: Map<number, 
     extractionMethod: s.extraction_method,
     warnings: JSON.parse(s.warnings) as unknown[],
     predecessorId: s.predecessor_id === null ? null : (pgIds.get(s.predecessor_id) ?? null),
-    segments: services.sources.segments(s.id).map((g) => ({ text: g.text.replaceAll('\u0000', '\uFFFD'), locator: JSON.parse(g.locator) as unknown, page: g.page })),
+    segments: services.sources.segments(s.id).map((g) => ({
+      text: g.text.replaceAll('\u0000', '\uFFFD'),
+      locator: JSON.parse(g.locator) as unknown,
+      page: g.page,
+      // Every place a claimed locator is checked against: without lines, a claimed line could not be found wrong.
+      pageLabel: g.page_label,
+      paragraph: g.paragraph,
+      lineStart: g.line_start,
+      lineEnd: g.line_end,
+      headingPath: g.heading_path,
+      blockType: g.block_type,
+    })),
     // The admin's own copy of the file, so that its health check has files to look at.
     ...(s.current_path !== null && fs.existsSync(s.current_path) ? { path: pathOf(s.current_path) } : {}),
   };
@@ -311,7 +322,7 @@ export const bench: Bench = async () => {
           `PostgreSQL cite statuses: ${[...pgStatuses].map(([k, v]) => `${k} ${v}`).join(', ')}`,
           `PostgreSQL audit chain after the run: ${chain.entries} entries, ${chain.ok ? 'verified' : 'BROKEN'}`,
           `load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} cores (the agents and the server share them)`,
-          'PostgreSQL is an embedded server on this machine (fsync off, as in the tests); a server across a network adds its round trips (about 12 per cite, 2 of them under the chain lock before the commit)',
+          'PostgreSQL is an embedded server on this machine (fsync off, as in the tests); a server across a network adds its round trips (5 per warm cite: the refresh's two reads and the custom-source check, then the write's two, BEGIN with the cite's call and the chain append with the COMMIT)',
         ],
       },
       searched,

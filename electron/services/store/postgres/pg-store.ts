@@ -59,6 +59,13 @@ export interface PgSegment {
   text: string;
   locator: unknown;
   page?: number | null;
+  /** Where a text or Markdown line, a DOCX/HTML block or a page's printed label is: the anchoring checks a claimed line or block against them. */
+  pageLabel?: string | null;
+  paragraph?: number | null;
+  lineStart?: number | null;
+  lineEnd?: number | null;
+  headingPath?: string | null;
+  blockType?: string | null;
 }
 
 export interface PgNewSource {
@@ -200,9 +207,22 @@ export class PgStore {
         return { id: existing.rows[0]?.id ?? 0, created: false };
       }
       await c.query(
-        `INSERT INTO segments (source_id, ordinal, locator, page, text)
-         SELECT $1, t.ordinal, t.locator, t.page, t.text FROM unnest($2::integer[], $3::text[], $4::integer[], $5::text[]) AS t(ordinal, locator, page, text)`,
-        [row.id, src.segments.map((_, i) => i), src.segments.map((s) => JSON.stringify(s.locator)), src.segments.map((s) => s.page ?? null), src.segments.map((s) => s.text)],
+        `INSERT INTO segments (source_id, ordinal, locator, page, text, page_label, paragraph, line_start, line_end, heading_path, block_type)
+         SELECT $1, t.* FROM unnest($2::integer[], $3::text[], $4::integer[], $5::text[], $6::text[], $7::integer[], $8::integer[], $9::integer[], $10::text[], $11::text[])
+           AS t(ordinal, locator, page, text, page_label, paragraph, line_start, line_end, heading_path, block_type)`,
+        [
+          row.id,
+          src.segments.map((_, i) => i),
+          src.segments.map((s) => JSON.stringify(s.locator)),
+          src.segments.map((s) => s.page ?? null),
+          src.segments.map((s) => s.text),
+          src.segments.map((s) => s.pageLabel ?? null),
+          src.segments.map((s) => s.paragraph ?? null),
+          src.segments.map((s) => s.lineStart ?? null),
+          src.segments.map((s) => s.lineEnd ?? null),
+          src.segments.map((s) => s.headingPath ?? null),
+          src.segments.map((s) => s.blockType ?? null),
+        ],
       );
       const entries: { action: string; table: ChainTable; row: Record<string, unknown>; payload?: unknown }[] = [
         { action: src.predecessorId ? 'source.version' : 'source.add', table: 'sources', row, payload: { sha256: src.sha256, predecessorId: src.predecessorId ?? null, restricted: false } },
