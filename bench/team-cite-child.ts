@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createSharedServices } from '../electron/services/shared-services.ts';
 import { PgStore } from '../electron/services/store/postgres/pg-store.ts';
+import { warmVerifier } from '../electron/services/verification/verifier-warmup.ts';
 
 export interface CiteJob {
   url: string;
@@ -28,6 +29,8 @@ export interface CiteTimes {
 const job = JSON.parse(fs.readFileSync(process.argv[2] ?? '', 'utf8')) as CiteJob;
 const store = await PgStore.connect(job.url, { max: 1 });
 const shared = createSharedServices(store, job.workspaceDir);
+// As `evidesk mcp` does while it waits for the agent's first call.
+await warmVerifier();
 process.stdout.write('@@READY@@\n');
 const lines = createInterface({ input: process.stdin });
 await new Promise<void>((resolve) => lines.once('line', () => resolve()));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { APP_VERSION } from '../../services/create-services.ts';
 import { apiDefaults } from '../../services/citations/citation-tools.ts';
 import { serveMcpOnStdio } from '../../mcp/mcp-server.ts';
+import { warmVerifier } from '../../services/verification/verifier-warmup.ts';
 import { EXIT, flagString, type SharedCommand } from '../command.ts';
 
 /** An id given on the command line, or the stand-in; ids are at most 200 characters. */
@@ -35,6 +36,8 @@ export const mcpCommand: SharedCommand = {
         ? `evidesk mcp: serving the citation tools on stdio (workspace ${services.workspaceDir}, session ${session}).`
         : `evidesk mcp: serving the citation tools on stdio on the shared database as ${evidence?.member.login ?? 'its member'} (session ${session}, project ${project}; sources are registered as this member: an admin adds documents, an agent custom sources).`,
     );
+    // While the agent's host has yet to call: the first cite then costs what later ones do.
+    void warmVerifier();
     await serveMcpOnStdio(
       {
         dispatch,
