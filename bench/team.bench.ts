@@ -322,7 +322,7 @@ export const bench: Bench = async () => {
           `PostgreSQL cite statuses: ${[...pgStatuses].map(([k, v]) => `${k} ${v}`).join(', ')}`,
           `PostgreSQL audit chain after the run: ${chain.entries} entries, ${chain.ok ? 'verified' : 'BROKEN'}`,
           `load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} cores (the agents and the server share them)`,
-          'PostgreSQL is an embedded server on this machine (fsync off, as in the tests); a server across a network adds its round trips (5 per warm cite: the refresh's two reads and the custom-source check, then the write's two, BEGIN with the cite's call and the chain append with the COMMIT)',
+          "PostgreSQL is an embedded server on this machine (fsync off, as in the tests); a server across a network adds its round trips (5 per warm cite: the refresh's two reads and the custom-source check, then the write's two, BEGIN with the cite's call and the chain append with the COMMIT)",
         ],
       },
       searched,
