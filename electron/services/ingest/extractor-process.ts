@@ -51,9 +51,13 @@ export function stderrTail(): { push(chunk: Buffer | string): void; outOfMemory(
   };
 }
 
-/** V8 flags for a child: its heap caps, nothing inherited from the parent (no --inspect, no loaders). */
+/**
+ * V8 flags for a child: its heap caps, nothing inherited from the parent (no --inspect, no loaders),
+ * and `gc` exposed so that the child gives its heap back when a document is done (extract-worker.ts;
+ * where a launcher ignores the flag, the child just keeps its heap as before).
+ */
 export function childExecArgv(options: LaunchOptions): string[] {
-  return [`--max-old-space-size=${options.maxHeapMb}`, `--max-semi-space-size=${options.semiSpaceMb}`];
+  return [`--max-old-space-size=${options.maxHeapMb}`, `--max-semi-space-size=${options.semiSpaceMb}`, '--expose-gc'];
 }
 
 /**

@@ -74,6 +74,10 @@ export interface PoolOptions {
 // (old generation 256 MB, a small young generation); on a 352-page book the host and its two children
 // together peaked at ~270 MB PSS, against ~290 MB RSS for the worker-thread version, in about 0.55×
 // its time. A page range's live data is far below the cap, so only a hostile document reaches it.
+// Smaller semi-spaces did not pay (issue 16 item 5, one child reading 1,224 pages of the R manual,
+// variants run in turn): 4, 2 and 1 MB took ~12%, ~20% and ~33% more CPU than 8 MB, for a peak
+// within the runs' noise (120-155 MB private at 8 MB, 112-140 at 2); --single-threaded-gc raised it
+// (~180), --v8-pool-size=1 changed nothing, --optimize-for-size saved ~15 MB for ~40% more CPU.
 const SEMI_SPACE_MB = 8;
 const DEFAULT_GRACE_MS = 2000;
 

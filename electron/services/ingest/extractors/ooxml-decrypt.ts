@@ -1,7 +1,6 @@
 // Password-protected Office files (DOCX, PPTX, XLSX): an OLE container holding the encrypted package
 // (MS-OFFCRYPTO). With the password given at ingest (as for PDFs) the package is decrypted in memory
 // and then read like any other, through the same ZIP pre-scan; the stored file stays the encrypted one.
-import officeCrypto from 'officecrypto-tool';
 import { AppError } from '../../../../shared/contract/errors.ts';
 import { encryptedOfficeError, invalidPackage, isEncryptedOfficeFile, type PackageKind } from './ooxml-zip.ts';
 
@@ -25,6 +24,8 @@ export async function decryptedPackage(bytes: Uint8Array, fileName: string, kind
   if (spins.some((n) => n > MAX_SPIN_COUNT)) {
     throw invalidPackage(kind, fileName, `its encryption asks for ${Math.max(...spins)} hashing rounds (the format allows ${MAX_SPIN_COUNT})`, { stage: 'decrypt' });
   }
+  // Loaded only for a protected file: an extraction child that never meets one does not carry it.
+  const { default: officeCrypto } = await import('officecrypto-tool');
   let plain: Buffer;
   try {
     plain = await officeCrypto.decrypt(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { password });
