@@ -9,7 +9,7 @@ export interface PassageQuote {
   text: string;
 }
 
-/** Quotes of 60–140 characters at word boundaries, copied from passages over 240 characters, as the team bench samples them. */
+/** Quotes of 60–140 characters at word boundaries, copied from passages over 240 characters, sampled alike by the team bench and the cite profilers (one seed, one list). */
 export function passageQuotes(sources: SourcesStore, n: number, seed: number): PassageQuote[] {
   const r = rng(seed);
   const passages = sources.list().flatMap((src) => sources.segments(src.id).filter((g) => g.text.trim().length > 240));

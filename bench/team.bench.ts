@@ -35,6 +35,7 @@ import { BENCH_PLATFORM } from './bench-platform.ts';
 import type { CiteJob, CiteTimes } from './team-cite-child.ts';
 import { percentile, type Bench, type BenchSection, type Figure } from './report.ts';
 import { progress, searchSection } from './team-search.ts';
+import { passageQuotes, type PassageQuote } from './passage-quotes.ts';
 
 // EVIDESK_CORPUS: the corpus folder when the checkout is not beside ../shared (a worktree).
 const CORPUS = process.env.EVIDESK_CORPUS ?? path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpus', 'docs');
@@ -55,28 +56,7 @@ function inputs(root: string): { paths: string[]; note: string } {
   return { paths: [docs], note: 'the corpus is absent: 30 generated text files instead' };
 }
 
-interface Quote {
-  sourceId: number;
-  page: number | null;
-  line: number | null;
-  text: string;
-}
-
-/** Quotes of 60–140 characters copied from stored passages, each with where it is. */
-function quotes(services: Services, n: number): Quote[] {
-  const r = rng(5);
-  const passages = services.sources.list().flatMap((s) => services.sources.segments(s.id).filter((g) => g.text.trim().length > 240));
-  const out: Quote[] = [];
-  for (let guard = 0; out.length < n && guard < n * 30 && passages.length > 0; guard++) {
-    const p = passages[Math.floor(r() * passages.length)];
-    if (!p) continue;
-    const from = p.text.indexOf(' ', Math.floor(r() * (p.text.length - 160))) + 1;
-    const to = p.text.lastIndexOf(' ', from + 60 + Math.floor(r() * 80));
-    const text = p.text.slice(from, to).trim();
-    if (from > 0 && text.length >= 50 && /[a-z]{4}/i.test(text)) out.push({ sourceId: p.source_id, page: p.page, line: p.line_start, text });
-  }
-  return out;
-}
+type Quote = PassageQuote;
 
 /**
  * Runs each job in a child process (team-cite-child.ts): all started and connected first, then
@@ -180,7 +160,7 @@ export const bench: Bench = async () => {
     const sqliteIngestMs = performance.now() - t0;
     progress('corpus ingested on SQLite');
     const sources = services.sources.list().sort((a, b) => a.id - b.id);
-    const cited = quotes(services, CLIENTS * CITES_PER_CLIENT);
+    const cited = passageQuotes(services.sources, CLIENTS * CITES_PER_CLIENT, 5);
     t0 = performance.now();
     const health = await services.dispatch('sources.check', {});
     if (!health.ok) throw new Error(health.error.message);
