@@ -107,7 +107,7 @@ describe('answers on a shared workspace, in Chromium', () => {
     const notice = audrey.getByText(/Could not import audrey-answer\.json/);
     await notice.waitFor({ timeout: 60_000 });
     expect(await notice.textContent()).toMatch(/The auditor role may not import an answer: the shared database refused it \(permission denied for table answers\)\./);
-    expect(await audrey.locator('.error-code', { hasText: 'DATABASE_ROLE_REFUSED' }).count()).toBeGreaterThan(0);
+    expect(await audrey.locator('.notice[data-code="DATABASE_ROLE_REFUSED"][title="DATABASE_ROLE_REFUSED"]').count()).toBeGreaterThan(0);
     expect(await answerCount()).toBe(1);
     await screenshot(audrey, 'shared-desk-import-refused.png');
   });

@@ -152,7 +152,7 @@ describe('the desk on a shared workspace, in Chromium', () => {
     const notice = page.getByText(/The question could not be answered/);
     await notice.waitFor();
     expect(await notice.textContent()).toContain('Asking the offline answerer is not available on a shared database yet; it works on a local workspace (open Evidence Desk without --database).');
-    expect(await page.locator('.error-code', { hasText: 'SHARED_DATABASE_UNSUPPORTED' }).count()).toBeGreaterThan(0);
+    expect(await page.locator('.notice[data-code="SHARED_DATABASE_UNSUPPORTED"][title="SHARED_DATABASE_UNSUPPORTED"]').count()).toBeGreaterThan(0);
     // Nothing was written: still one answer.
     expect(await call(bob, 'answers.list', {})).toHaveLength(1);
     await screenshot(page, 'shared-workspace-refusal.png');

@@ -159,10 +159,10 @@ function Notices() {
         </button>
       </li>
       {notices.map((n, i) => (
-        <li key={i} className={`notice ${n.tone}`} role={n.tone === 'error' ? 'alert' : 'status'}>
+        // The sentence for the analyst; the error's code only in the tooltip (and for tests).
+        <li key={i} className={`notice ${n.tone}`} role={n.tone === 'error' ? 'alert' : 'status'} title={n.code ?? undefined} data-code={n.code ?? undefined}>
           <span aria-hidden="true">{n.tone === 'error' ? '✖ ' : '✓ '}</span>
           {n.text}
-          {n.code && <code className="error-code">{n.code}</code>}
         </li>
       ))}
     </ul>
