@@ -1,14 +1,16 @@
 // Whole-pipeline ingestion speed and peak memory, beside poppler and MuPDF on the same files in
-// the same run. Uses ../shared/corpus when present, generated files otherwise.
+// the same run. Uses ../shared/corpus (or EVIDESK_CORPUS) when present, generated files otherwise.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { INGESTING_PROCESS_FLAGS } from '../electron/services/ingest/ingesting-process-flags.ts';
 import { makePdf } from '../test/support/pdf-fixtures.ts';
 import { timeCommand, which, type BenchSection, type Figure } from './report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus', 'docs');
+// EVIDESK_CORPUS: the corpus folder when the checkout is not beside ../shared (a worktree), as in team.bench.ts.
+const CORPUS = process.env.EVIDESK_CORPUS ?? path.resolve(ROOT, '..', 'shared', 'corpus', 'docs');
 const LARGE = ['r-fullrefman.pdf', 'octave.pdf', 'freeculture.pdf', 'gnuplot.pdf'];
 
 interface ChildResult {
@@ -33,8 +35,9 @@ function peakSplitNote(what: string, run: ChildResult): string | null {
   );
 }
 
+/** The child starts as `evidesk` does (bin/evidesk.js): the same V8 flags, no others. */
 function runChild(files: string[]): ChildResult {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'bench', 'ingest-child.ts'), ...files], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, [...INGESTING_PROCESS_FLAGS, path.join(ROOT, 'bench', 'ingest-child.ts'), ...files], { encoding: 'utf8', maxBuffer: 1 << 24 });
   return JSON.parse(out.trim().split('\n').pop() ?? '{}') as ChildResult;
 }
 
