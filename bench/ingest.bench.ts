@@ -31,7 +31,7 @@ function peakSplitNote(what: string, run: ChildResult): string | null {
   return (
     `${what}: peak ${mb(run.maxRssMb)} PSS = ingesting process (main thread, SQLite; the writer thread only for groups of 16+ files) ${mb(s.atPeak.ownMb)} + ${s.atPeak.children} extraction children (pdf.js) ${mb(s.atPeak.childrenMb)}; each part's own peak: process ${mb(s.ownPeakMb)}, children ${mb(s.childrenPeakMb)}. ` +
     // Measured 2026-11-25 (issue 16 item 5), child by child: see extract-worker.ts and extractor-process.ts.
-    'The peak falls while pages are read: a child then holds Node and its modules (~24 MB PSS idle), the file twice (kept, and pdf.js\'s own copy: 13 MB) and pdf.js\'s heap as V8 grows it (~50 MB, of which ~15 live); the process holds the CLI\'s modules (~65 MB before any file) and the document\'s pages until it is stored (text-item geometry ~26 MB). Once a document is done each child gives its heap back (~125 to ~58 MB private), so the children no longer add to the store\'s own peak.'
+    'The peak falls while pages are read: a child then holds Node and its modules (~24 MB PSS idle), the file twice (kept, and pdf.js\'s own copy: 13 MB) and pdf.js\'s heap as V8 grows it (~50 MB, of which ~15 live); the process holds Node and the CLI\'s modules (~53 MB PSS before any file, 75 while the MCP SDK, pdf-lib and citation-js were loaded at startup) and a young generation capped at 8 MB semi-spaces (ingesting-process-flags.ts) and the document\'s pages until it is stored (text-item geometry ~26 MB). Once a document is done each child gives its heap back (~125 to ~58 MB private), so the children no longer add to the store\'s own peak.'
   );
 }
 
