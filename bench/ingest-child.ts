@@ -1,6 +1,7 @@
 // Ingests the given files into a fresh workspace through the built CLI bundle (what users run,
 // extraction children included) in this process, and prints one JSON line: pages, wall time and
 // peak memory of this process and its extraction children together (PSS sampled from /proc on Linux).
+// Started by ingest.bench.ts with the V8 flags the `evidesk` command starts with (ingesting-process-flags.ts).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -91,4 +92,7 @@ const failed = result.files.filter((f) => !f.ok).map((f) => `${path.basename(f.p
 const maxRssMb = Math.max(process.resourceUsage().maxRSS / 1024, peakTreeMb);
 const files = result.files.filter((f) => f.ok).length;
 const split = { atPeak: peakSplit, ownPeakMb: peakOwnMb, childrenPeakMb: peakChildrenMb };
-process.stdout.write(`${JSON.stringify({ pages, files, ms, maxRssMb, ownMaxRssMb: process.resourceUsage().maxRSS / 1024, split, failed })}\n`);
+// This process's own CPU time (main and writer threads, not the children): what its V8 flags change.
+const usage = process.resourceUsage();
+const ownCpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
+process.stdout.write(`${JSON.stringify({ pages, files, ms, maxRssMb, ownMaxRssMb: usage.maxRSS / 1024, ownCpuMs, split, failed })}\n`);

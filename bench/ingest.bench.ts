@@ -1,14 +1,16 @@
 // Whole-pipeline ingestion speed and peak memory, beside poppler and MuPDF on the same files in
-// the same run. Uses ../shared/corpus when present, generated files otherwise.
+// the same run. Uses ../shared/corpus (or EVIDESK_CORPUS) when present, generated files otherwise.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { INGESTING_PROCESS_FLAGS } from '../electron/services/ingest/ingesting-process-flags.ts';
 import { makePdf } from '../test/support/pdf-fixtures.ts';
 import { timeCommand, which, type BenchSection, type Figure } from './report.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus', 'docs');
+// EVIDESK_CORPUS: the corpus folder when the checkout is not beside ../shared (a worktree), as in team.bench.ts.
+const CORPUS = process.env.EVIDESK_CORPUS ?? path.resolve(ROOT, '..', 'shared', 'corpus', 'docs');
 const LARGE = ['r-fullrefman.pdf', 'octave.pdf', 'freeculture.pdf', 'gnuplot.pdf'];
 
 interface ChildResult {
@@ -29,12 +31,13 @@ function peakSplitNote(what: string, run: ChildResult): string | null {
   return (
     `${what}: peak ${mb(run.maxRssMb)} PSS = ingesting process (main thread, SQLite; the writer thread only for groups of 16+ files) ${mb(s.atPeak.ownMb)} + ${s.atPeak.children} extraction children (pdf.js) ${mb(s.atPeak.childrenMb)}; each part's own peak: process ${mb(s.ownPeakMb)}, children ${mb(s.childrenPeakMb)}. ` +
     // Measured 2026-11-25 (issue 16 item 5), child by child: see extract-worker.ts and extractor-process.ts.
-    'The peak falls while pages are read: a child then holds Node and its modules (~24 MB PSS idle), the file twice (kept, and pdf.js\'s own copy: 13 MB) and pdf.js\'s heap as V8 grows it (~50 MB, of which ~15 live); the process holds the CLI\'s modules (~65 MB before any file) and the document\'s pages until it is stored (text-item geometry ~26 MB). Once a document is done each child gives its heap back (~125 to ~58 MB private), so the children no longer add to the store\'s own peak.'
+    'The peak falls while pages are read: a child then holds Node and its modules (~24 MB PSS idle), the file twice (kept, and pdf.js\'s own copy: 13 MB) and pdf.js\'s heap as V8 grows it (~50 MB, of which ~15 live); the process holds Node and the CLI\'s modules (~53 MB PSS before any file, 75 while the MCP SDK, pdf-lib and citation-js were loaded at startup) and a young generation capped at 8 MB semi-spaces (ingesting-process-flags.ts) and the document\'s pages until it is stored (text-item geometry ~26 MB). Once a document is done each child gives its heap back (~125 to ~58 MB private), so the children no longer add to the store\'s own peak.'
   );
 }
 
+/** The child starts as `evidesk` does (bin/evidesk.js): the same V8 flags, no others. */
 function runChild(files: string[]): ChildResult {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'bench', 'ingest-child.ts'), ...files], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, [...INGESTING_PROCESS_FLAGS, path.join(ROOT, 'bench', 'ingest-child.ts'), ...files], { encoding: 'utf8', maxBuffer: 1 << 24 });
   return JSON.parse(out.trim().split('\n').pop() ?? '{}') as ChildResult;
 }
 

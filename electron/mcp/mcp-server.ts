@@ -5,9 +5,10 @@
  * dispatcher, and a failure comes back as a tool result carrying the coded error (never a stack).
  */
 import type { Readable, Writable } from 'node:stream';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+// The SDK is loaded when a server starts, not with this module: the command line bundles this
+// door, and ~20 MB of SDK and its dependencies in every `evidesk ingest` would only add to its peak.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { FullContext } from '../../shared/contract/citation-schemas.ts';
 import { CITATION_TOOLS, citationTool } from '../../shared/contract/citation-tools.ts';
@@ -54,7 +55,11 @@ function withContext(args: Record<string, unknown>, context: FullContext): Recor
   return { ...args, context: { ...context, ...(given as Record<string, unknown>) } };
 }
 
-export function createMcpServer(door: McpDoor): McpServer {
+export async function createMcpServer(door: McpDoor): Promise<McpServer> {
+  const [{ McpServer }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
   const mcp = new McpServer(
     { name: 'evidence-desk', title: 'Evidence Desk citations', version: door.version },
     {
@@ -84,7 +89,8 @@ export function createMcpServer(door: McpDoor): McpServer {
  * so a client that disconnects mid-call leaves the workspace whole.
  */
 export async function serveMcpOnStdio(door: McpDoor, streams: { input: Readable; output: Writable }): Promise<void> {
-  const mcp = createMcpServer(door);
+  const mcp = await createMcpServer(door);
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const inFlight = new Set<Promise<unknown>>();
   const dispatch = door.dispatch;
   // Count calls under way, so closing waits for them.

@@ -7,9 +7,9 @@
  * project); IEEE is the project's own small style (ieee-style.ts). Entries keep the report's source
  * ids: BibTeX keys are S1, S2, …
  */
-import { Cite, plugins } from '@citation-js/core';
-import '@citation-js/plugin-bibtex';
-import '@citation-js/plugin-csl';
+// citation-js (~14 MB loaded) is imported on the first bibliography, not with this module: the
+// command line and the app bundle it, and every other command (an ingest above all) would carry it.
+import type { Cite as CiteClass } from '@citation-js/core';
 import type { Report, ReportSource } from '../../../shared/report/schema.ts';
 import { IEEE_STYLE_ID, IEEE_STYLE_XML } from './ieee-style.ts';
 
@@ -18,12 +18,18 @@ export type BibliographyStyle = (typeof BIBLIOGRAPHY_STYLES)[number];
 
 const CSL_TEMPLATE: Record<Exclude<BibliographyStyle, 'bibtex'>, string> = { apa: 'apa', harvard: 'harvard1', ieee: IEEE_STYLE_ID };
 
-let registered = false;
-function registerStyles(): void {
-  if (registered) return;
-  const csl = plugins.config.get('@csl') as { styles: { has(id: string): boolean; add(id: string, xml: string): void } };
-  if (!csl.styles.has(IEEE_STYLE_ID)) csl.styles.add(IEEE_STYLE_ID, IEEE_STYLE_XML);
-  registered = true;
+let loaded: Promise<typeof CiteClass> | null = null;
+/** citation-js with its BibTeX and CSL plugins and the IEEE style registered, loaded once. */
+function citationJs(): Promise<typeof CiteClass> {
+  loaded ??= (async () => {
+    const { Cite, plugins } = await import('@citation-js/core');
+    // The plugins register themselves with the core when loaded.
+    await Promise.all([import('@citation-js/plugin-bibtex'), import('@citation-js/plugin-csl')]);
+    const csl = plugins.config.get('@csl') as { styles: { has(id: string): boolean; add(id: string, xml: string): void } };
+    if (!csl.styles.has(IEEE_STYLE_ID)) csl.styles.add(IEEE_STYLE_ID, IEEE_STYLE_XML);
+    return Cite;
+  })();
+  return loaded;
 }
 
 // Words that mark an organisation, whose name is kept whole rather than read as "Given Family".
@@ -59,9 +65,9 @@ export function cslItem(s: ReportSource): Record<string, unknown> {
  * alphabetical where it sorts them (APA, Harvard). `format` is text or HTML (ignored for BibTeX).
  * No sources: an empty string.
  */
-export function renderBibliography(report: Pick<Report, 'sources'>, style: BibliographyStyle, format: 'text' | 'html' = 'text'): string {
+export async function renderBibliography(report: Pick<Report, 'sources'>, style: BibliographyStyle, format: 'text' | 'html' = 'text'): Promise<string> {
   if (report.sources.length === 0) return '';
-  registerStyles();
+  const Cite = await citationJs();
   const cite = new Cite(report.sources.map(cslItem));
   if (style === 'bibtex') return cite.format('bibtex', { format: 'text' }) as string;
   return cite.format('bibliography', { format, template: CSL_TEMPLATE[style], lang: 'en-US' }) as string;

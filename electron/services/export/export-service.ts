@@ -259,12 +259,12 @@ export class ExportService {
     let content: string | Uint8Array;
     if (input.format === 'pdf') {
       const print = printPdf ?? this.deps.printPdf ?? chromiumPrinter();
-      const html = renderReport(built.report, 'html').content;
+      const html = (await renderReport(built.report, 'html')).content;
       throwIfCancelled(signal);
       onPhase?.('printing');
       content = await addPdfOutline(await print(html, signal), reportOutline(built.report));
     } else {
-      content = renderReport(built.report, input.format, input.style ?? 'bibtex').content;
+      content = (await renderReport(built.report, input.format, input.style ?? 'bibtex')).content;
     }
     throwIfCancelled(signal);
     onPhase?.('writing');
@@ -295,7 +295,7 @@ export class ExportService {
     const reviewer = input.reviewer === undefined ? this.deps.reads.lastReviewer() : input.reviewer?.trim() || null;
     const { reviewer: _r, ...rest } = input;
     const built = await this.build(input.id, { ...rest, excerptLimit: PREVIEW_EXCERPTS, reviewerShown: reviewer });
-    return renderReport(built.report, 'html').content;
+    return (await renderReport(built.report, 'html')).content;
   }
 
   /** `evidesk report check`: what of a report's JSON still holds in this workspace. */

@@ -7,7 +7,9 @@
  * points at its destination there. An entry whose destination is missing is left out, never
  * pointed at the wrong place.
  */
-import { ParseSpeeds, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, type PDFRef } from 'pdf-lib';
+// pdf-lib (~12 MB loaded) is imported when a PDF is exported, not with this module: the command
+// line and the app bundle it, and every other command (an ingest above all) would carry it.
+import type { PDFArray as PdfArray, PDFDict as PdfDict, PDFRef } from 'pdf-lib';
 import type { OutlineEntry } from '../../../shared/report/outline.ts';
 
 /** Citations listed under their section are shown folded when there are more than this many. */
@@ -15,24 +17,25 @@ const OPEN_CHILDREN = 30;
 
 /** The PDF with `entries` as its outline (replacing any it had), shown when it is opened. */
 export async function addPdfOutline(pdf: Uint8Array, entries: readonly OutlineEntry[]): Promise<Uint8Array> {
+  const { ParseSpeeds, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber } = await import('pdf-lib');
   // Fastest: no yielding to the event loop every 100 objects (the default), which doubles the time.
   const doc = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   const { context, catalog } = doc;
   const dests = catalog.lookupMaybe(PDFName.of('Dests'), PDFDict);
   const firstPage = doc.getPageCount() > 0 ? doc.getPage(0).ref : null;
-  const destOf = (target: string | null): PDFArray | null => {
+  const destOf = (target: string | null): PdfArray | null => {
     if (target === null) return firstPage ? context.obj([firstPage, PDFName.of('Fit')]) : null;
     return dests?.lookupMaybe(PDFName.of(target), PDFArray) ?? null;
   };
 
   /** Writes the items of one level under `parent`; their first and last refs and how many items are shown open. */
   const level = (items: readonly OutlineEntry[], parent: PDFRef): { first: PDFRef; last: PDFRef; visible: number } | null => {
-    const kept = items.map((e) => ({ e, dest: destOf(e.target) })).filter((x): x is { e: OutlineEntry; dest: PDFArray } => x.dest !== null);
+    const kept = items.map((e) => ({ e, dest: destOf(e.target) })).filter((x): x is { e: OutlineEntry; dest: PdfArray } => x.dest !== null);
     if (kept.length === 0) return null;
     const refs = kept.map(() => context.nextRef());
     let visible = 0;
     kept.forEach(({ e, dest }, i) => {
-      const item = context.obj({ Title: PDFHexString.fromText(e.title), Parent: parent, Dest: dest }) as PDFDict;
+      const item = context.obj({ Title: PDFHexString.fromText(e.title), Parent: parent, Dest: dest }) as PdfDict;
       if (i > 0) item.set(PDFName.of('Prev'), refs[i - 1]!);
       if (i < refs.length - 1) item.set(PDFName.of('Next'), refs[i + 1]!);
       const below = level(e.children, refs[i]!);

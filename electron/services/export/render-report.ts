@@ -21,7 +21,7 @@ export interface RenderedReport {
 }
 
 /** The export file's text; `bibStyle` chooses the bibliography (BibTeX unless told). */
-export function renderReport(report: Report, format: TextReportFormat, bibStyle: BibliographyStyle = 'bibtex'): RenderedReport {
+export async function renderReport(report: Report, format: TextReportFormat, bibStyle: BibliographyStyle = 'bibtex'): Promise<RenderedReport> {
   switch (format) {
     case 'md':
       return { content: renderMarkdown(report), extension: 'md', mimeType: 'text/markdown; charset=utf-8' };
@@ -33,7 +33,7 @@ export function renderReport(report: Report, format: TextReportFormat, bibStyle:
       return { content: renderCsv(report), extension: 'csv', mimeType: 'text/csv; charset=utf-8; header=present' };
     case 'bib':
       return bibStyle === 'bibtex'
-        ? { content: renderBibliography(report, 'bibtex'), extension: 'bib', mimeType: 'application/x-bibtex; charset=utf-8' }
-        : { content: renderBibliography(report, bibStyle, 'text'), extension: 'txt', mimeType: 'text/plain; charset=utf-8' };
+        ? { content: await renderBibliography(report, 'bibtex'), extension: 'bib', mimeType: 'application/x-bibtex; charset=utf-8' }
+        : { content: await renderBibliography(report, bibStyle, 'text'), extension: 'txt', mimeType: 'text/plain; charset=utf-8' };
   }
 }

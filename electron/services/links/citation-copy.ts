@@ -38,7 +38,7 @@ function asReportSource(row: SourceRow): ReportSource {
   };
 }
 
-export function copyCitation(c: CitationDetail, style: CitationStyle, source: SourceRow | undefined, link: string | null): CopiedCitation {
+export async function copyCitation(c: CitationDetail, style: CitationStyle, source: SourceRow | undefined, link: string | null): Promise<CopiedCitation> {
   const place = c.result?.place ? placeWords(c.result.place, c.result.pageLabel) : null;
   const name = source ? (source.title ?? source.file_name) : (c.unknownSource ?? 'unknown source');
   const quote = c.quote ? `“${c.quote.replace(/\s+/g, ' ').trim()}”` : null;
@@ -49,12 +49,12 @@ export function copyCitation(c: CitationDetail, style: CitationStyle, source: So
     return { text: `${words}${linkText}`, html: `<p>${escapeHtml(words)}${linkHtml}</p>`, link };
   }
   const report = { sources: [asReportSource(source)] };
-  const entry = renderBibliography(report, style, 'text').trim();
+  const entry = (await renderBibliography(report, style, 'text')).trim();
   if (style === 'bibtex') {
     const withLink = link ? entry.replace(/,?\s*\}\s*$/, `,\n\turl = {${link}},\n}`) : entry;
     return { text: withLink, html: `<pre>${escapeHtml(withLink)}</pre>`, link };
   }
-  const html = renderBibliography(report, style, 'html').trim();
+  const html = (await renderBibliography(report, style, 'html')).trim();
   const where = place ? ` ${place}.` : '';
   return { text: `${entry}${where}${linkText}`, html: `${html.replace(/<\/div>\s*<\/div>\s*$/, `${escapeHtml(where)}${linkHtml}</div></div>`)}`, link };
 }

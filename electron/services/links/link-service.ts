@@ -48,7 +48,7 @@ export class LinkService {
     return { delivered };
   }
 
-  citation(answerId: number, citationId: number, style: CitationStyle): CopiedCitation {
+  async citation(answerId: number, citationId: number, style: CitationStyle): Promise<CopiedCitation> {
     const { answers, sources } = this.deps;
     const c = answers.get(answerId).citations.find((x) => x.id === citationId);
     if (!c) throw new AppError('CITATION_NOT_FOUND', `Answer ${answerId} has no citation ${citationId}.`);

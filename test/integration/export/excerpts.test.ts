@@ -135,8 +135,8 @@ describe('evidence excerpts', () => {
     expect(x.text).toEqual({ before: 'First line.\nSecond line says ', quote: 'invoices are paid within ten days', after: ' here.\nThird line.' });
     expect(x.text.quote).toBe(c?.match?.text);
     expect(x.caption).toContain('Line 2');
-    expect(renderReport(report, 'html').content).toContain('Second line says <mark>invoices are paid within ten days</mark> here.');
-    expect(renderReport(report, 'md').content).toContain('Second line says **invoices are paid within ten days** here.');
+    expect((await renderReport(report, 'html')).content).toContain('Second line says <mark>invoices are paid within ten days</mark> here.');
+    expect((await renderReport(report, 'md')).content).toContain('Second line says **invoices are paid within ten days** here.');
   });
 
   it('leaves the excerpt out, with a note, when the page text pdf.js reads is not the stored text', async () => {

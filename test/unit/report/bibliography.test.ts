@@ -41,8 +41,8 @@ describe('bibliography of the report sources', () => {
     globalThis.fetch = savedFetch;
   });
 
-  it('writes BibTeX that parses back, keyed by the report source ids', () => {
-    const bib = renderBibliography(report, 'bibtex');
+  it('writes BibTeX that parses back, keyed by the report source ids', async () => {
+    const bib = await renderBibliography(report, 'bibtex');
     const entries = bibtexEntries(bib);
     expect(entries.map((e) => e.key)).toEqual(['S1', 'S2', 'S3']);
     expect(entries[0]?.fields.author).toBe('Smith, Jane and Doe, John');
@@ -56,25 +56,25 @@ describe('bibliography of the report sources', () => {
     ]);
   });
 
-  it('formats APA, Harvard and IEEE with the bundled and own styles', () => {
-    const apa = renderBibliography(report, 'apa');
+  it('formats APA, Harvard and IEEE with the bundled and own styles', async () => {
+    const apa = await renderBibliography(report, 'apa');
     expect(apa).toContain('Smith, J., & Doe, J. (2024, March 1). Leave Policy 2024.');
     expect(apa).toContain('Acme Corporation Ltd. (2023). handbook.docx.');
     expect(apa).toContain('Meeting notes. (n.d.).');
-    const harvard = renderBibliography(report, 'harvard');
+    const harvard = await renderBibliography(report, 'harvard');
     expect(harvard).toContain('Smith, J. and Doe, J. (2024) “Leave Policy 2024.”');
-    const ieee = renderBibliography(report, 'ieee').trim().split('\n');
+    const ieee = (await renderBibliography(report, 'ieee')).trim().split('\n');
     expect(ieee).toEqual(['[1] J. Smith and J. Doe, “Leave Policy 2024,” Mar. 1, 2024.', '[2] Acme Corporation Ltd, “handbook.docx,” 2023.', '[3] “Meeting notes,” n.d.']);
-    const html = renderBibliography(report, 'ieee', 'html');
+    const html = await renderBibliography(report, 'ieee', 'html');
     expect(html).toContain('data-csl-entry-id="S1"');
     // citeproc compiles APA's long style once per process (seconds on a loaded machine): not a hang.
   }, 60_000);
 
-  it('reads authors as people or organisations', () => {
+  it('reads authors as people or organisations', async () => {
     expect(cslName('Jane Smith')).toEqual({ family: 'Smith', given: 'Jane' });
     expect(cslName('Doe, John')).toEqual({ family: 'Doe', given: 'John' });
     expect(cslName('Ministry of Health')).toEqual({ literal: 'Ministry of Health' });
     expect(cslName('admin')).toEqual({ literal: 'admin' });
-    expect(renderBibliography({ sources: [] }, 'apa')).toBe('');
+    expect(await renderBibliography({ sources: [] }, 'apa')).toBe('');
   });
 });

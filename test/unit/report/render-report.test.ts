@@ -6,8 +6,8 @@ import { fixtureReport } from './report-fixture.ts';
 describe('renderReport', () => {
   const report = fixtureReport();
 
-  it('renders every text format from the same model, each carrying the report content', () => {
-    const out = Object.fromEntries(TEXT_REPORT_FORMATS.map((f) => [f, renderReport(report, f)]));
+  it('renders every text format from the same model, each carrying the report content', async () => {
+    const out = Object.fromEntries(await Promise.all(TEXT_REPORT_FORMATS.map(async (f) => [f, await renderReport(report, f)] as const)));
     expect(Object.values(out).map((r) => r.extension)).toEqual(['md', 'html', 'json', 'csv', 'bib']);
     expect(reportFromJson(out.json?.content ?? '')).toEqual(report);
     for (const f of ['md', 'html'] as const) expect(out[f]?.content).toContain(report.contentHash);
@@ -18,8 +18,8 @@ describe('renderReport', () => {
     expect(out.csv?.content.charCodeAt(0)).toBe(0xfeff);
   });
 
-  it('writes a styled bibliography as plain text', () => {
-    const ieee = renderReport(report, 'bib', 'ieee');
+  it('writes a styled bibliography as plain text', async () => {
+    const ieee = await renderReport(report, 'bib', 'ieee');
     expect(ieee.extension).toBe('txt');
     expect(ieee.content.startsWith('[1] J. Smith and J. Doe')).toBe(true);
   });
