@@ -2,7 +2,6 @@ import { app, BrowserWindow, dialog, session } from 'electron';
 import path from 'node:path';
 import { IPC_EVENT_CHANNEL } from '../../shared/contract/ipc.ts';
 import { createServices } from '../services/create-services.ts';
-import { INGESTING_PROCESS_FLAGS } from '../services/ingest/ingesting-process-flags.ts';
 import { databaseFromArgv, openSharedDesk, type DeskServices } from '../services/shared-desk.ts';
 import { nodeApiProblem } from '../services/store/node-api.ts';
 import { resolveWorkspaceDir } from '../services/workspace/location.ts';
@@ -57,10 +56,9 @@ function createWindow(services: Pick<DeskServices, 'events'>): BrowserWindow {
 export function bootstrap(): void {
   // Before 'ready', all of it: sandbox every renderer, app:// privileges, guards on every webContents.
   app.enableSandbox();
-  // This process ingests: the same small young generation as the command line. Electron's switch
-  // list documents --js-flags as reaching the main process only when given at launch; appended
-  // here, before 'ready', it is the one place the app can ask for it (unmeasured: no Electron here).
-  app.commandLine.appendSwitch('js-flags', INGESTING_PROCESS_FLAGS.join(' '));
+  // This process ingests, but the command line's small young generation (INGESTING_PROCESS_FLAGS) is
+  // not asked for here: V8 reads it only at launch, and --js-flags appended now would reach the
+  // renderers, not this process. Passing it at launch is left for a machine that runs Electron.
   // One instance: a link opened while the app runs goes to its window (issue 17).
   deepLinks = registerDeepLinks(() => mainWindow);
   if (!deepLinks) return;

@@ -1,9 +1,9 @@
 /**
- * V8 flags for a process that ingests (the `evidesk` command, the browser-mode host, Electron's
- * main process): a small young generation. Node 24 lets the semi-spaces grow to 64-128 MB while
- * documents are stored. V8 reads the flag only at startup, so each launcher passes it: bin/evidesk.js
+ * V8 flags for a process that ingests (the `evidesk` command, the browser-mode host; Electron's
+ * main process would need them at launch, see electron/shell/main.ts): a small young generation.
+ * Node 24 lets the semi-spaces grow to 64-128 MB while documents are stored. V8 reads the flag only at startup, so each launcher passes it: bin/evidesk.js
  * (which repeats it in plain JavaScript, as it runs before anything is built), package.json's start
- * script, electron/shell/main.ts, and the ingest bench's child.
+ * script, and the ingest bench's child.
  *
  * Measured 2026-11-25 (issue 16 item 5, bench/ingest-child.ts, variants alternated in one session,
  * figures are this process's own peak PSS and own CPU time, children excluded): on the bench's four
