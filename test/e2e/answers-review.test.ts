@@ -74,7 +74,10 @@ describe('the review desk in Chromium at 1280×800: import an answer, read each 
     await importThroughPicker(page, [bad]);
     const alert = page.getByRole('alert').filter({ hasText: 'shopping-list.txt' });
     await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/^✖ Could not import shopping-list\.txt: .+ANSWER_FORMAT_UNKNOWN$/);
+    expect(await alert.textContent()).toMatch(/^✖ Could not import shopping-list\.txt: .+\.$/);
+    // The sentence for the analyst; the code in the tooltip.
+    expect(await alert.textContent()).not.toContain('ANSWER_FORMAT_UNKNOWN');
+    expect(await alert.getAttribute('title')).toBe('ANSWER_FORMAT_UNKNOWN');
   });
 
   it('imports a Markdown answer through the file picker and lists it with its ledger', async () => {

@@ -16,7 +16,7 @@ describe('the app extracts in utility processes', () => {
     const child = launchUtilityExtractor({ script: '/app/dist/workers/extract-worker.mjs', maxHeapMb: 256, semiSpaceMb: 8 });
     const fork = utilityForks[before];
     expect(fork?.modulePath).toBe('/app/dist/workers/extract-worker.mjs');
-    expect(fork?.options.execArgv).toEqual(['--max-old-space-size=256', '--max-semi-space-size=8']);
+    expect(fork?.options.execArgv).toEqual(['--max-old-space-size=256', '--max-semi-space-size=8', '--expose-gc']);
     expect(fork?.options.stdio).toEqual(['ignore', 'ignore', 'pipe']);
     const fake = fork?.child;
     if (!fake) throw new Error('no fork recorded');
