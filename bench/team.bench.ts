@@ -134,6 +134,8 @@ export function asPgSource(services: Services, s: SourceRow, pgIds: Map<number, 
       lineEnd: g.line_end,
       headingPath: g.heading_path,
       blockType: g.block_type,
+      // A PDF's text-item geometry, stored as the shared ingest stores it (a third again of its text).
+      itemStarts: g.item_starts,
     })),
     // The admin's own copy of the file, so that its health check has files to look at.
     ...(s.current_path !== null && fs.existsSync(s.current_path) ? { path: pathOf(s.current_path) } : {}),

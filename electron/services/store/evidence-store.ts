@@ -78,6 +78,12 @@ export interface SourcesArea {
   paths(sourceId: number): Promise<PathRow[]>;
   /** A source's segments in order. */
   segments(sourceId: number): Promise<SegmentRow[]>;
+  /**
+   * A source's segments in order for anchoring a quote: every column but the text layer's geometry
+   * (item_starts and ocr_boxes null), which only the viewer and excerpts draw with and which is a
+   * third again of a PDF's text (issue 13: what a member's copy of a shared source reads).
+   */
+  anchoringSegments(sourceId: number): Promise<SegmentRow[]>;
   /** The named segments that exist (any order). */
   segmentsById(ids: readonly number[]): Promise<SegmentRow[]>;
   /** A PDF page's first segment. */

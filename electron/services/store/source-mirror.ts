@@ -30,7 +30,7 @@ const SOURCE_COLUMNS = STORED_SOURCE_COLUMNS.split(', ');
 
 export interface MirrorReads {
   citations: Pick<CitationsArea, 'sourcesAfter' | 'restrictedIds'>;
-  sources: Pick<SourcesArea, 'segments'>;
+  sources: Pick<SourcesArea, 'anchoringSegments'>;
 }
 
 export class SourceMirror {
@@ -106,7 +106,7 @@ export class SourceMirror {
   }
 
   private async copySegments(sourceId: number): Promise<void> {
-    const rows: SegmentRow[] = await this.reads.sources.segments(sourceId);
+    const rows: SegmentRow[] = await this.reads.sources.anchoringSegments(sourceId);
     if (this.anchoring.source(sourceId) === undefined) return;
     const insert = this.db.prepare(`INSERT OR IGNORE INTO segments (${SEGMENT_COLUMNS.join(', ')}) VALUES (${SEGMENT_COLUMNS.map(() => '?').join(', ')})`);
     this.db.transaction(() => {

@@ -52,6 +52,7 @@ function sqliteSources(sources: SourcesStore, anchoring: AnchoringStore): Source
     refs: async (ids) => present([...new Set(ids)].map((id) => anchoring.source(id))),
     paths: async (id) => sources.paths(id),
     segments: async (id) => sources.segments(id),
+    anchoringSegments: async (id) => sources.segments(id).map((g) => ({ ...g, item_starts: null, ocr_boxes: null })),
     segmentsById: async (ids) => present([...new Set(ids)].map((id) => anchoring.segment(id))),
     pageSegment: async (id, page) => sources.pageSegment(id, page),
     properties: async (ids) => sources.properties(ids),

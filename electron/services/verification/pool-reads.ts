@@ -44,7 +44,7 @@ export class PoolVerifier {
         queue.push(...anchoring.successors(next).map((s) => s.id));
       }
     }
-    for (const id of wanted) if (!store.hasSegments(id)) store.putSegments(id, await this.sources.segments(id));
+    for (const id of wanted) if (!store.hasSegments(id)) store.putSegments(id, await this.sources.anchoringSegments(id));
     return verifier;
   }
 

@@ -8,7 +8,8 @@ import { SearchStore } from '../../../electron/services/store/search-store.ts';
 import { SourceMirror } from '../../../electron/services/store/source-mirror.ts';
 import { Verifier } from '../../../electron/services/verification/verifier.ts';
 import { ingestAll } from '../../support/policy-workspace.ts';
-import { writeFile } from '../../support/pdf-fixtures.ts';
+import { makePdf, writeFile } from '../../support/pdf-fixtures.ts';
+import { POLICY_PAGES } from '../../support/policy-workspace.ts';
 import { openTestServices, type TestServices } from '../../support/workspace.ts';
 
 const MINUTES = Array.from({ length: 60 }, (_, i) => `Item ${i + 1}: the board discussed the ${['ledger', 'tenant', 'invoice', 'quorum'][i % 4]} matter number ${i + 1} at length.`);
@@ -61,5 +62,24 @@ describe('the copy of the shared sources a cite anchors in', () => {
     const found = mirror.search.search(query, { limit: 5, snippets: false }).map((h) => h.segment_id);
     expect(found).toEqual(new SearchStore(services.db).search(query, { limit: 5, snippets: false }).map((h) => h.segment_id));
     expect(found.length).toBeGreaterThan(0);
+  });
+
+  it("copies a PDF's text without its text-item geometry, and places its quotes as the workspace does", async () => {
+    const pdf = (await ingestAll(services, [writeFile(path.join(services.dir, 'docs'), 'policy.pdf', await makePdf(POLICY_PAGES))]))['policy.pdf'] ?? 0;
+    await mirror.refresh();
+    await mirror.load(pdf);
+    const geometry = (db: SourceMirror['db']) =>
+      db.prepare('SELECT count(*) AS n, count(item_starts) AS items, sum(length(text)) AS chars FROM segments WHERE source_id = ?').get(pdf) as { n: number; items: number; chars: number };
+    const [here, copied] = [geometry(services.db), geometry(mirror.db)];
+    expect(here.items).toBeGreaterThan(0);
+    expect(copied).toEqual({ ...here, items: 0 });
+    const local = new Verifier(new AnchoringStore(services.db), new SearchStore(services.db));
+    const copy = new Verifier(mirror.anchoring, mirror.search);
+    const quote = '14 days of annual leave';
+    const [a, b] = [local.anchor(pdf, quote, { page: 3 }), copy.anchor(pdf, quote, { page: 3 })];
+    expect(a.match?.score).toBe(1);
+    expect(b.match?.segment.id).toBe(a.match?.segment.id);
+    expect(b.match?.start).toBe(a.match?.start);
+    expect(b.notes).toEqual(a.notes);
   });
 });

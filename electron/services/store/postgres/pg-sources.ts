@@ -20,6 +20,8 @@ const REF_COLUMNS = 'id, sha256, kind, file_name, title, predecessor_id, restric
 
 export const SEGMENT_COLUMNS =
   'id, source_id, ordinal, locator, page, page_label, paragraph, line_start, line_end, heading_path, block_type, text, item_starts, no_text_layer, ocr_method, ocr_confidence, ocr_boxes';
+/** SEGMENT_COLUMNS less the text layer's geometry (SourcesArea.anchoringSegments). */
+const ANCHORING_SEGMENT_COLUMNS = SEGMENT_COLUMNS.replace('item_starts', 'NULL AS item_starts').replace('ocr_boxes', 'NULL AS ocr_boxes');
 
 export function pgSources(ctx: PgContext): SourcesArea {
   return {
@@ -44,6 +46,7 @@ export function pgSources(ctx: PgContext): SourcesArea {
       ),
 
     segments: (sourceId) => pgRead<SegmentRow>(ctx, "read a source's text", `SELECT ${SEGMENT_COLUMNS} FROM segments WHERE source_id = $1 ORDER BY ordinal`, [sourceId]),
+    anchoringSegments: (sourceId) => pgRead<SegmentRow>(ctx, "read a source's text", `SELECT ${ANCHORING_SEGMENT_COLUMNS} FROM segments WHERE source_id = $1 ORDER BY ordinal`, [sourceId]),
 
     async segmentsById(ids) {
       if (ids.length === 0) return [];

@@ -66,6 +66,8 @@ export interface PgSegment {
   lineEnd?: number | null;
   headingPath?: string | null;
   blockType?: string | null;
+  /** Where each text item of a PDF page starts (JSON): the viewer's and excerpts' geometry. */
+  itemStarts?: string | null;
 }
 
 export interface PgNewSource {
@@ -207,9 +209,9 @@ export class PgStore {
         return { id: existing.rows[0]?.id ?? 0, created: false };
       }
       await c.query(
-        `INSERT INTO segments (source_id, ordinal, locator, page, text, page_label, paragraph, line_start, line_end, heading_path, block_type)
-         SELECT $1, t.* FROM unnest($2::integer[], $3::text[], $4::integer[], $5::text[], $6::text[], $7::integer[], $8::integer[], $9::integer[], $10::text[], $11::text[])
-           AS t(ordinal, locator, page, text, page_label, paragraph, line_start, line_end, heading_path, block_type)`,
+        `INSERT INTO segments (source_id, ordinal, locator, page, text, page_label, paragraph, line_start, line_end, heading_path, block_type, item_starts)
+         SELECT $1, t.* FROM unnest($2::integer[], $3::text[], $4::integer[], $5::text[], $6::text[], $7::integer[], $8::integer[], $9::integer[], $10::text[], $11::text[], $12::text[])
+           AS t(ordinal, locator, page, text, page_label, paragraph, line_start, line_end, heading_path, block_type, item_starts)`,
         [
           row.id,
           src.segments.map((_, i) => i),
@@ -222,6 +224,7 @@ export class PgStore {
           src.segments.map((s) => s.lineEnd ?? null),
           src.segments.map((s) => s.headingPath ?? null),
           src.segments.map((s) => s.blockType ?? null),
+          src.segments.map((s) => s.itemStarts ?? null),
         ],
       );
       const entries: { action: string; table: ChainTable; row: Record<string, unknown>; payload?: unknown }[] = [
