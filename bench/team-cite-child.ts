@@ -30,7 +30,7 @@ const job = JSON.parse(fs.readFileSync(process.argv[2] ?? '', 'utf8')) as CiteJo
 const store = await PgStore.connect(job.url, { max: 1 });
 const shared = createSharedServices(store, job.workspaceDir);
 // As `evidesk mcp` does while it waits for the agent's first call.
-await warmVerifier();
+await Promise.all([warmVerifier(), shared.warmCite()]);
 process.stdout.write('@@READY@@\n');
 const lines = createInterface({ input: process.stdin });
 await new Promise<void>((resolve) => lines.once('line', () => resolve()));

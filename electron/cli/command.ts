@@ -53,6 +53,8 @@ export type SharedContext = Omit<CommandContext, 'services'> & {
   services?: Services;
   /** The shared store's areas (only on a shared workspace): what a command prints beside the reply. */
   evidence?: EvidenceStore;
+  /** Readies the shared cite service's copy of the sources (only on a shared workspace). */
+  warmCite?: () => Promise<void>;
 };
 
 export interface SharedCommand extends Omit<Command, 'run'> {

@@ -61,7 +61,7 @@ export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.Pro
     if (database) {
       if (!('shared' in command)) throw commandNotShared(command.name, database);
       shared = await openSharedWorkspace(database, workspaceDir);
-      return await command.run({ args, json, io, env, engine: 'postgres', dispatch: shared.dispatch, evidence: shared.evidence });
+      return await command.run({ args, json, io, env, engine: 'postgres', dispatch: shared.dispatch, evidence: shared.evidence, warmCite: shared.warmCite });
     }
     services = createServices(cliPlatform, workspaceDir);
     if ('shared' in command) return await command.run({ args, json, io, env, engine: 'sqlite', dispatch: services.dispatch, services });

@@ -58,6 +58,8 @@ export interface SharedServices {
   /** Files added to the shared workspace as this member (the desk's uploads go here too). */
   readonly ingest: Pick<IngestService, 'ingest'>;
   readonly dispatch: Dispatch;
+  /** Makes the cite service's copy of the shared sources' rows before a first cite (`evidesk mcp` at start). */
+  warmCite(): Promise<void>;
   /** Closes the member's connections. */
   close(): Promise<void>;
 }
@@ -132,6 +134,7 @@ export function createSharedServices(store: PgStore, workspaceDir: string, optio
     health,
     ingest,
     dispatch: createDispatcher(handlers),
+    warmCite: () => cite.warm(),
     close: async () => {
       await pool.close();
       cite.close();

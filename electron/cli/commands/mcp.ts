@@ -36,8 +36,10 @@ export const mcpCommand: SharedCommand = {
         ? `evidesk mcp: serving the citation tools on stdio (workspace ${services.workspaceDir}, session ${session}).`
         : `evidesk mcp: serving the citation tools on stdio on the shared database as ${evidence?.member.login ?? 'its member'} (session ${session}, project ${project}; sources are registered as this member: an admin adds documents, an agent custom sources).`,
     );
-    // While the agent's host has yet to call: the first cite then costs what later ones do.
+    // While the agent's host has yet to call: the first cite then costs what later ones do. A failed
+    // warm-up (a lost connection) is left to the first cite to meet and report.
     void warmVerifier();
+    void ctx.warmCite?.().catch(() => undefined);
     await serveMcpOnStdio(
       {
         dispatch,

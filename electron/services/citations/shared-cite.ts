@@ -36,6 +36,11 @@ export class SharedCiteService {
     return this.parts;
   }
 
+  /** Builds the copy and reads the shared sources' rows, so a first cite finds them there. */
+  async warm(): Promise<void> {
+    await this.made().mirror.refresh();
+  }
+
   async cite(input: CiteInput): Promise<CiteResult> {
     const ctx = fullContext(input.context, this.defaults());
     const plan = citePlan(input);
