@@ -66,11 +66,27 @@ export function SourceTable() {
   // A row moved to by keyboard is scrolled to again once its page arrives.
   const revealer = useRevealWhenLoaded(virtualizer, window);
 
+  // End pressed before the count is known (a new filter or sort: the first page comes before the
+  // count) went to the end of the first page: it goes on to the last row once the count arrives.
+  const endPending = useRef(false);
+  useEffect(() => {
+    endPending.current = false;
+  }, [query]);
+  useEffect(() => {
+    if (!endPending.current || !summary) return;
+    endPending.current = false;
+    if (total > 0) {
+      setActive(total - 1);
+      revealer.reveal(total - 1);
+    }
+  }, [summary, total, revealer]);
+
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey) return;
     const shown = Math.max(1, items.length - 2);
     const to = moveIndex(e.key, active, total, shown);
     if (to !== null) {
+      endPending.current = e.key === 'End' && !summary;
       setActive(to);
       revealer.reveal(to);
       e.preventDefault();
