@@ -91,4 +91,36 @@ describe('a library of 10,000 sources in Chromium (issue 16)', () => {
     await expect.poll(activeText, { timeout: 60_000 }).toContain('quarterly-board-minutes.txt');
     expect(await seriousViolations(page, 'section.library')).toEqual([]);
   });
+
+  it('goes on to the last row when End was pressed on the first screen before the count came', async () => {
+    // The first screen draws the first page before the library's count: the count is held back
+    // until End has been pressed on that page.
+    const first = await (await app.browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await first.route('**/api/sources.listSummary', async (route) => {
+      await held;
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      await first.goto(app.host.url);
+      const grid = first.getByRole('grid', { name: 'Sources' });
+      await expect.poll(() => first.locator('tr[data-source-id]').first().textContent()).toContain('note-009999.txt');
+      expect(Number(await grid.getAttribute('aria-rowcount'))).toBeLessThan(COUNT + 1);
+      await grid.focus();
+      await first.keyboard.press('End');
+      release();
+      await expect.poll(() => grid.getAttribute('aria-rowcount')).toBe(String(COUNT + 1));
+      const active = async () => {
+        const id = await grid.getAttribute('aria-activedescendant');
+        return id ? first.locator(`#${id}`).textContent({ timeout: 1_000 }).catch(() => null) : null;
+      };
+      await expect.poll(active, { timeout: 60_000 }).toContain('note-000000.txt');
+    } finally {
+      release();
+      await first.context().close();
+    }
+  });
 });

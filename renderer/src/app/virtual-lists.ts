@@ -77,23 +77,33 @@ export function placedRow(item: { index: number; start: number }, setSize: numbe
   };
 }
 
+/** How many times a row not yet drawn is scrolled to again before the list gives up on it. */
+const REVEAL_TRIES = 8;
+
 /**
- * Scrolls a paged list to a row, and again once the row's page is loaded: the real row's height
- * differs from the estimate, and on a slow machine the virtualiser has stopped correcting its
- * scroll (it gives up after 5 s) by the time the page arrives, which left a jump short of its row.
- * `cancel` drops a pending second scroll (the user took the scroll back, e.g. by the wheel).
+ * Scrolls a paged list to a row, and again after each drawing that loaded its page but left it
+ * off screen: the real rows' heights differ from the estimate, and on a slow machine the
+ * virtualiser has stopped correcting its scroll (it gives up after 5 s) by the time the page
+ * arrives and its rows are measured, which left a jump short of its row (seen at the end of a
+ * 10,000-row library sorted by name). `cancel` drops the pending scrolls (the user took the scroll
+ * back, e.g. by the wheel).
  */
 export function useRevealWhenLoaded<S extends Element, I extends Element, T>(virtualizer: Virtualizer<S, I>, window: PageWindow<T>) {
-  const pending = useRef<number | null>(null);
+  const pending = useRef<{ index: number; tries: number } | null>(null);
+  // After every drawing: cheap, and a measured row may have moved the target without a new page.
   useEffect(() => {
-    const i = pending.current;
-    if (i === null || !rowAt(window, i)) return;
-    pending.current = null;
-    virtualizer.scrollToIndex(i, { align: 'auto' });
-  }, [window, virtualizer]);
+    const p = pending.current;
+    if (p === null || !rowAt(window, p.index)) return;
+    if (virtualizer.getVirtualItems().some((item) => item.index === p.index) || p.tries >= REVEAL_TRIES) {
+      pending.current = null;
+      return;
+    }
+    p.tries += 1;
+    virtualizer.scrollToIndex(p.index, { align: 'auto' });
+  });
   return {
     reveal(index: number) {
-      pending.current = rowAt(window, index) ? null : index;
+      pending.current = { index, tries: 0 };
       virtualizer.scrollToIndex(index, { align: 'auto' });
     },
     cancel() {
