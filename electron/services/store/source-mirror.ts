@@ -21,6 +21,7 @@ import { openMemoryDatabase, type Db } from './database.ts';
 import type { CitationsArea, SegmentRow, SourcesArea, StoredSourceRow } from './evidence-store.ts';
 import { SearchStore, type SearchOptions, type SearchRow } from './search-store.ts';
 import { STORED_SOURCE_COLUMNS } from './sources-store.ts';
+import { StatementCache } from './statement-cache.ts';
 
 const SEGMENT_COLUMNS = [
   'id', 'source_id', 'ordinal', 'locator', 'page', 'page_label', 'paragraph', 'line_start', 'line_end', 'heading_path', 'block_type', 'text',
@@ -45,11 +46,14 @@ export class SourceMirror {
   /** Sources whose segments are in the copy, and those of them in its full-text index. */
   private readonly copied = new Set<number>();
   private readonly indexed = new Set<number>();
+  /** Prepared once: every search of the copy comes through indexText, most with nothing to add. */
+  private readonly statements: StatementCache;
   private refreshing: Promise<void> | null = null;
 
   constructor(reads: MirrorReads) {
     this.reads = reads;
     this.db = openMemoryDatabase();
+    this.statements = new StatementCache(this.db);
     // Segments are only ever inserted here, and indexed when a search first needs them (indexText).
     this.db.exec('DROP TRIGGER segments_fts_insert');
     const index = (ids?: readonly number[]): void => this.indexText(ids);
@@ -59,10 +63,9 @@ export class SourceMirror {
 
   /** Puts the copied text of `ids` (of every copied source when absent) in the full-text index, once each. */
   private indexText(ids: Iterable<number> = this.copied): void {
-    const add = this.db.prepare('INSERT INTO segments_fts (rowid, text) SELECT id, text FROM segments WHERE source_id = ?');
     for (const id of ids) {
       if (!this.copied.has(id) || this.indexed.has(id)) continue;
-      add.run(id);
+      this.statements.get('INSERT INTO segments_fts (rowid, text) SELECT id, text FROM segments WHERE source_id = ?').run(id);
       this.indexed.add(id);
     }
   }
